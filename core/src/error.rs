@@ -1,0 +1,195 @@
+//! Typed errors for every misuse of the pipe, and the failure a side completes with.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// The error a side completes with, handed to the other side's next read or flush.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::Failure;
+/// let failure = Failure::new("connection reset");
+/// assert_eq!(failure.message(), "connection reset");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Failure(Arc<str>);
+
+impl Failure {
+    /// A failure with a human-readable `message`.
+    pub fn new(message: impl Into<Arc<str>>) -> Failure {
+        Failure(message.into())
+    }
+
+    /// The failure's message.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Failure({:?})", &*self.0)
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure::new(message)
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::new(message)
+    }
+}
+
+/// Everything a pipe operation can refuse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PipeError {
+    /// `advance(n)` asked for more bytes than the last `get_memory` handed out.
+    AdvancePastMemory {
+        /// Bytes asked for.
+        requested: usize,
+        /// Bytes still available in the memory handed out.
+        available: usize,
+    },
+    /// `get_memory(size_hint)` asked for more than the largest segment.
+    SizeHintTooLarge {
+        /// The hint given.
+        size_hint: usize,
+        /// The maximum segment size of this pipe.
+        max: usize,
+    },
+    /// A writer operation after the writer completed.
+    WriterCompleted,
+    /// A reader operation after the reader completed.
+    ReaderCompleted,
+    /// `read` or `try_read` again before `advance_to` released the previous buffer.
+    AdvanceRequired,
+    /// `advance_to` with no buffer from `read` or `try_read` outstanding.
+    NothingToAdvance,
+    /// A position from an older read result.
+    StalePosition {
+        /// The read the position came from.
+        position_read: u64,
+        /// The read currently outstanding.
+        current_read: u64,
+    },
+    /// A position or offset outside the buffer it is used with.
+    PositionOutOfRange {
+        /// The stream offset given.
+        offset: u64,
+        /// The buffer's first stream offset.
+        start: u64,
+        /// The buffer's end stream offset.
+        end: u64,
+    },
+    /// `advance_to` with `examined` before `consumed`.
+    ExaminedBeforeConsumed {
+        /// Stream offset of `consumed`.
+        consumed: u64,
+        /// Stream offset of `examined`.
+        examined: u64,
+    },
+    /// `advance_to` with `examined` before a previously examined position.
+    ExaminedWentBackwards {
+        /// Stream offset examined before.
+        previous: u64,
+        /// Stream offset given now.
+        examined: u64,
+    },
+    /// The writer completed with this failure.
+    WriterFailed(Failure),
+    /// The reader completed with this failure.
+    ReaderFailed(Failure),
+}
+
+impl fmt::Display for PipeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PipeError::AdvancePastMemory { requested, available } => write!(
+                f,
+                "advance({requested}) past the memory handed out ({available} bytes available)"
+            ),
+            PipeError::SizeHintTooLarge { size_hint, max } => {
+                write!(f, "size hint {size_hint} exceeds the maximum segment size {max}")
+            }
+            PipeError::WriterCompleted => f.write_str("the writer has completed"),
+            PipeError::ReaderCompleted => f.write_str("the reader has completed"),
+            PipeError::AdvanceRequired => {
+                f.write_str("read called again before advance_to released the previous buffer")
+            }
+            PipeError::NothingToAdvance => f.write_str("advance_to called with no buffer outstanding"),
+            PipeError::StalePosition {
+                position_read,
+                current_read,
+            } => write!(
+                f,
+                "position from read #{position_read} used with read #{current_read}"
+            ),
+            PipeError::PositionOutOfRange { offset, start, end } => {
+                write!(f, "position {offset} outside the buffer [{start}, {end})")
+            }
+            PipeError::ExaminedBeforeConsumed { consumed, examined } => {
+                write!(
+                    f,
+                    "examined position {examined} is before consumed position {consumed}"
+                )
+            }
+            PipeError::ExaminedWentBackwards { previous, examined } => write!(
+                f,
+                "examined position {examined} is before the previously examined {previous}"
+            ),
+            PipeError::WriterFailed(failure) => write!(f, "the writer failed: {failure}"),
+            PipeError::ReaderFailed(failure) => write!(f, "the reader failed: {failure}"),
+        }
+    }
+}
+
+impl std::error::Error for PipeError {}
+
+/// Invalid [`PipeOptions`](crate::PipeOptions).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionsError {
+    /// The minimum segment size is zero or above the maximum.
+    SegmentSizes {
+        /// The minimum given.
+        minimum: usize,
+        /// The maximum given.
+        maximum: usize,
+    },
+    /// The resume threshold is above the (non-zero) pause threshold.
+    Thresholds {
+        /// The pause threshold given.
+        pause: u64,
+        /// The resume threshold given.
+        resume: u64,
+    },
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionsError::SegmentSizes { minimum, maximum } => write!(
+                f,
+                "segment sizes must satisfy 0 < minimum <= maximum (got {minimum} and {maximum})"
+            ),
+            OptionsError::Thresholds { pause, resume } => write!(
+                f,
+                "resume threshold {resume} must not exceed the pause threshold {pause}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionsError {}

@@ -1,0 +1,192 @@
+//! Planted bugs: runtime-selectable faults that prove each invariant's checker can fail.
+//!
+//! [`Fault`] is always defined so tools can name faults, but a pipe can only be built
+//! with one when the `faults` feature is on ([`FaultSet::with`]). With the feature off,
+//! [`FaultSet`] is zero-sized and [`FaultSet::contains`] is the constant `false`, so
+//! every fault branch compiles away.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A planted bug, each matching the invariant whose checker must catch it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    /// The segment pool hands out the most recently returned segment (a LIFO stack).
+    /// Breaks **fifo-pool**.
+    LifoPool,
+    /// A consumed segment is returned to the pool twice. Breaks **no-double-return**.
+    DoubleReturn,
+    /// The pool's cap check counts the pool once per batch of returns, so it undercounts
+    /// and the pool grows past its maximum. Breaks **bounded-pool**.
+    PoolOverflow,
+    /// Completing the writer forgets to wake a pending read. Breaks **no-lost-wakeup**.
+    LostWakeOnComplete,
+    /// The writing head is returned to the pool while the writer still holds it.
+    /// Breaks **no-double-return**.
+    ReturnWriteHead,
+    /// The reader's view extends one byte past the committed end, into memory the
+    /// writer may be filling. Breaks **no-data-race** and **byte-exact**.
+    ReadPastCommit,
+    /// Consuming below the resume threshold forgets to wake a paused flush.
+    /// Breaks **backpressure** (and **no-lost-wakeup**).
+    NoResumeOnConsume,
+    /// Completing both sides forgets to release the last segment's buffer.
+    /// Breaks **release-once**.
+    LeakOnComplete,
+}
+
+impl Fault {
+    /// Every fault, in declaration order.
+    pub const ALL: &'static [Fault] = &[
+        Fault::LifoPool,
+        Fault::DoubleReturn,
+        Fault::PoolOverflow,
+        Fault::LostWakeOnComplete,
+        Fault::ReturnWriteHead,
+        Fault::ReadPastCommit,
+        Fault::NoResumeOnConsume,
+        Fault::LeakOnComplete,
+    ];
+
+    /// The fault's stable name, as used in trace files and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Fault::LifoPool => "LifoPool",
+            Fault::DoubleReturn => "DoubleReturn",
+            Fault::PoolOverflow => "PoolOverflow",
+            Fault::LostWakeOnComplete => "LostWakeOnComplete",
+            Fault::ReturnWriteHead => "ReturnWriteHead",
+            Fault::ReadPastCommit => "ReadPastCommit",
+            Fault::NoResumeOnConsume => "NoResumeOnConsume",
+            Fault::LeakOnComplete => "LeakOnComplete",
+        }
+    }
+
+    /// The invariant this fault is planted to break.
+    pub const fn breaks(self) -> &'static str {
+        match self {
+            Fault::LifoPool => "fifo-pool",
+            Fault::DoubleReturn | Fault::ReturnWriteHead => "no-double-return",
+            Fault::PoolOverflow => "bounded-pool",
+            Fault::LostWakeOnComplete => "no-lost-wakeup",
+            Fault::ReadPastCommit => "no-data-race",
+            Fault::NoResumeOnConsume => "backpressure",
+            Fault::LeakOnComplete => "release-once",
+        }
+    }
+
+    const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of parsing an unknown fault name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFault(pub String);
+
+impl fmt::Display for UnknownFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = Fault::ALL.iter().map(|f| f.name()).collect();
+        write!(f, "unknown fault `{}` (known: {})", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownFault {}
+
+impl FromStr for Fault {
+    type Err = UnknownFault;
+
+    fn from_str(s: &str) -> Result<Fault, UnknownFault> {
+        Fault::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownFault(s.to_owned()))
+    }
+}
+
+/// The set of faults switched on for one pipe. Empty (and zero-sized) without the
+/// `faults` feature.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct FaultSet {
+    #[cfg(feature = "faults")]
+    bits: u32,
+}
+
+impl FaultSet {
+    /// The empty set: the pipe behaves correctly.
+    pub const NONE: FaultSet = FaultSet {
+        #[cfg(feature = "faults")]
+        bits: 0,
+    };
+
+    /// Whether `fault` is switched on. Always `false` without the `faults` feature.
+    #[inline(always)]
+    pub fn contains(self, fault: Fault) -> bool {
+        #[cfg(feature = "faults")]
+        {
+            self.bits & fault.bit() != 0
+        }
+        #[cfg(not(feature = "faults"))]
+        {
+            let _ = fault;
+            false
+        }
+    }
+
+    /// This set plus `fault` (feature `faults` only).
+    #[cfg(feature = "faults")]
+    pub fn with(self, fault: Fault) -> FaultSet {
+        FaultSet {
+            bits: self.bits | fault.bit(),
+        }
+    }
+
+    /// Whether no fault is switched on.
+    pub fn is_empty(self) -> bool {
+        !Fault::ALL.iter().any(|&f| self.contains(f))
+    }
+}
+
+impl fmt::Debug for FaultSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set()
+            .entries(Fault::ALL.iter().filter(|&&x| self.contains(x)))
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for &fault in Fault::ALL {
+            assert_eq!(fault.name().parse::<Fault>(), Ok(fault));
+        }
+        assert!("NoSuchFault".parse::<Fault>().is_err());
+    }
+
+    #[test]
+    fn bits_are_distinct() {
+        let mut seen = 0u32;
+        for &fault in Fault::ALL {
+            assert_eq!(seen & fault.bit(), 0);
+            seen |= fault.bit();
+        }
+    }
+
+    #[cfg(not(feature = "faults"))]
+    #[test]
+    fn without_the_feature_no_fault_is_on() {
+        assert_eq!(std::mem::size_of::<FaultSet>(), 0);
+        assert!(FaultSet::NONE.is_empty());
+    }
+}

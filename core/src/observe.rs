@@ -1,0 +1,122 @@
+//! What a pipe reports about itself: events for invariant checkers.
+//!
+//! A [`PipeObserver`] installed with [`PipeOptions::observer`](crate::PipeOptions::observer)
+//! receives a [`PipeEvent`] at each step that an invariant talks about. Events are
+//! emitted at points chosen so that, with the observer serializing them (e.g. a
+//! mutex-protected log), the log order is consistent with the real order:
+//! a segment's return is reported *before* the pool publishes it, and a take is
+//! reported *before* the pool publishes the slot as free. Without an observer each
+//! emission point costs one `None` check.
+
+use std::fmt;
+
+/// Identity of a segment object (the pooled shell), stable across its reuses.
+pub type SegmentId = u64;
+
+/// One observable step of a pipe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PipeEvent {
+    /// The writer created a new segment object with a buffer of `capacity` bytes.
+    SegmentCreated {
+        /// The new segment.
+        segment: SegmentId,
+        /// Bytes in its buffer.
+        capacity: usize,
+    },
+    /// The writer took a pooled segment object, to give it a new buffer.
+    SegmentTaken {
+        /// The reused segment.
+        segment: SegmentId,
+    },
+    /// The writer stopped writing into its head segment (it moved on or completed).
+    HeadReleased {
+        /// The former writing head.
+        segment: SegmentId,
+    },
+    /// The reader returned a consumed segment object to the pool.
+    SegmentReturned {
+        /// The returned segment.
+        segment: SegmentId,
+    },
+    /// The reader dropped a consumed segment object because the pool looked full.
+    SegmentDiscarded {
+        /// The discarded segment.
+        segment: SegmentId,
+    },
+    /// A flush committed bytes; `paused` tells whether the writer must now wait.
+    Flushed {
+        /// Stream offset of the end of committed data.
+        committed: u64,
+        /// Committed bytes not yet consumed.
+        unconsumed: u64,
+        /// Whether the flush crossed the pause threshold.
+        paused: bool,
+    },
+    /// A paused flush was released (consumed below the resume threshold, reader
+    /// completed, or canceled).
+    FlushResumed {
+        /// Committed bytes not yet consumed at that moment.
+        unconsumed: u64,
+    },
+    /// The reader consumed and examined up to these stream offsets.
+    Consumed {
+        /// Stream offset consumed up to.
+        consumed: u64,
+        /// Stream offset examined up to.
+        examined: u64,
+        /// Committed bytes still unconsumed.
+        unconsumed: u64,
+    },
+    /// The writer completed.
+    WriterCompleted {
+        /// Whether it completed with an error.
+        failed: bool,
+    },
+    /// The reader completed.
+    ReaderCompleted {
+        /// Whether it completed with an error.
+        failed: bool,
+    },
+}
+
+/// Receives a pipe's [`PipeEvent`]s. Called from the reader's and the writer's threads,
+/// never while the pipe's lock is held.
+pub trait PipeObserver: Send + Sync {
+    /// Handles one event.
+    fn on_event(&self, event: PipeEvent);
+}
+
+impl<T: PipeObserver + ?Sized> PipeObserver for std::sync::Arc<T> {
+    fn on_event(&self, event: PipeEvent) {
+        (**self).on_event(event)
+    }
+}
+
+/// The pipe's handle on an optional observer.
+#[derive(Default)]
+pub(crate) struct Observer(Option<Box<dyn PipeObserver>>);
+
+impl Observer {
+    pub(crate) fn new(observer: Box<dyn PipeObserver>) -> Observer {
+        Observer(Some(observer))
+    }
+
+    /// Emits the event built by `event`, which only runs when an observer is installed.
+    #[inline(always)]
+    pub(crate) fn emit(&self, event: impl FnOnce() -> PipeEvent) {
+        if let Some(observer) = &self.0 {
+            observer.on_event(event());
+        }
+    }
+}
+
+impl fmt::Debug for Observer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Observer(installed)"
+        } else {
+            "Observer(none)"
+        })
+    }
+}

@@ -1,0 +1,183 @@
+//! [`PipeOptions`]: sizes, back-pressure thresholds, pools, observer and faults.
+
+use std::fmt;
+
+use crate::buffer_pool::{BufferPool, DefaultBufferPool};
+use crate::error::OptionsError;
+use crate::faults::FaultSet;
+use crate::observe::{Observer, PipeObserver};
+use crate::pipe::{Reader, Writer};
+
+/// Which segment pool the pipe uses. The default is the contention-reduced design.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PoolDesign {
+    /// A single-producer/single-consumer FIFO queue: the reader returns segments at
+    /// one end, the writer takes them at the other, without a shared lock.
+    #[default]
+    Fifo,
+    /// The design before seed 000: a LIFO stack behind a mutex shared by both sides.
+    /// Kept for side-by-side benchmarks.
+    LockedStack,
+}
+
+/// How to build a pipe. Defaults follow System.IO.Pipelines.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::PipeOptions;
+/// let (writer, reader) = PipeOptions::new()
+///     .minimum_segment_size(512)
+///     .pause_writer_threshold(8192)
+///     .resume_writer_threshold(4096)
+///     .build()
+///     .unwrap();
+/// # drop((writer, reader));
+/// ```
+pub struct PipeOptions {
+    pub(crate) minimum_segment_size: usize,
+    pub(crate) maximum_segment_size: usize,
+    pub(crate) pause_writer_threshold: u64,
+    pub(crate) resume_writer_threshold: u64,
+    pub(crate) max_pooled_segments: usize,
+    pub(crate) pool_first_chunk: usize,
+    pub(crate) pool_design: PoolDesign,
+    pub(crate) buffer_pool: Box<dyn BufferPool>,
+    pub(crate) observer: Observer,
+    pub(crate) faults: FaultSet,
+}
+
+impl PipeOptions {
+    /// Default minimum segment size: 4096 bytes.
+    pub const DEFAULT_MINIMUM_SEGMENT_SIZE: usize = 4096;
+    /// Default maximum segment size (segments grow up to it): 64 KiB.
+    pub const DEFAULT_MAXIMUM_SEGMENT_SIZE: usize = 64 * 1024;
+    /// Default pause threshold: 65,536 unconsumed bytes.
+    pub const DEFAULT_PAUSE_WRITER_THRESHOLD: u64 = 65_536;
+    /// Default resume threshold: 32,768 unconsumed bytes.
+    pub const DEFAULT_RESUME_WRITER_THRESHOLD: u64 = 32_768;
+    /// Default maximum of pooled segment objects: 256.
+    pub const DEFAULT_MAX_POOLED_SEGMENTS: usize = 256;
+
+    /// The System.IO.Pipelines defaults.
+    pub fn new() -> PipeOptions {
+        PipeOptions {
+            minimum_segment_size: Self::DEFAULT_MINIMUM_SEGMENT_SIZE,
+            maximum_segment_size: Self::DEFAULT_MAXIMUM_SEGMENT_SIZE,
+            pause_writer_threshold: Self::DEFAULT_PAUSE_WRITER_THRESHOLD,
+            resume_writer_threshold: Self::DEFAULT_RESUME_WRITER_THRESHOLD,
+            max_pooled_segments: Self::DEFAULT_MAX_POOLED_SEGMENTS,
+            pool_first_chunk: 32,
+            pool_design: PoolDesign::Fifo,
+            buffer_pool: Box::new(DefaultBufferPool::new()),
+            observer: Observer::default(),
+            faults: FaultSet::NONE,
+        }
+    }
+
+    /// The smallest segment the writer allocates (and where growth starts).
+    pub fn minimum_segment_size(mut self, bytes: usize) -> Self {
+        self.minimum_segment_size = bytes;
+        self
+    }
+
+    /// The largest segment; sizes double from the minimum up to it, and larger
+    /// `get_memory` hints are refused.
+    pub fn maximum_segment_size(mut self, bytes: usize) -> Self {
+        self.maximum_segment_size = bytes;
+        self
+    }
+
+    /// Flush waits while at least this many bytes are unconsumed; 0 disables back-pressure.
+    pub fn pause_writer_threshold(mut self, bytes: u64) -> Self {
+        self.pause_writer_threshold = bytes;
+        self
+    }
+
+    /// A paused flush resumes once unconsumed bytes drop below this.
+    pub fn resume_writer_threshold(mut self, bytes: u64) -> Self {
+        self.resume_writer_threshold = bytes;
+        self
+    }
+
+    /// The most segment objects the pool keeps; more are dropped.
+    pub fn max_pooled_segments(mut self, count: usize) -> Self {
+        self.max_pooled_segments = count;
+        self
+    }
+
+    /// Slots in the pool queue's first ring chunk (later chunks double). Small values
+    /// let model checkers reach chunk boundaries in few steps.
+    pub fn pool_first_chunk(mut self, slots: usize) -> Self {
+        self.pool_first_chunk = slots.max(1);
+        self
+    }
+
+    /// Which segment pool design to use.
+    pub fn pool_design(mut self, design: PoolDesign) -> Self {
+        self.pool_design = design;
+        self
+    }
+
+    /// Where segment buffers are rented from.
+    pub fn buffer_pool(mut self, pool: impl BufferPool + 'static) -> Self {
+        self.buffer_pool = Box::new(pool);
+        self
+    }
+
+    /// Receives the pipe's [`PipeEvent`](crate::PipeEvent)s, for invariant checkers.
+    pub fn observer(mut self, observer: impl PipeObserver + 'static) -> Self {
+        self.observer = Observer::new(Box::new(observer));
+        self
+    }
+
+    /// Switches on the planted bugs in `faults` (feature `faults`, tests only).
+    #[cfg(feature = "faults")]
+    pub fn faults(mut self, faults: FaultSet) -> Self {
+        self.faults = faults;
+        self
+    }
+
+    /// Builds the pipe and returns its two ends.
+    ///
+    /// # Errors
+    ///
+    /// [`OptionsError`] when the segment sizes or thresholds are inconsistent.
+    pub fn build(self) -> Result<(Writer, Reader), OptionsError> {
+        if self.minimum_segment_size == 0 || self.minimum_segment_size > self.maximum_segment_size {
+            return Err(OptionsError::SegmentSizes {
+                minimum: self.minimum_segment_size,
+                maximum: self.maximum_segment_size,
+            });
+        }
+        if self.pause_writer_threshold != 0 && self.resume_writer_threshold > self.pause_writer_threshold {
+            return Err(OptionsError::Thresholds {
+                pause: self.pause_writer_threshold,
+                resume: self.resume_writer_threshold,
+            });
+        }
+        Ok(crate::pipe::new_pipe(self))
+    }
+}
+
+impl Default for PipeOptions {
+    fn default() -> Self {
+        PipeOptions::new()
+    }
+}
+
+impl fmt::Debug for PipeOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PipeOptions")
+            .field("minimum_segment_size", &self.minimum_segment_size)
+            .field("maximum_segment_size", &self.maximum_segment_size)
+            .field("pause_writer_threshold", &self.pause_writer_threshold)
+            .field("resume_writer_threshold", &self.resume_writer_threshold)
+            .field("max_pooled_segments", &self.max_pooled_segments)
+            .field("pool_design", &self.pool_design)
+            .field("observer", &self.observer)
+            .field("faults", &self.faults)
+            .finish_non_exhaustive()
+    }
+}

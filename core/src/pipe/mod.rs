@@ -1,0 +1,174 @@
+//! The pipe: shared state under one lock, and the [`Writer`] and [`Reader`] ends.
+//!
+//! Modelled on System.IO.Pipelines' `Pipe` after its contention work (seeds 000, 001):
+//!
+//! * **one lock** guards the linked segment list, the committed/consumed/examined
+//!   offsets, completion, cancellation and the two wakers. Wakers are woken only after
+//!   the lock is released, and every flag they depend on changes under the lock, so no
+//!   wakeup is lost;
+//! * **the uncontended writer path takes no lock**: `get_memory` and `advance` touch only
+//!   writer-owned state; `flush` takes the lock once to publish;
+//! * **rent and return happen outside the lock**: the writer rents buffers and takes
+//!   segment objects from the pool before linking; the reader unlinks consumed
+//!   segments under the lock and returns buffers and segment objects after releasing it;
+//! * **the segment pool is an SPSC FIFO** between the reader and the writer.
+
+mod pool;
+mod read_buf;
+mod reader;
+mod segment;
+mod writer;
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::task::{Context, Waker};
+
+pub use read_buf::{Chunks, Position, ReadBuf, ReadCursor, ReadResult};
+pub use reader::{ReadCanceller, ReadFuture, Reader};
+pub use writer::{FlushCanceller, FlushFuture, FlushResult, Writer};
+
+use crate::buffer_pool::BufferPool;
+use crate::error::Failure;
+use crate::faults::{Fault, FaultSet};
+use crate::observe::Observer;
+use crate::options::{PipeOptions, PoolDesign};
+use crate::primitive::sync::{Arc, Mutex};
+use pool::Shell;
+
+/// Builds a pipe from validated options.
+pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
+    let design = if options.faults.contains(Fault::LifoPool) {
+        PoolDesign::LockedStack
+    } else {
+        options.pool_design
+    };
+    let (returner, taker) = pool::segment_pool(design, options.pool_first_chunk);
+    let shared = Arc::new(Shared {
+        state: Mutex::new(State::default()),
+        config: Config {
+            minimum_segment_size: options.minimum_segment_size,
+            maximum_segment_size: options.maximum_segment_size,
+            pause_writer_threshold: options.pause_writer_threshold,
+            resume_writer_threshold: options.resume_writer_threshold,
+            max_pooled_segments: options.max_pooled_segments,
+            faults: options.faults,
+        },
+        buffer_pool: options.buffer_pool,
+        observer: options.observer,
+    });
+    (Writer::new(shared.clone(), taker), Reader::new(shared, returner))
+}
+
+/// The fixed settings of one pipe.
+#[derive(Debug)]
+pub(crate) struct Config {
+    pub(crate) minimum_segment_size: usize,
+    pub(crate) maximum_segment_size: usize,
+    pub(crate) pause_writer_threshold: u64,
+    pub(crate) resume_writer_threshold: u64,
+    pub(crate) max_pooled_segments: usize,
+    pub(crate) faults: FaultSet,
+}
+
+/// What both ends share.
+pub(crate) struct Shared {
+    pub(crate) state: Mutex<State>,
+    pub(crate) config: Config,
+    pub(crate) buffer_pool: Box<dyn BufferPool>,
+    pub(crate) observer: Observer,
+}
+
+/// Everything guarded by the pipe lock. Offsets are absolute stream positions.
+#[derive(Default)]
+pub(crate) struct State {
+    /// Linked segments, from the one holding `consumed` to the newest committed one.
+    pub(crate) segments: VecDeque<Shell>,
+    /// End of the bytes the writer has flushed.
+    pub(crate) committed: u64,
+    /// End of the bytes the reader has consumed.
+    pub(crate) consumed: u64,
+    /// End of the bytes the reader has examined; a read waits until `committed` passes it.
+    pub(crate) examined: u64,
+    /// A flush crossed the pause threshold and has not been released.
+    pub(crate) writer_paused: bool,
+    /// `cancel_pending_read` was called and no read has observed it yet.
+    pub(crate) read_canceled: bool,
+    /// `cancel_pending_flush` was called and no flush has observed it yet.
+    pub(crate) flush_canceled: bool,
+    pub(crate) reader_waker: Option<Waker>,
+    pub(crate) writer_waker: Option<Waker>,
+    /// `Some` once the writer completed, with its failure if any.
+    pub(crate) writer_completion: Option<Option<Failure>>,
+    /// `Some` once the reader completed, with its failure if any.
+    pub(crate) reader_completion: Option<Option<Failure>>,
+}
+
+impl State {
+    /// Committed bytes the reader has not consumed.
+    pub(crate) fn unconsumed(&self) -> u64 {
+        self.committed - self.consumed
+    }
+
+    /// Takes the segments for release once both sides have completed.
+    pub(crate) fn take_all_if_both_completed(&mut self) -> Vec<Shell> {
+        if self.writer_completion.is_some() && self.reader_completion.is_some() {
+            self.segments.drain(..).collect()
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("State")
+            .field("segments", &self.segments.len())
+            .field("committed", &self.committed)
+            .field("consumed", &self.consumed)
+            .field("examined", &self.examined)
+            .field("writer_paused", &self.writer_paused)
+            .field("writer_completed", &self.writer_completion.is_some())
+            .field("reader_completed", &self.reader_completion.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Shared {
+    /// Gives the buffers of `segments` back to the buffer pool, exactly once each.
+    /// Called outside the lock, once nothing else refers to the segments.
+    pub(crate) fn release_final(&self, segments: Vec<Shell>) {
+        let leak_last = self.config.faults.contains(Fault::LeakOnComplete);
+        let count = segments.len();
+        for (i, mut shell) in segments.into_iter().enumerate() {
+            let Some(segment) = Arc::get_mut(&mut shell) else {
+                // Another holder remains (only possible under a planted bug); its last
+                // drop frees the memory.
+                continue;
+            };
+            if let Some(memory) = segment.memory.take() {
+                if leak_last && i + 1 == count {
+                    // The planted bug: the buffer is freed without going back to the pool.
+                    drop(memory);
+                } else {
+                    self.buffer_pool.give_back(memory.into_buffer());
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Shared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Shared")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Stores `cx`'s waker in `slot` unless an equivalent one is already there.
+pub(crate) fn register_waker(slot: &mut Option<Waker>, cx: &Context<'_>) {
+    match slot {
+        Some(waker) if waker.will_wake(cx.waker()) => {}
+        _ => *slot = Some(cx.waker().clone()),
+    }
+}

@@ -1,0 +1,393 @@
+//! The reading end: `read`, `advance_to`, and returning consumed segments.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use crate::error::{Failure, PipeError};
+use crate::faults::Fault;
+use crate::observe::PipeEvent;
+use crate::pipe::pool::{PoolReturner, Shell};
+use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
+use crate::pipe::{Shared, register_waker};
+use crate::primitive::sync::Arc;
+
+/// The single reader of a pipe.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::primitive::future::block_on;
+/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// writer.write(b"ping").unwrap();
+/// writer.complete(None);
+/// let result = block_on(reader.read()).unwrap();
+/// assert!(result.is_completed());
+/// let first = result.buffer().position(2).unwrap();
+/// let end = result.buffer().end();
+/// reader.advance_to(first, end).unwrap(); // consumed "pi", examined all
+/// let again = reader.try_read().unwrap().expect("the writer completed, so reads are ready");
+/// assert_eq!(again.buffer().to_vec(), b"ng");
+/// ```
+pub struct Reader {
+    shared: Arc<Shared>,
+    pool: PoolReturner,
+    /// The front of the shared segment list as of the last read (always a prefix of it).
+    view: VecDeque<Shell>,
+    /// The buffer handed out and not yet released by `advance_to`: `[start, end)`.
+    outstanding: Option<(u64, u64)>,
+    /// Number of the last read; positions carry it.
+    read_count: u64,
+    examined: u64,
+    completed: bool,
+}
+
+/// What a successful poll of a read produced.
+struct Ready {
+    start: u64,
+    end: u64,
+    is_completed: bool,
+    is_canceled: bool,
+}
+
+impl Reader {
+    pub(crate) fn new(shared: Arc<Shared>, pool: PoolReturner) -> Reader {
+        Reader {
+            shared,
+            pool,
+            view: VecDeque::new(),
+            outstanding: None,
+            read_count: 0,
+            examined: 0,
+            completed: false,
+        }
+    }
+
+    /// Waits until there are unexamined committed bytes, the writer completed, or the
+    /// read is canceled, and returns the unconsumed bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`PipeError::ReaderCompleted`] after completion; [`PipeError::AdvanceRequired`]
+    /// while a previous buffer is outstanding; [`PipeError::WriterFailed`] when the
+    /// writer completed with a failure.
+    pub fn read(&mut self) -> ReadFuture<'_> {
+        ReadFuture { reader: Some(self) }
+    }
+
+    /// Like [`read`](Self::read), without waiting: `Ok(None)` when a read would wait.
+    ///
+    /// # Errors
+    ///
+    /// As [`read`](Self::read).
+    pub fn try_read(&mut self) -> Result<Option<ReadResult<'_>>, PipeError> {
+        match self.poll_read(None) {
+            Poll::Ready(Ok(ready)) => Ok(Some(self.result(ready))),
+            Poll::Ready(Err(e)) => Err(e),
+            Poll::Pending => Ok(None),
+        }
+    }
+
+    fn result(&self, ready: Ready) -> ReadResult<'_> {
+        ReadResult {
+            buffer: ReadBuf::new(&self.view, ready.start, ready.end, self.read_count),
+            is_completed: ready.is_completed,
+            is_canceled: ready.is_canceled,
+        }
+    }
+
+    /// One attempt at a read; registers `cx`'s waker when it must wait.
+    fn poll_read(&mut self, cx: Option<&Context<'_>>) -> Poll<Result<Ready, PipeError>> {
+        if self.completed {
+            return Poll::Ready(Err(PipeError::ReaderCompleted));
+        }
+        if self.outstanding.is_some() {
+            return Poll::Ready(Err(PipeError::AdvanceRequired));
+        }
+        let shared = &*self.shared;
+        let mut state = shared.state.lock();
+        let is_canceled = std::mem::take(&mut state.read_canceled);
+        let is_completed = state.writer_completion.is_some();
+        if !is_canceled {
+            if let Some(Some(failure)) = &state.writer_completion {
+                return Poll::Ready(Err(PipeError::WriterFailed(failure.clone())));
+            }
+            if !is_completed && state.committed <= state.examined {
+                if let Some(cx) = cx {
+                    register_waker(&mut state.reader_waker, cx);
+                }
+                return Poll::Pending;
+            }
+        }
+        let known = self.view.len();
+        self.view.extend(state.segments.iter().skip(known).cloned());
+        let start = state.consumed;
+        let mut end = state.committed;
+        if shared.config.faults.contains(Fault::ReadPastCommit) {
+            // The planted bug: one byte past the commit, into the writer's free tail.
+            if let Some(last) = self.view.back() {
+                if last.base + last.memory().capacity() as u64 > end {
+                    end += 1;
+                }
+            }
+        }
+        drop(state);
+        self.read_count += 1;
+        self.outstanding = Some((start, end));
+        Poll::Ready(Ok(Ready {
+            start,
+            end,
+            is_completed,
+            is_canceled,
+        }))
+    }
+
+    /// Releases the buffer from the last read: bytes before `consumed` are gone for
+    /// good, bytes before `examined` have been looked at (the next read waits for more
+    /// unless `examined` is before the end). Fully consumed segments go back to the
+    /// pool, outside the lock; a paused writer resumes below the resume threshold.
+    ///
+    /// # Errors
+    ///
+    /// [`PipeError::NothingToAdvance`] without an outstanding buffer;
+    /// [`PipeError::StalePosition`], [`PipeError::PositionOutOfRange`],
+    /// [`PipeError::ExaminedBeforeConsumed`], [`PipeError::ExaminedWentBackwards`] for bad
+    /// positions (the buffer stays outstanding); [`PipeError::ReaderCompleted`] after
+    /// completion.
+    pub fn advance_to(&mut self, consumed: Position, examined: Position) -> Result<(), PipeError> {
+        if self.completed {
+            return Err(PipeError::ReaderCompleted);
+        }
+        let (start, end) = self.outstanding.ok_or(PipeError::NothingToAdvance)?;
+        for p in [consumed, examined] {
+            if p.read != self.read_count {
+                return Err(PipeError::StalePosition {
+                    position_read: p.read,
+                    current_read: self.read_count,
+                });
+            }
+            if p.offset < start || p.offset > end {
+                return Err(PipeError::PositionOutOfRange {
+                    offset: p.offset,
+                    start,
+                    end,
+                });
+            }
+        }
+        if examined.offset < consumed.offset {
+            return Err(PipeError::ExaminedBeforeConsumed {
+                consumed: consumed.offset,
+                examined: examined.offset,
+            });
+        }
+        if examined.offset < self.examined {
+            return Err(PipeError::ExaminedWentBackwards {
+                previous: self.examined,
+                examined: examined.offset,
+            });
+        }
+        self.outstanding = None;
+        self.examined = examined.offset;
+
+        let shared = &*self.shared;
+        let faults = shared.config.faults;
+        let mut returned = Vec::new();
+        let (writer_waker, unconsumed, resumed) = {
+            let mut state = shared.state.lock();
+            state.consumed = consumed.offset;
+            state.examined = examined.offset;
+            let mut writer_waker = None;
+            let mut resumed = false;
+            if state.writer_paused && state.unconsumed() < shared.config.resume_writer_threshold {
+                state.writer_paused = false;
+                resumed = true;
+                if !faults.contains(Fault::NoResumeOnConsume) {
+                    writer_waker = state.writer_waker.take();
+                }
+            }
+            // Unlink fully consumed segments, in list order. The last linked segment
+            // may be the writer's head: it goes only once the writer has completed.
+            let writer_done = state.writer_completion.is_some() || faults.contains(Fault::ReturnWriteHead);
+            while let Some(front) = state.segments.front() {
+                let segment_end = match state.segments.get(1) {
+                    Some(next) => next.base,
+                    None if writer_done => state.committed,
+                    None => break,
+                };
+                if consumed.offset < segment_end || front.base >= segment_end && !writer_done {
+                    break;
+                }
+                returned.extend(state.segments.pop_front());
+            }
+            (writer_waker, state.unconsumed(), resumed)
+        };
+        if let Some(waker) = writer_waker {
+            waker.wake();
+        }
+        shared.observer.emit(|| PipeEvent::Consumed {
+            consumed: consumed.offset,
+            examined: examined.offset,
+            unconsumed,
+        });
+        if resumed {
+            shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
+        }
+        self.return_segments(returned);
+        Ok(())
+    }
+
+    /// Shorthand for `advance_to(consumed, consumed)`.
+    ///
+    /// # Errors
+    ///
+    /// As [`advance_to`](Self::advance_to).
+    pub fn advance(&mut self, consumed: Position) -> Result<(), PipeError> {
+        self.advance_to(consumed, consumed)
+    }
+
+    /// Gives buffers back to the buffer pool and segment objects to the segment pool.
+    /// Runs outside the pipe lock.
+    fn return_segments(&mut self, mut returned: Vec<Shell>) {
+        if returned.is_empty() {
+            return;
+        }
+        // Our view holds the same segments at its front: drop those holds first.
+        self.view.drain(..returned.len().min(self.view.len()));
+        let shared = &*self.shared;
+        let faults = shared.config.faults;
+        returned.retain_mut(|shell| match Arc::get_mut(shell) {
+            Some(segment) => {
+                if let Some(memory) = segment.memory.take() {
+                    shared.buffer_pool.give_back(memory.into_buffer());
+                }
+                true
+            }
+            // Still held by the writer: only the planted bug returns it anyway.
+            None => faults.contains(Fault::ReturnWriteHead),
+        });
+        self.pool.return_all(
+            returned,
+            shared.config.max_pooled_segments,
+            faults,
+            &shared.observer,
+        );
+    }
+
+    /// Completes the reader: the writer is woken (its flushes now report completion)
+    /// and no further reader operation succeeds. Idempotent; also done on drop.
+    pub fn complete(&mut self, failure: Option<Failure>) {
+        if self.completed {
+            return;
+        }
+        self.completed = true;
+        self.outstanding = None;
+        self.view.clear();
+        let failed = failure.is_some();
+        let shared = self.shared.clone();
+        let (writer_waker, release) = {
+            let mut state = shared.state.lock();
+            state.reader_completion = Some(failure);
+            state.writer_paused = false;
+            (state.writer_waker.take(), state.take_all_if_both_completed())
+        };
+        if let Some(waker) = writer_waker {
+            waker.wake();
+        }
+        shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
+        shared.release_final(release);
+    }
+
+    /// Releases a pending read (or the next read) with `is_canceled` set.
+    pub fn cancel_pending_read(&self) {
+        cancel_read(&self.shared);
+    }
+
+    /// A handle that cancels pending reads from another thread or task.
+    pub fn read_canceller(&self) -> ReadCanceller {
+        ReadCanceller {
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+fn cancel_read(shared: &Shared) {
+    let waker = {
+        let mut state = shared.state.lock();
+        state.read_canceled = true;
+        state.reader_waker.take()
+    };
+    if let Some(waker) = waker {
+        waker.wake();
+    }
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        self.complete(None);
+    }
+}
+
+impl fmt::Debug for Reader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Reader")
+            .field("reads", &self.read_count)
+            .field("examined", &self.examined)
+            .field("outstanding", &self.outstanding)
+            .field("completed", &self.completed)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Cancels a pipe's pending read from anywhere. See [`Reader::cancel_pending_read`].
+#[derive(Clone)]
+pub struct ReadCanceller {
+    shared: Arc<Shared>,
+}
+
+impl ReadCanceller {
+    /// Releases a pending read (or the next read) with `is_canceled` set.
+    pub fn cancel_pending_read(&self) {
+        cancel_read(&self.shared);
+    }
+}
+
+impl fmt::Debug for ReadCanceller {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReadCanceller").finish_non_exhaustive()
+    }
+}
+
+/// The future of [`Reader::read`].
+#[must_use = "futures do nothing unless polled"]
+pub struct ReadFuture<'a> {
+    reader: Option<&'a mut Reader>,
+}
+
+impl<'a> Future for ReadFuture<'a> {
+    type Output = Result<ReadResult<'a>, PipeError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let reader = self.reader.take().expect("ReadFuture polled after completion");
+        match reader.poll_read(Some(cx)) {
+            Poll::Pending => {
+                self.reader = Some(reader);
+                Poll::Pending
+            }
+            Poll::Ready(Ok(ready)) => {
+                let reader: &'a Reader = reader;
+                Poll::Ready(Ok(reader.result(ready)))
+            }
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+        }
+    }
+}
+
+impl fmt::Debug for ReadFuture<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReadFuture")
+            .field("done", &self.reader.is_none())
+            .finish()
+    }
+}

@@ -1,0 +1,462 @@
+//! The writing end: `get_memory`/`advance` without the lock, `flush` to publish.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use crate::error::{Failure, PipeError};
+use crate::faults::Fault;
+use crate::observe::{PipeEvent, SegmentId};
+use crate::pipe::pool::{PoolTaker, Shell};
+use crate::pipe::segment::{Segment, SegmentMemory};
+use crate::pipe::{Shared, register_waker};
+use crate::primitive::sync::Arc;
+
+/// What a completed flush reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlushResult {
+    /// The reader has completed: nothing written from now on will be read.
+    pub is_completed: bool,
+    /// The flush was released by [`Writer::cancel_pending_flush`].
+    pub is_canceled: bool,
+}
+
+/// The single writer of a pipe.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::primitive::future::block_on;
+/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// let memory = writer.get_memory(5).unwrap();
+/// memory[..5].copy_from_slice(b"hello");
+/// writer.advance(5).unwrap();
+/// block_on(writer.flush()).unwrap();
+/// let result = block_on(reader.read()).unwrap();
+/// assert_eq!(result.buffer().to_vec(), b"hello");
+/// ```
+pub struct Writer {
+    shared: Arc<Shared>,
+    pool: PoolTaker,
+    /// The segment being written, if any.
+    head: Option<Shell>,
+    /// Whether `head` is in the shared list (the reader may be reading its front).
+    head_linked: bool,
+    /// Bytes advanced into `head`.
+    head_written: usize,
+    /// Bytes of `head`'s buffer.
+    head_capacity: usize,
+    /// Whether `get_memory` handed out `head`'s free tail (so `advance` may use it).
+    memory_handed_out: bool,
+    /// Filled former heads not yet linked (linked, in order, by the next flush).
+    unlinked: Vec<Shell>,
+    /// Bytes advanced since the last flush.
+    unflushed: u64,
+    /// Stream offset of the end of advanced bytes.
+    written: u64,
+    /// Size of the next new segment: doubles from the minimum up to the maximum.
+    next_segment_size: usize,
+    next_segment_id: SegmentId,
+    completed: bool,
+}
+
+impl Writer {
+    pub(crate) fn new(shared: Arc<Shared>, pool: PoolTaker) -> Writer {
+        let next_segment_size = shared.config.minimum_segment_size;
+        Writer {
+            shared,
+            pool,
+            head: None,
+            head_linked: false,
+            head_written: 0,
+            head_capacity: 0,
+            memory_handed_out: false,
+            unlinked: Vec::new(),
+            unflushed: 0,
+            written: 0,
+            next_segment_size,
+            next_segment_id: 0,
+            completed: false,
+        }
+    }
+
+    /// A writable region of at least `max(size_hint, 1)` bytes at the end of the data.
+    ///
+    /// Bytes written there are not part of the pipe until [`advance`](Self::advance)
+    /// counts them and [`flush`](Self::flush) publishes them.
+    ///
+    /// # Errors
+    ///
+    /// [`PipeError::WriterCompleted`] after [`complete`](Self::complete);
+    /// [`PipeError::SizeHintTooLarge`] above the maximum segment size.
+    pub fn get_memory(&mut self, size_hint: usize) -> Result<&mut [u8], PipeError> {
+        if self.completed {
+            return Err(PipeError::WriterCompleted);
+        }
+        let needed = size_hint.max(1);
+        let max = self.shared.config.maximum_segment_size;
+        if needed > max {
+            return Err(PipeError::SizeHintTooLarge { size_hint, max });
+        }
+        if self.head.is_none() || self.head_capacity - self.head_written < needed {
+            self.start_segment(needed);
+        }
+        self.memory_handed_out = true;
+        let head = self.head.as_ref().expect("start_segment installs a head");
+        // SAFETY: we are the writer and the range starts at `head_written`, at or above
+        // everything committed in this segment; the slice borrows `self` mutably, so no
+        // other writer slice of it can live at the same time.
+        Ok(unsafe { head.memory().write(self.head_written..self.head_capacity) })
+    }
+
+    /// Counts `bytes` of the memory from [`get_memory`](Self::get_memory) as written.
+    ///
+    /// # Errors
+    ///
+    /// [`PipeError::AdvancePastMemory`] when `bytes` exceeds what is left of the memory
+    /// handed out; [`PipeError::WriterCompleted`] after completion.
+    pub fn advance(&mut self, bytes: usize) -> Result<(), PipeError> {
+        if self.completed {
+            return Err(PipeError::WriterCompleted);
+        }
+        let available = if self.memory_handed_out {
+            self.head_capacity - self.head_written
+        } else {
+            0
+        };
+        if bytes > available {
+            return Err(PipeError::AdvancePastMemory {
+                requested: bytes,
+                available,
+            });
+        }
+        self.head_written += bytes;
+        self.written += bytes as u64;
+        self.unflushed += bytes as u64;
+        Ok(())
+    }
+
+    /// Copies `data` into the pipe (unflushed), across segments as needed.
+    ///
+    /// # Errors
+    ///
+    /// [`PipeError::WriterCompleted`] after completion.
+    pub fn write(&mut self, mut data: &[u8]) -> Result<(), PipeError> {
+        if self.completed {
+            return Err(PipeError::WriterCompleted);
+        }
+        while !data.is_empty() {
+            let memory = self.get_memory(1)?;
+            let n = memory.len().min(data.len());
+            memory[..n].copy_from_slice(&data[..n]);
+            self.advance(n)?;
+            data = &data[n..];
+        }
+        Ok(())
+    }
+
+    /// Bytes advanced but not yet flushed.
+    pub fn unflushed_bytes(&self) -> u64 {
+        self.unflushed
+    }
+
+    /// Publishes the advanced bytes to the reader and waits while the reader is behind
+    /// by the pause threshold or more.
+    ///
+    /// The bytes are committed when `flush` is called, before the future is polled, so
+    /// dropping the future only gives up the wait.
+    ///
+    /// # Errors
+    ///
+    /// The future resolves to [`PipeError::WriterCompleted`] after completion, and to
+    /// [`PipeError::ReaderFailed`] when the reader completed with a failure.
+    pub fn flush(&mut self) -> FlushFuture<'_> {
+        let early = if self.completed {
+            Some(Err(PipeError::WriterCompleted))
+        } else {
+            self.commit()
+        };
+        FlushFuture { writer: self, early }
+    }
+
+    /// Links unlinked segments and publishes advanced bytes, under the lock. Returns
+    /// the flush's outcome when it must not wait.
+    fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
+        let shared = &*self.shared;
+        let (reader_waker, paused, committed, unconsumed) = {
+            let mut state = shared.state.lock();
+            state.segments.extend(self.unlinked.drain(..));
+            if let Some(head) = &self.head {
+                if !self.head_linked && self.head_written > 0 {
+                    state.segments.push_back(head.clone());
+                    self.head_linked = true;
+                }
+            }
+            state.committed += self.unflushed;
+            self.unflushed = 0;
+            if let Some(reader) = &state.reader_completion {
+                let result = match reader {
+                    Some(failure) => Err(PipeError::ReaderFailed(failure.clone())),
+                    None => Ok(FlushResult {
+                        is_completed: true,
+                        is_canceled: false,
+                    }),
+                };
+                state.flush_canceled = false;
+                return Some(result);
+            }
+            let pause = shared.config.pause_writer_threshold;
+            if pause > 0 && state.unconsumed() >= pause {
+                state.writer_paused = true;
+            }
+            let reader_waker = if state.committed > state.examined {
+                state.reader_waker.take()
+            } else {
+                None
+            };
+            (
+                reader_waker,
+                state.writer_paused,
+                state.committed,
+                state.unconsumed(),
+            )
+        };
+        if let Some(waker) = reader_waker {
+            waker.wake();
+        }
+        shared.observer.emit(|| PipeEvent::Flushed {
+            committed,
+            unconsumed,
+            paused,
+        });
+        None
+    }
+
+    /// Completes the writer: pending bytes are committed, the reader is woken, and no
+    /// further writer operation succeeds. Idempotent; also done on drop.
+    pub fn complete(&mut self, failure: Option<Failure>) {
+        if self.completed {
+            return;
+        }
+        self.completed = true;
+        self.memory_handed_out = false;
+        let failed = failure.is_some();
+        let shared = self.shared.clone();
+        let (reader_waker, release) = {
+            let mut state = shared.state.lock();
+            state.segments.extend(self.unlinked.drain(..));
+            if let Some(head) = &self.head {
+                if !self.head_linked && self.head_written > 0 {
+                    state.segments.push_back(head.clone());
+                    self.head_linked = true;
+                }
+            }
+            state.committed += self.unflushed;
+            self.unflushed = 0;
+            state.writer_completion = Some(failure);
+            let reader_waker = if shared.config.faults.contains(Fault::LostWakeOnComplete) {
+                None
+            } else {
+                state.reader_waker.take()
+            };
+            (reader_waker, state.take_all_if_both_completed())
+        };
+        self.release_head();
+        if let Some(waker) = reader_waker {
+            waker.wake();
+        }
+        shared.observer.emit(|| PipeEvent::WriterCompleted { failed });
+        shared.release_final(release);
+    }
+
+    /// Drops the writer's hold on its head; an unlinked head's buffer goes straight back.
+    fn release_head(&mut self) {
+        if let Some(mut head) = self.head.take() {
+            let id = head.id;
+            if !self.head_linked {
+                if let Some(memory) = Arc::get_mut(&mut head).and_then(|s| s.memory.take()) {
+                    self.shared.buffer_pool.give_back(memory.into_buffer());
+                }
+            }
+            self.shared
+                .observer
+                .emit(|| PipeEvent::HeadReleased { segment: id });
+        }
+    }
+
+    /// Releases a pending flush (or the next flush) with `is_canceled` set.
+    pub fn cancel_pending_flush(&self) {
+        cancel_flush(&self.shared);
+    }
+
+    /// A handle that cancels pending flushes from another thread or task.
+    pub fn flush_canceller(&self) -> FlushCanceller {
+        FlushCanceller {
+            shared: self.shared.clone(),
+        }
+    }
+
+    /// Contended acquisitions of this pipe's lock so far (feature `contention-stats`).
+    #[cfg(feature = "contention-stats")]
+    pub fn lock_contention(&self) -> u64 {
+        self.shared.state.contended_acquisitions()
+    }
+
+    /// Moves writing to a new segment with room for `needed` bytes.
+    fn start_segment(&mut self, needed: usize) {
+        let config = &self.shared.config;
+        let size = needed.max(self.next_segment_size);
+        self.next_segment_size = (self.next_segment_size * 2).min(config.maximum_segment_size);
+        // Rented outside the lock (the writer never holds it here).
+        let buffer = self.shared.buffer_pool.rent(size);
+        let memory = SegmentMemory::new(buffer, size);
+        let capacity = memory.capacity();
+
+        // An empty unlinked head is still private to the writer: reuse its object.
+        if let Some(head) = self
+            .head
+            .as_mut()
+            .filter(|_| !self.head_linked && self.head_written == 0)
+        {
+            let segment = Arc::get_mut(head).expect("an unlinked head is held by the writer only");
+            if let Some(old) = segment.memory.replace(memory) {
+                self.shared.buffer_pool.give_back(old.into_buffer());
+            }
+            segment.base = self.written;
+            self.head_capacity = capacity;
+            return;
+        }
+
+        if let Some(old) = self.head.take() {
+            let id = old.id;
+            if !self.head_linked {
+                self.unlinked.push(old);
+            }
+            self.shared
+                .observer
+                .emit(|| PipeEvent::HeadReleased { segment: id });
+        }
+        let mut shell = self.take_shell(capacity);
+        let segment = Arc::get_mut(&mut shell).expect("take_shell returns an unshared object");
+        segment.base = self.written;
+        segment.memory = Some(memory);
+        self.head = Some(shell);
+        self.head_linked = false;
+        self.head_written = 0;
+        self.head_capacity = capacity;
+    }
+
+    /// A segment object from the pool, or a new one.
+    fn take_shell(&mut self, capacity: usize) -> Shell {
+        if let Some(mut shell) = self.pool.take(&self.shared.observer) {
+            if Arc::get_mut(&mut shell).is_some() {
+                return shell;
+            }
+            // Still referenced elsewhere: only a planted bug (a double or premature
+            // return) gets here. Using it would alias memory, so leave it be.
+        }
+        let id = self.next_segment_id;
+        self.next_segment_id += 1;
+        self.shared.observer.emit(|| PipeEvent::SegmentCreated {
+            segment: id,
+            capacity,
+        });
+        Arc::new(Segment::new(id))
+    }
+}
+
+/// Sets the flush-canceled flag and wakes a paused flush.
+fn cancel_flush(shared: &Shared) {
+    let waker = {
+        let mut state = shared.state.lock();
+        state.flush_canceled = true;
+        state.writer_waker.take()
+    };
+    if let Some(waker) = waker {
+        waker.wake();
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.complete(None);
+    }
+}
+
+impl fmt::Debug for Writer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Writer")
+            .field("written", &self.written)
+            .field("unflushed", &self.unflushed)
+            .field("completed", &self.completed)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Cancels a pipe's pending flush from anywhere. See [`Writer::cancel_pending_flush`].
+#[derive(Clone)]
+pub struct FlushCanceller {
+    shared: Arc<Shared>,
+}
+
+impl FlushCanceller {
+    /// Releases a pending flush (or the next flush) with `is_canceled` set.
+    pub fn cancel_pending_flush(&self) {
+        cancel_flush(&self.shared);
+    }
+}
+
+impl fmt::Debug for FlushCanceller {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FlushCanceller").finish_non_exhaustive()
+    }
+}
+
+/// The future of [`Writer::flush`]: resolves once the writer may continue.
+#[must_use = "a flush commits at once, but waiting for back-pressure needs the future polled"]
+pub struct FlushFuture<'a> {
+    writer: &'a mut Writer,
+    early: Option<Result<FlushResult, PipeError>>,
+}
+
+impl Future for FlushFuture<'_> {
+    type Output = Result<FlushResult, PipeError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        if let Some(result) = this.early.take() {
+            return Poll::Ready(result);
+        }
+        let shared = &*this.writer.shared;
+        let mut state = shared.state.lock();
+        if let Some(reader) = state.reader_completion.clone() {
+            let canceled = std::mem::take(&mut state.flush_canceled);
+            return Poll::Ready(match reader {
+                Some(failure) => Err(PipeError::ReaderFailed(failure)),
+                None => Ok(FlushResult {
+                    is_completed: true,
+                    is_canceled: canceled,
+                }),
+            });
+        }
+        if state.flush_canceled {
+            state.flush_canceled = false;
+            return Poll::Ready(Ok(FlushResult {
+                is_completed: false,
+                is_canceled: true,
+            }));
+        }
+        if !state.writer_paused {
+            return Poll::Ready(Ok(FlushResult::default()));
+        }
+        register_waker(&mut state.writer_waker, cx);
+        Poll::Pending
+    }
+}
+
+impl fmt::Debug for FlushFuture<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FlushFuture").finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,28 @@
+//! `loom` backend: every interleaving explored, every `UnsafeCell` access checked.
+
+pub(super) const NAME: &str = "loom";
+
+pub(super) mod sync {
+    pub use loom::sync::Arc;
+    pub(crate) use loom::sync::Mutex as RawMutex;
+}
+
+pub(super) mod atomic {
+    pub use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering, fence};
+}
+
+pub(super) mod cell {
+    pub use loom::cell::UnsafeCell;
+}
+
+pub(super) mod thread {
+    pub use loom::thread::{JoinHandle, spawn, yield_now};
+}
+
+pub(super) mod hint {
+    pub use loom::hint::spin_loop;
+}
+
+pub(super) mod future {
+    pub use loom::future::block_on;
+}

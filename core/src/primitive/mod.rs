@@ -1,0 +1,70 @@
+//! The swappable synchronization primitives: the only module of pipecheck that names
+//! concrete `Mutex`, atomics, `Arc`, `UnsafeCell`, threads and `block_on`.
+//!
+//! Everything else imports from here (`crate::primitive::sync::Mutex`, never
+//! `std::sync::Mutex`), so the same pipe code runs on:
+//!
+//! * `std` (default): the real primitives, at full speed;
+//! * `loom` (feature `loom`): every interleaving explored exhaustively, and every
+//!   [`cell::UnsafeCell`] access checked for data races;
+//! * `shuttle` (feature `shuttle`): randomized and PCT schedules, replayable.
+//!
+//! The layout mirrors `std` and follows tokio's `src/loom/`: one backend file per
+//! checker. The `std` side adopts the checkers' API (closure-based `UnsafeCell`
+//! access, a `Mutex::lock` that does not poison) so that call sites never need `cfg`.
+
+#[cfg(all(feature = "loom", feature = "shuttle"))]
+compile_error!(
+    "features `loom` and `shuttle` select two different sync backends; enable at most one \
+     (run `cargo test --features loom` and `cargo test --features shuttle` separately)"
+);
+
+mod mutex;
+mod region;
+
+#[cfg(not(any(feature = "loom", feature = "shuttle")))]
+#[path = "std.rs"]
+mod backend;
+
+#[cfg(feature = "loom")]
+#[path = "loom.rs"]
+mod backend;
+
+#[cfg(all(feature = "shuttle", not(feature = "loom")))]
+#[path = "shuttle.rs"]
+mod backend;
+
+/// Name of the backend compiled in: `"std"`, `"loom"` or `"shuttle"`.
+pub const BACKEND: &str = backend::NAME;
+
+/// Shared-state primitives: `Arc`, a non-poisoning `Mutex`, and atomics.
+pub mod sync {
+    pub use super::backend::sync::Arc;
+    pub use super::mutex::{Mutex, MutexGuard};
+
+    /// Atomic types of the selected backend.
+    pub mod atomic {
+        pub use super::super::backend::atomic::*;
+    }
+}
+
+/// Interior mutability with checker-visible access.
+pub mod cell {
+    pub use super::backend::cell::UnsafeCell;
+    pub use super::region::RegionTracker;
+}
+
+/// Threads of the selected backend.
+pub mod thread {
+    pub use super::backend::thread::{JoinHandle, spawn, yield_now};
+}
+
+/// Spin-loop hints of the selected backend.
+pub mod hint {
+    pub use super::backend::hint::spin_loop;
+}
+
+/// The waker plumbing: driving a future to completion on the current thread.
+pub mod future {
+    pub use super::backend::future::block_on;
+}

@@ -1,0 +1,96 @@
+//! A mutex that does not poison (tokio's `loom/std/mutex.rs`), over the backend's mutex,
+//! optionally counting contended acquisitions (feature `contention-stats`).
+
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+use super::backend::sync::RawMutex;
+
+/// A mutual-exclusion lock whose `lock` returns the guard directly.
+///
+/// A panic while the lock is held does not poison it: pipecheck's state stays
+/// consistent at every unlock point, and checkers report the panic itself.
+pub struct Mutex<T: ?Sized> {
+    #[cfg(feature = "contention-stats")]
+    contended: std::sync::atomic::AtomicU64,
+    inner: RawMutex<T>,
+}
+
+/// The guard of a locked [`Mutex`]; unlocks on drop.
+pub struct MutexGuard<'a, T: ?Sized> {
+    inner: BackendGuard<'a, T>,
+}
+
+#[cfg(feature = "loom")]
+type BackendGuard<'a, T> = loom::sync::MutexGuard<'a, T>;
+#[cfg(all(feature = "shuttle", not(feature = "loom")))]
+type BackendGuard<'a, T> = shuttle::sync::MutexGuard<'a, T>;
+#[cfg(not(any(feature = "loom", feature = "shuttle")))]
+type BackendGuard<'a, T> = std::sync::MutexGuard<'a, T>;
+
+impl<T> Mutex<T> {
+    /// Creates an unlocked mutex holding `value`.
+    pub fn new(value: T) -> Mutex<T> {
+        Mutex {
+            #[cfg(feature = "contention-stats")]
+            contended: std::sync::atomic::AtomicU64::new(0),
+            inner: RawMutex::new(value),
+        }
+    }
+}
+
+impl<T: ?Sized> Mutex<T> {
+    /// Locks, blocking (or, under a checker, yielding) until the lock is free.
+    #[inline]
+    pub fn lock(&self) -> MutexGuard<'_, T> {
+        #[cfg(feature = "contention-stats")]
+        {
+            if let Ok(guard) = self.inner.try_lock() {
+                return MutexGuard::wrap(guard);
+            }
+            self.contended.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        MutexGuard::wrap(self.inner.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Number of `lock` calls that found the lock held (feature `contention-stats`).
+    #[cfg(feature = "contention-stats")]
+    pub fn contended_acquisitions(&self) -> u64 {
+        self.contended.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for Mutex<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Mutex").finish_non_exhaustive()
+    }
+}
+
+impl<'a, T: ?Sized> MutexGuard<'a, T> {
+    #[inline]
+    fn wrap(inner: BackendGuard<'a, T>) -> Self {
+        MutexGuard { inner }
+    }
+}
+
+impl<T: ?Sized> Deref for MutexGuard<'_, T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.inner
+    }
+}
+
+impl<T: ?Sized> DerefMut for MutexGuard<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.inner
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for MutexGuard<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}

@@ -55,17 +55,11 @@ const KEEP_PER_CLASS: usize = 64;
 impl DefaultBufferPool {
     /// An empty pool.
     pub fn new() -> DefaultBufferPool {
-        DefaultBufferPool {
-            classes: (0..CLASSES).map(|_| Mutex::new(Vec::new())).collect(),
-        }
+        DefaultBufferPool { classes: (0..CLASSES).map(|_| Mutex::new(Vec::new())).collect() }
     }
 
     fn class_of(len: usize) -> Option<usize> {
-        let shift = len
-            .max(1)
-            .next_power_of_two()
-            .trailing_zeros()
-            .max(MIN_CLASS_SHIFT);
+        let shift = len.max(1).next_power_of_two().trailing_zeros().max(MIN_CLASS_SHIFT);
         let class = (shift - MIN_CLASS_SHIFT) as usize;
         (class < CLASSES).then_some(class)
     }

@@ -116,10 +116,9 @@ pub enum PipeError {
 impl fmt::Display for PipeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PipeError::AdvancePastMemory { requested, available } => write!(
-                f,
-                "advance({requested}) past the memory handed out ({available} bytes available)"
-            ),
+            PipeError::AdvancePastMemory { requested, available } => {
+                write!(f, "advance({requested}) past the memory handed out ({available} bytes available)")
+            }
             PipeError::SizeHintTooLarge { size_hint, max } => {
                 write!(f, "size hint {size_hint} exceeds the maximum segment size {max}")
             }
@@ -129,26 +128,18 @@ impl fmt::Display for PipeError {
                 f.write_str("read called again before advance_to released the previous buffer")
             }
             PipeError::NothingToAdvance => f.write_str("advance_to called with no buffer outstanding"),
-            PipeError::StalePosition {
-                position_read,
-                current_read,
-            } => write!(
-                f,
-                "position from read #{position_read} used with read #{current_read}"
-            ),
+            PipeError::StalePosition { position_read, current_read } => {
+                write!(f, "position from read #{position_read} used with read #{current_read}")
+            }
             PipeError::PositionOutOfRange { offset, start, end } => {
                 write!(f, "position {offset} outside the buffer [{start}, {end})")
             }
             PipeError::ExaminedBeforeConsumed { consumed, examined } => {
-                write!(
-                    f,
-                    "examined position {examined} is before consumed position {consumed}"
-                )
+                write!(f, "examined position {examined} is before consumed position {consumed}")
             }
-            PipeError::ExaminedWentBackwards { previous, examined } => write!(
-                f,
-                "examined position {examined} is before the previously examined {previous}"
-            ),
+            PipeError::ExaminedWentBackwards { previous, examined } => {
+                write!(f, "examined position {examined} is before the previously examined {previous}")
+            }
             PipeError::WriterFailed(failure) => write!(f, "the writer failed: {failure}"),
             PipeError::ReaderFailed(failure) => write!(f, "the reader failed: {failure}"),
         }
@@ -180,14 +171,12 @@ pub enum OptionsError {
 impl fmt::Display for OptionsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OptionsError::SegmentSizes { minimum, maximum } => write!(
-                f,
-                "segment sizes must satisfy 0 < minimum <= maximum (got {minimum} and {maximum})"
-            ),
-            OptionsError::Thresholds { pause, resume } => write!(
-                f,
-                "resume threshold {resume} must not exceed the pause threshold {pause}"
-            ),
+            OptionsError::SegmentSizes { minimum, maximum } => {
+                write!(f, "segment sizes must satisfy 0 < minimum <= maximum (got {minimum} and {maximum})")
+            }
+            OptionsError::Thresholds { pause, resume } => {
+                write!(f, "resume threshold {resume} must not exceed the pause threshold {pause}")
+            }
         }
     }
 }

@@ -143,9 +143,7 @@ impl FaultSet {
     /// This set plus `fault` (feature `faults` only).
     #[cfg(feature = "faults")]
     pub fn with(self, fault: Fault) -> FaultSet {
-        FaultSet {
-            bits: self.bits | fault.bit(),
-        }
+        FaultSet { bits: self.bits | fault.bit() }
     }
 
     /// Whether no fault is switched on.
@@ -156,9 +154,7 @@ impl FaultSet {
 
 impl fmt::Debug for FaultSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set()
-            .entries(Fault::ALL.iter().filter(|&&x| self.contains(x)))
-            .finish()
+        f.debug_set().entries(Fault::ALL.iter().filter(|&&x| self.contains(x))).finish()
     }
 }
 

@@ -4,8 +4,13 @@
 //! receives a [`PipeEvent`] at each step that an invariant talks about. Events are
 //! emitted at points chosen so that, with the observer serializing them (e.g. a
 //! mutex-protected log), the log order is consistent with the real order:
-//! a segment's return is reported *before* the pool publishes it, and a take is
-//! reported *before* the pool publishes the slot as free. Without an observer each
+//!
+//! * events about the shared state (flush, read, consume, complete, cancel, head
+//!   release) are emitted *while the pipe lock is held*, so they appear in lock order;
+//! * a segment's return is reported *before* the pool publishes it, and a take is
+//!   reported *before* the pool publishes the slot as free.
+//!
+//! Observers therefore must not call back into the pipe. Without an observer each
 //! emission point costs one `None` check.
 
 use std::fmt;
@@ -68,20 +73,37 @@ pub enum PipeEvent {
         /// Committed bytes still unconsumed.
         unconsumed: u64,
     },
-    /// The writer completed.
+    /// The writer completed (committing any unflushed bytes).
     WriterCompleted {
         /// Whether it completed with an error.
         failed: bool,
+        /// Stream offset of the end of committed data, final.
+        committed: u64,
     },
     /// The reader completed.
     ReaderCompleted {
         /// Whether it completed with an error.
         failed: bool,
     },
+    /// A read completed and handed out bytes `[start, end)`.
+    ReadReturned {
+        /// First stream offset of the buffer.
+        start: u64,
+        /// End stream offset of the buffer.
+        end: u64,
+        /// Whether the writer had completed.
+        completed: bool,
+        /// Whether the read observed a cancel.
+        canceled: bool,
+    },
+    /// `cancel_pending_read` was called.
+    ReadCanceled,
+    /// `cancel_pending_flush` was called.
+    FlushCanceled,
 }
 
-/// Receives a pipe's [`PipeEvent`]s. Called from the reader's and the writer's threads,
-/// never while the pipe's lock is held.
+/// Receives a pipe's [`PipeEvent`]s, from the reader's and the writer's threads, at times
+/// while the pipe's lock is held: it must not call back into the pipe.
 pub trait PipeObserver: Send + Sync {
     /// Handles one event.
     fn on_event(&self, event: PipeEvent);
@@ -113,10 +135,6 @@ impl Observer {
 
 impl fmt::Debug for Observer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_some() {
-            "Observer(installed)"
-        } else {
-            "Observer(none)"
-        })
+        f.write_str(if self.0.is_some() { "Observer(installed)" } else { "Observer(none)" })
     }
 }

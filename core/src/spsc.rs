@@ -90,20 +90,9 @@ pub fn channel<T>(first_chunk: usize) -> (Producer<T>, Consumer<T>) {
     let inner = Arc::new(Inner {
         pushed: CachePadded::new(AtomicUsize::new(0)),
         popped: CachePadded::new(AtomicUsize::new(0)),
-        head: UnsafeCell::new(Cursor {
-            chunk: first,
-            index: 0,
-            passed: 0,
-        }),
+        head: UnsafeCell::new(Cursor { chunk: first, index: 0, passed: 0 }),
     });
-    let producer = Producer {
-        inner: inner.clone(),
-        tail: Cursor {
-            chunk: first,
-            index: 0,
-            passed: 0,
-        },
-    };
+    let producer = Producer { inner: inner.clone(), tail: Cursor { chunk: first, index: 0, passed: 0 } };
     (producer, Consumer { inner })
 }
 
@@ -161,10 +150,7 @@ impl<T> Consumer<T> {
             let mut chunk = unsafe { &*head.chunk };
             if head.index == chunk.slots.len() {
                 let next = chunk.next.load(Ordering::Acquire);
-                debug_assert!(
-                    !next.is_null(),
-                    "an item was published past a full chunk without a link"
-                );
+                debug_assert!(!next.is_null(), "an item was published past a full chunk without a link");
                 // SAFETY: [1] the chunk is drained, and the producer linked `next` before
                 // publishing the item we are about to read, so it has moved its tail
                 // off this chunk and will never touch it again; [2] nothing else
@@ -224,9 +210,7 @@ impl<T> Drop for Inner<T> {
 
 impl<T> fmt::Debug for Producer<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Producer")
-            .field("pushed", &self.tail.passed)
-            .finish()
+        f.debug_struct("Producer").field("pushed", &self.tail.passed).finish()
     }
 }
 

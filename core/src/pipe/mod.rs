@@ -37,11 +37,8 @@ use pool::Shell;
 
 /// Builds a pipe from validated options.
 pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
-    let design = if options.faults.contains(Fault::LifoPool) {
-        PoolDesign::LockedStack
-    } else {
-        options.pool_design
-    };
+    let design =
+        if options.faults.contains(Fault::LifoPool) { PoolDesign::LockedStack } else { options.pool_design };
     let (returner, taker) = pool::segment_pool(design, options.pool_first_chunk);
     let shared = Arc::new(Shared {
         state: Mutex::new(State::default()),
@@ -159,9 +156,7 @@ impl Shared {
 
 impl fmt::Debug for Shared {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Shared")
-            .field("config", &self.config)
-            .finish_non_exhaustive()
+        f.debug_struct("Shared").field("config", &self.config).finish_non_exhaustive()
     }
 }
 

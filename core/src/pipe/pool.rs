@@ -72,11 +72,7 @@ impl PoolReturner {
         // segments already returned in this batch.
         let hoisted = self.len_upper_bound();
         for shell in shells {
-            let count = if faults.contains(Fault::PoolOverflow) {
-                hoisted
-            } else {
-                self.len_upper_bound()
-            };
+            let count = if faults.contains(Fault::PoolOverflow) { hoisted } else { self.len_upper_bound() };
             let id = shell.id;
             if count >= max {
                 observer.emit(|| PipeEvent::SegmentDiscarded { segment: id });

@@ -88,13 +88,7 @@ pub struct ReadBuf<'a> {
 
 impl<'a> ReadBuf<'a> {
     pub(crate) fn new(segments: &'a VecDeque<Shell>, start: u64, end: u64, read: u64) -> ReadBuf<'a> {
-        let mut buf = ReadBuf {
-            segments,
-            first: 0,
-            start,
-            end,
-            read,
-        };
+        let mut buf = ReadBuf { segments, first: 0, start, end, read };
         buf.seek_first();
         buf
     }
@@ -118,18 +112,12 @@ impl<'a> ReadBuf<'a> {
 
     /// The position of the first byte.
     pub fn start(&self) -> Position {
-        Position {
-            offset: self.start,
-            read: self.read,
-        }
+        Position { offset: self.start, read: self.read }
     }
 
     /// The position just past the last byte.
     pub fn end(&self) -> Position {
-        Position {
-            offset: self.end,
-            read: self.read,
-        }
+        Position { offset: self.end, read: self.read }
     }
 
     /// The position `offset` bytes after the start.
@@ -142,10 +130,7 @@ impl<'a> ReadBuf<'a> {
         if absolute > self.end {
             return Err(self.out_of_range(absolute));
         }
-        Ok(Position {
-            offset: absolute,
-            read: self.read,
-        })
+        Ok(Position { offset: absolute, read: self.read })
     }
 
     /// The sub-view of bytes `range` (relative to the start).
@@ -159,11 +144,7 @@ impl<'a> ReadBuf<'a> {
         if to > self.end || from > to {
             return Err(self.out_of_range(if from > to { from } else { to }));
         }
-        let mut sub = ReadBuf {
-            start: from,
-            end: to,
-            ..*self
-        };
+        let mut sub = ReadBuf { start: from, end: to, ..*self };
         sub.seek_first();
         Ok(sub)
     }
@@ -177,37 +158,21 @@ impl<'a> ReadBuf<'a> {
     pub fn slice_between(&self, from: Position, to: Position) -> Result<ReadBuf<'a>, PipeError> {
         for p in [from, to] {
             if p.read != self.read {
-                return Err(PipeError::StalePosition {
-                    position_read: p.read,
-                    current_read: self.read,
-                });
+                return Err(PipeError::StalePosition { position_read: p.read, current_read: self.read });
             }
         }
         let start = self.start;
         self.slice((from.offset.saturating_sub(start)) as usize..(to.offset.saturating_sub(start)) as usize)
-            .and_then(|s| {
-                if from.offset < start {
-                    Err(self.out_of_range(from.offset))
-                } else {
-                    Ok(s)
-                }
-            })
+            .and_then(|s| if from.offset < start { Err(self.out_of_range(from.offset)) } else { Ok(s) })
     }
 
     fn out_of_range(&self, offset: u64) -> PipeError {
-        PipeError::PositionOutOfRange {
-            offset,
-            start: self.start,
-            end: self.end,
-        }
+        PipeError::PositionOutOfRange { offset, start: self.start, end: self.end }
     }
 
     /// The contiguous pieces of the view, in order.
     pub fn chunks(&self) -> Chunks<'a> {
-        Chunks {
-            buf: *self,
-            index: self.first,
-        }
+        Chunks { buf: *self, index: self.first }
     }
 
     /// The first contiguous piece (empty if the view is empty).

@@ -133,15 +133,16 @@ impl Reader {
                 }
             }
         }
+        shared.observer.emit(|| PipeEvent::ReadReturned {
+            start,
+            end,
+            completed: is_completed,
+            canceled: is_canceled,
+        });
         drop(state);
         self.read_count += 1;
         self.outstanding = Some((start, end));
-        Poll::Ready(Ok(Ready {
-            start,
-            end,
-            is_completed,
-            is_canceled,
-        }))
+        Poll::Ready(Ok(Ready { start, end, is_completed, is_canceled }))
     }
 
     /// Releases the buffer from the last read: bytes before `consumed` are gone for
@@ -169,11 +170,7 @@ impl Reader {
                 });
             }
             if p.offset < start || p.offset > end {
-                return Err(PipeError::PositionOutOfRange {
-                    offset: p.offset,
-                    start,
-                    end,
-                });
+                return Err(PipeError::PositionOutOfRange { offset: p.offset, start, end });
             }
         }
         if examined.offset < consumed.offset {
@@ -194,15 +191,20 @@ impl Reader {
         let shared = &*self.shared;
         let faults = shared.config.faults;
         let mut returned = Vec::new();
-        let (writer_waker, unconsumed, resumed) = {
+        let writer_waker = {
             let mut state = shared.state.lock();
             state.consumed = consumed.offset;
             state.examined = examined.offset;
             let mut writer_waker = None;
-            let mut resumed = false;
-            if state.writer_paused && state.unconsumed() < shared.config.resume_writer_threshold {
+            let unconsumed = state.unconsumed();
+            shared.observer.emit(|| PipeEvent::Consumed {
+                consumed: consumed.offset,
+                examined: examined.offset,
+                unconsumed,
+            });
+            if state.writer_paused && unconsumed < shared.config.resume_writer_threshold {
                 state.writer_paused = false;
-                resumed = true;
+                shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
                 if !faults.contains(Fault::NoResumeOnConsume) {
                     writer_waker = state.writer_waker.take();
                 }
@@ -210,29 +212,21 @@ impl Reader {
             // Unlink fully consumed segments, in list order. The last linked segment
             // may be the writer's head: it goes only once the writer has completed.
             let writer_done = state.writer_completion.is_some() || faults.contains(Fault::ReturnWriteHead);
-            while let Some(front) = state.segments.front() {
+            while !state.segments.is_empty() {
                 let segment_end = match state.segments.get(1) {
                     Some(next) => next.base,
                     None if writer_done => state.committed,
                     None => break,
                 };
-                if consumed.offset < segment_end || front.base >= segment_end && !writer_done {
+                if consumed.offset < segment_end {
                     break;
                 }
                 returned.extend(state.segments.pop_front());
             }
-            (writer_waker, state.unconsumed(), resumed)
+            writer_waker
         };
         if let Some(waker) = writer_waker {
             waker.wake();
-        }
-        shared.observer.emit(|| PipeEvent::Consumed {
-            consumed: consumed.offset,
-            examined: examined.offset,
-            unconsumed,
-        });
-        if resumed {
-            shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
         }
         self.return_segments(returned);
         Ok(())
@@ -267,12 +261,7 @@ impl Reader {
             // Still held by the writer: only the planted bug returns it anyway.
             None => faults.contains(Fault::ReturnWriteHead),
         });
-        self.pool.return_all(
-            returned,
-            shared.config.max_pooled_segments,
-            faults,
-            &shared.observer,
-        );
+        self.pool.return_all(returned, shared.config.max_pooled_segments, faults, &shared.observer);
     }
 
     /// Completes the reader: the writer is woken (its flushes now report completion)
@@ -289,13 +278,16 @@ impl Reader {
         let (writer_waker, release) = {
             let mut state = shared.state.lock();
             state.reader_completion = Some(failure);
-            state.writer_paused = false;
+            shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
+            if std::mem::take(&mut state.writer_paused) {
+                let unconsumed = state.unconsumed();
+                shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
+            }
             (state.writer_waker.take(), state.take_all_if_both_completed())
         };
         if let Some(waker) = writer_waker {
             waker.wake();
         }
-        shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
         shared.release_final(release);
     }
 
@@ -306,9 +298,7 @@ impl Reader {
 
     /// A handle that cancels pending reads from another thread or task.
     pub fn read_canceller(&self) -> ReadCanceller {
-        ReadCanceller {
-            shared: self.shared.clone(),
-        }
+        ReadCanceller { shared: self.shared.clone() }
     }
 }
 
@@ -316,6 +306,7 @@ fn cancel_read(shared: &Shared) {
     let waker = {
         let mut state = shared.state.lock();
         state.read_canceled = true;
+        shared.observer.emit(|| PipeEvent::ReadCanceled);
         state.reader_waker.take()
     };
     if let Some(waker) = waker {
@@ -386,8 +377,6 @@ impl<'a> Future for ReadFuture<'a> {
 
 impl fmt::Debug for ReadFuture<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ReadFuture")
-            .field("done", &self.reader.is_none())
-            .finish()
+        f.debug_struct("ReadFuture").field("done", &self.reader.is_none()).finish()
     }
 }

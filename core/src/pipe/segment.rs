@@ -25,19 +25,13 @@ pub(crate) struct Segment {
 
 impl Segment {
     pub(crate) fn new(id: SegmentId) -> Segment {
-        Segment {
-            id,
-            base: 0,
-            memory: None,
-        }
+        Segment { id, base: 0, memory: None }
     }
 
     /// The segment's memory; only segments in use are reachable by readers and writers.
     #[inline]
     pub(crate) fn memory(&self) -> &SegmentMemory {
-        self.memory
-            .as_ref()
-            .expect("a linked segment always holds memory")
+        self.memory.as_ref().expect("a linked segment always holds memory")
     }
 }
 
@@ -75,12 +69,7 @@ impl SegmentMemory {
         // A raw pointer, not the `Box`: a live `Box` asserts unique access to all bytes,
         // which the reader and writer sharing the buffer would violate.
         let ptr = NonNull::new(Box::into_raw(buffer).cast::<u8>()).expect("Box is non-null");
-        SegmentMemory {
-            ptr,
-            allocated,
-            len,
-            tracker: RegionTracker::new(len),
-        }
+        SegmentMemory { ptr, allocated, len, tracker: RegionTracker::new(len) }
     }
 
     /// Bytes in the buffer.
@@ -99,10 +88,7 @@ impl SegmentMemory {
     #[inline]
     pub(crate) unsafe fn read(&self, range: Range<usize>) -> &[u8] {
         // A hard check: a planted bug may compute a bad range, and it must not become UB.
-        assert!(
-            range.start <= range.end && range.end <= self.len,
-            "segment range out of bounds"
-        );
+        assert!(range.start <= range.end && range.end <= self.len, "segment range out of bounds");
         self.tracker.read(range.clone());
         // SAFETY: in bounds (asserted above), and no writer per the caller's contract.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().add(range.start), range.len()) }
@@ -118,10 +104,7 @@ impl SegmentMemory {
     #[allow(clippy::mut_from_ref)]
     pub(crate) unsafe fn write(&self, range: Range<usize>) -> &mut [u8] {
         // A hard check: a planted bug may compute a bad range, and it must not become UB.
-        assert!(
-            range.start <= range.end && range.end <= self.len,
-            "segment range out of bounds"
-        );
+        assert!(range.start <= range.end && range.end <= self.len, "segment range out of bounds");
         self.tracker.write(range.clone());
         // SAFETY: in bounds (asserted above), and exclusive per the caller's contract.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr().add(range.start), range.len()) }

@@ -120,16 +120,9 @@ impl Writer {
         if self.completed {
             return Err(PipeError::WriterCompleted);
         }
-        let available = if self.memory_handed_out {
-            self.head_capacity - self.head_written
-        } else {
-            0
-        };
+        let available = if self.memory_handed_out { self.head_capacity - self.head_written } else { 0 };
         if bytes > available {
-            return Err(PipeError::AdvancePastMemory {
-                requested: bytes,
-                available,
-            });
+            return Err(PipeError::AdvancePastMemory { requested: bytes, available });
         }
         self.head_written += bytes;
         self.written += bytes as u64;
@@ -172,11 +165,7 @@ impl Writer {
     /// The future resolves to [`PipeError::WriterCompleted`] after completion, and to
     /// [`PipeError::ReaderFailed`] when the reader completed with a failure.
     pub fn flush(&mut self) -> FlushFuture<'_> {
-        let early = if self.completed {
-            Some(Err(PipeError::WriterCompleted))
-        } else {
-            self.commit()
-        };
+        let early = if self.completed { Some(Err(PipeError::WriterCompleted)) } else { self.commit() };
         FlushFuture { writer: self, early }
     }
 
@@ -184,7 +173,7 @@ impl Writer {
     /// the flush's outcome when it must not wait.
     fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
         let shared = &*self.shared;
-        let (reader_waker, paused, committed, unconsumed) = {
+        let reader_waker = {
             let mut state = shared.state.lock();
             state.segments.extend(self.unlinked.drain(..));
             if let Some(head) = &self.head {
@@ -195,41 +184,27 @@ impl Writer {
             }
             state.committed += self.unflushed;
             self.unflushed = 0;
-            if let Some(reader) = &state.reader_completion {
-                let result = match reader {
-                    Some(failure) => Err(PipeError::ReaderFailed(failure.clone())),
-                    None => Ok(FlushResult {
-                        is_completed: true,
-                        is_canceled: false,
-                    }),
-                };
+            if let Some(reader) = state.reader_completion.clone() {
                 state.flush_canceled = false;
-                return Some(result);
+                let committed = state.committed;
+                shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed: 0, paused: false });
+                return Some(match reader {
+                    Some(failure) => Err(PipeError::ReaderFailed(failure)),
+                    None => Ok(FlushResult { is_completed: true, is_canceled: false }),
+                });
             }
             let pause = shared.config.pause_writer_threshold;
             if pause > 0 && state.unconsumed() >= pause {
                 state.writer_paused = true;
             }
-            let reader_waker = if state.committed > state.examined {
-                state.reader_waker.take()
-            } else {
-                None
-            };
-            (
-                reader_waker,
-                state.writer_paused,
-                state.committed,
-                state.unconsumed(),
-            )
+            // Under the lock, so the event log orders it with the reader's events.
+            let (committed, unconsumed, paused) = (state.committed, state.unconsumed(), state.writer_paused);
+            shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
+            if state.committed > state.examined { state.reader_waker.take() } else { None }
         };
         if let Some(waker) = reader_waker {
             waker.wake();
         }
-        shared.observer.emit(|| PipeEvent::Flushed {
-            committed,
-            unconsumed,
-            paused,
-        });
         None
     }
 
@@ -243,18 +218,30 @@ impl Writer {
         self.memory_handed_out = false;
         let failed = failure.is_some();
         let shared = self.shared.clone();
+        // The writer lets go of its head *before* the completion is published: once the
+        // reader sees it, it may unlink and recycle that segment, which needs the
+        // segment to be held by the list alone.
+        let head = self.head.take();
+        let mut empty_head = None;
         let (reader_waker, release) = {
             let mut state = shared.state.lock();
             state.segments.extend(self.unlinked.drain(..));
-            if let Some(head) = &self.head {
-                if !self.head_linked && self.head_written > 0 {
-                    state.segments.push_back(head.clone());
-                    self.head_linked = true;
+            if let Some(head) = head {
+                let id = head.id;
+                if self.head_linked {
+                    drop(head); // the list holds it too: this only drops our count
+                } else if self.head_written > 0 {
+                    state.segments.push_back(head);
+                } else {
+                    empty_head = Some(head);
                 }
+                shared.observer.emit(|| PipeEvent::HeadReleased { segment: id });
             }
             state.committed += self.unflushed;
             self.unflushed = 0;
             state.writer_completion = Some(failure);
+            let committed = state.committed;
+            shared.observer.emit(|| PipeEvent::WriterCompleted { failed, committed });
             let reader_waker = if shared.config.faults.contains(Fault::LostWakeOnComplete) {
                 None
             } else {
@@ -262,27 +249,16 @@ impl Writer {
             };
             (reader_waker, state.take_all_if_both_completed())
         };
-        self.release_head();
+        if let Some(mut head) = empty_head {
+            // Never linked, so never seen by the reader: its buffer goes straight back.
+            if let Some(memory) = Arc::get_mut(&mut head).and_then(|s| s.memory.take()) {
+                shared.buffer_pool.give_back(memory.into_buffer());
+            }
+        }
         if let Some(waker) = reader_waker {
             waker.wake();
         }
-        shared.observer.emit(|| PipeEvent::WriterCompleted { failed });
         shared.release_final(release);
-    }
-
-    /// Drops the writer's hold on its head; an unlinked head's buffer goes straight back.
-    fn release_head(&mut self) {
-        if let Some(mut head) = self.head.take() {
-            let id = head.id;
-            if !self.head_linked {
-                if let Some(memory) = Arc::get_mut(&mut head).and_then(|s| s.memory.take()) {
-                    self.shared.buffer_pool.give_back(memory.into_buffer());
-                }
-            }
-            self.shared
-                .observer
-                .emit(|| PipeEvent::HeadReleased { segment: id });
-        }
     }
 
     /// Releases a pending flush (or the next flush) with `is_canceled` set.
@@ -292,9 +268,7 @@ impl Writer {
 
     /// A handle that cancels pending flushes from another thread or task.
     pub fn flush_canceller(&self) -> FlushCanceller {
-        FlushCanceller {
-            shared: self.shared.clone(),
-        }
+        FlushCanceller { shared: self.shared.clone() }
     }
 
     /// Contended acquisitions of this pipe's lock so far (feature `contention-stats`).
@@ -314,11 +288,7 @@ impl Writer {
         let capacity = memory.capacity();
 
         // An empty unlinked head is still private to the writer: reuse its object.
-        if let Some(head) = self
-            .head
-            .as_mut()
-            .filter(|_| !self.head_linked && self.head_written == 0)
-        {
+        if let Some(head) = self.head.as_mut().filter(|_| !self.head_linked && self.head_written == 0) {
             let segment = Arc::get_mut(head).expect("an unlinked head is held by the writer only");
             if let Some(old) = segment.memory.replace(memory) {
                 self.shared.buffer_pool.give_back(old.into_buffer());
@@ -333,9 +303,7 @@ impl Writer {
             if !self.head_linked {
                 self.unlinked.push(old);
             }
-            self.shared
-                .observer
-                .emit(|| PipeEvent::HeadReleased { segment: id });
+            self.shared.observer.emit(|| PipeEvent::HeadReleased { segment: id });
         }
         let mut shell = self.take_shell(capacity);
         let segment = Arc::get_mut(&mut shell).expect("take_shell returns an unshared object");
@@ -358,10 +326,7 @@ impl Writer {
         }
         let id = self.next_segment_id;
         self.next_segment_id += 1;
-        self.shared.observer.emit(|| PipeEvent::SegmentCreated {
-            segment: id,
-            capacity,
-        });
+        self.shared.observer.emit(|| PipeEvent::SegmentCreated { segment: id, capacity });
         Arc::new(Segment::new(id))
     }
 }
@@ -371,6 +336,7 @@ fn cancel_flush(shared: &Shared) {
     let waker = {
         let mut state = shared.state.lock();
         state.flush_canceled = true;
+        shared.observer.emit(|| PipeEvent::FlushCanceled);
         state.writer_waker.take()
     };
     if let Some(waker) = waker {
@@ -434,18 +400,12 @@ impl Future for FlushFuture<'_> {
             let canceled = std::mem::take(&mut state.flush_canceled);
             return Poll::Ready(match reader {
                 Some(failure) => Err(PipeError::ReaderFailed(failure)),
-                None => Ok(FlushResult {
-                    is_completed: true,
-                    is_canceled: canceled,
-                }),
+                None => Ok(FlushResult { is_completed: true, is_canceled: canceled }),
             });
         }
         if state.flush_canceled {
             state.flush_canceled = false;
-            return Poll::Ready(Ok(FlushResult {
-                is_completed: false,
-                is_canceled: true,
-            }));
+            return Poll::Ready(Ok(FlushResult { is_completed: false, is_canceled: true }));
         }
         if !state.writer_paused {
             return Poll::Ready(Ok(FlushResult::default()));

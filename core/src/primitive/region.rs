@@ -22,9 +22,7 @@ impl RegionTracker {
     pub fn new(len: usize) -> RegionTracker {
         #[cfg(feature = "loom")]
         {
-            RegionTracker {
-                cells: (0..len).map(|_| loom::cell::UnsafeCell::new(())).collect(),
-            }
+            RegionTracker { cells: (0..len).map(|_| loom::cell::UnsafeCell::new(())).collect() }
         }
         #[cfg(not(feature = "loom"))]
         {

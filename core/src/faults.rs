@@ -27,9 +27,12 @@ pub enum Fault {
     /// The reader's view extends one byte past the committed end, into memory the
     /// writer may be filling. Breaks **no-data-race** and **byte-exact**.
     ReadPastCommit,
-    /// Consuming below the resume threshold forgets to wake a paused flush.
-    /// Breaks **backpressure** (and **no-lost-wakeup**).
+    /// Consuming below the resume threshold releases a paused flush but forgets to
+    /// wake it. Breaks **no-lost-wakeup**.
     NoResumeOnConsume,
+    /// A flush crossing the pause threshold does not pause the writer.
+    /// Breaks **backpressure**.
+    NoPauseOnFlush,
     /// Completing both sides forgets to release the last segment's buffer.
     /// Breaks **release-once**.
     LeakOnComplete,
@@ -45,6 +48,7 @@ impl Fault {
         Fault::ReturnWriteHead,
         Fault::ReadPastCommit,
         Fault::NoResumeOnConsume,
+        Fault::NoPauseOnFlush,
         Fault::LeakOnComplete,
     ];
 
@@ -58,6 +62,7 @@ impl Fault {
             Fault::ReturnWriteHead => "ReturnWriteHead",
             Fault::ReadPastCommit => "ReadPastCommit",
             Fault::NoResumeOnConsume => "NoResumeOnConsume",
+            Fault::NoPauseOnFlush => "NoPauseOnFlush",
             Fault::LeakOnComplete => "LeakOnComplete",
         }
     }
@@ -68,9 +73,9 @@ impl Fault {
             Fault::LifoPool => "fifo-pool",
             Fault::DoubleReturn | Fault::ReturnWriteHead => "no-double-return",
             Fault::PoolOverflow => "bounded-pool",
-            Fault::LostWakeOnComplete => "no-lost-wakeup",
+            Fault::LostWakeOnComplete | Fault::NoResumeOnConsume => "no-lost-wakeup",
             Fault::ReadPastCommit => "no-data-race",
-            Fault::NoResumeOnConsume => "backpressure",
+            Fault::NoPauseOnFlush => "backpressure",
             Fault::LeakOnComplete => "release-once",
         }
     }

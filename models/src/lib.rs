@@ -1,4 +1,13 @@
 //! # pipecheck-models
 //!
-//! Loom models (exhaustive, `cargo test --features loom`) and shuttle scenarios
-//! (randomized and PCT, `cargo test --features shuttle`) of the pipe core.
+//! Concurrent scenarios of the pipe, each written once as a named body over the sync
+//! facade, and run by every engine: loom (exhaustive, `cargo test --features loom`),
+//! shuttle (randomized and PCT, `cargo test --features shuttle`), and plain threads.
+//! Every run checks the whole invariant registry of `pipecheck-properties` through a
+//! [`Monitor`](pipecheck_properties::Monitor).
+
+mod scenario;
+pub mod scenarios;
+
+pub use scenario::{Scale, Scenario};
+pub use scenarios::{all, find};

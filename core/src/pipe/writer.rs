@@ -194,7 +194,10 @@ impl Writer {
                 });
             }
             let pause = shared.config.pause_writer_threshold;
-            if pause > 0 && state.unconsumed() >= pause {
+            if pause > 0
+                && state.unconsumed() >= pause
+                && !shared.config.faults.contains(Fault::NoPauseOnFlush)
+            {
                 state.writer_paused = true;
             }
             // Under the lock, so the event log orders it with the reader's events.

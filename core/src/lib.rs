@@ -35,7 +35,7 @@ pub use buffer_pool::{BufferPool, DefaultBufferPool};
 pub use error::{Failure, OptionsError, PipeError};
 pub use faults::{Fault, FaultSet};
 pub use observe::{PipeEvent, PipeObserver, SegmentId};
-pub use options::{PipeOptions, PoolDesign};
+pub use options::{LockScope, PipeOptions, PoolDesign};
 pub use pipe::{
     Chunks, FlushCanceller, FlushFuture, FlushResult, Position, ReadBuf, ReadCanceller, ReadCursor,
     ReadFuture, ReadResult, Reader, Writer,

@@ -68,7 +68,7 @@ fn summarize(total: u64) {
     );
     for chunk in CHUNKS {
         let rate = |d: Design| report::median_mib_per_s(d.name(), chunk);
-        let per_mib = |d: Design| report::contention(d.name(), chunk).map(|(c, mib)| (c, mib));
+        let per_mib = |d: Design| report::contention(d.name(), chunk);
         let before_rate = rate(Design::Before).map(|(r, _)| r);
         let before_contended = per_mib(Design::Before).map(|(c, mib)| c.total() as f64 / mib);
         for design in Design::BOTH {

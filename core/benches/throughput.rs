@@ -16,8 +16,11 @@ mod common;
 use common::contenders::{self, Outcome};
 use common::{CHUNKS, chunk_label, report, total_bytes};
 
+/// A transfer of `total` bytes in `chunk`-byte chunks.
+type Transfer = fn(chunk: usize, total: u64) -> Outcome;
+
 /// The contenders, pipe first (ratios are to it).
-const CONTENDERS: [(&str, fn(usize, u64) -> Outcome); 5] = [
+const CONTENDERS: [(&str, Transfer); 5] = [
     ("pipecheck pipe", contenders::pipe),
     ("tokio::io::duplex", contenders::tokio_duplex),
     ("std mpsc sync_channel<Vec<u8>>", contenders::std_mpsc),

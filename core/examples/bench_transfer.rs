@@ -9,7 +9,6 @@
 //! Arguments: contender (`pipe`, `before`, `duplex`, `mpsc`, `crossbeam`, `memcpy`),
 //! chunk size in bytes, MiB to move (default 256), transfers (default 1).
 
-#[allow(dead_code)]
 #[path = "../benches/common/mod.rs"]
 mod common;
 

@@ -59,12 +59,13 @@ fn summarize(total: u64) {
          lock taken by every operation; **after** = the default pipe. MiB/s: median over the \
          recorded transfers (count in brackets). Contended = `lock()` calls that found the \
          mutex held, summed over the pipe lock, the segment-pool lock and the buffer pool's \
-         size-class locks, per MiB moved (all transfers).\n\n",
+         size-class locks, per MiB moved (all transfers); pipe lock taken = every acquisition \
+         of the pipe lock, contended or not.\n\n",
         common::mib(total)
     );
     md.push_str(
-        "| chunk | design | MiB/s | after/before MiB/s | contended/MiB | pipe lock | segment pool | buffer pool | after/before contended |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| chunk | design | MiB/s | after/before MiB/s | pipe lock taken/MiB | contended/MiB | pipe lock | segment pool | buffer pool | after/before contended |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for chunk in CHUNKS {
         let rate = |d: Design| report::median_mib_per_s(d.name(), chunk);
@@ -77,7 +78,7 @@ fn summarize(total: u64) {
                 (Design::After, Some(b)) => format!("{:.2}×", mib_s / b),
                 _ => String::new(),
             };
-            let (contended, pipe, stack, buffers, ratio) = match per_mib(design) {
+            let (taken, contended, pipe, stack, buffers, ratio) = match per_mib(design) {
                 Some((c, mib)) => {
                     let f = |x: u64| format!("{:.3}", x as f64 / mib);
                     let ratio = match (design, before_contended) {
@@ -85,12 +86,13 @@ fn summarize(total: u64) {
                         (Design::After, Some(_)) => "– (before: 0)".into(),
                         _ => String::new(),
                     };
-                    (f(c.total()), f(c.pipe_lock), f(c.segment_pool), f(c.buffer_pool), ratio)
+                    let taken = format!("{:.0}", c.pipe_lock_acquisitions as f64 / mib);
+                    (taken, f(c.total()), f(c.pipe_lock), f(c.segment_pool), f(c.buffer_pool), ratio)
                 }
                 None => Default::default(),
             };
             md.push_str(&format!(
-                "| {} | {} | {mib_s:.0} ({n}) | {speedup} | {contended} | {pipe} | {stack} | {buffers} | {ratio} |\n",
+                "| {} | {} | {mib_s:.0} ({n}) | {speedup} | {taken} | {contended} | {pipe} | {stack} | {buffers} | {ratio} |\n",
                 chunk_label(chunk),
                 design.name()
             ));

@@ -35,7 +35,9 @@ fn main() {
         let rate = mib as f64 / outcome.elapsed.as_secs_f64();
         match outcome.contention {
             Some(c) => println!(
-                "{contender} {chunk} B: {rate:.0} MiB/s, contended: pipe lock {}, segment pool {}, buffer pool {} ({:.2}/MiB)",
+                "{contender} {chunk} B: {rate:.0} MiB/s, pipe lock taken {}, contended: pipe lock {}, \
+                 segment pool {}, buffer pool {} ({:.2}/MiB)",
+                c.pipe_lock_acquisitions,
                 c.pipe_lock,
                 c.segment_pool,
                 c.buffer_pool,

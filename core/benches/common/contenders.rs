@@ -29,10 +29,12 @@ pub struct Contention {
     pub segment_pool: u64,
     /// The buffer pool's size-class locks.
     pub buffer_pool: u64,
+    /// All acquisitions of the pipe lock, contended or not.
+    pub pipe_lock_acquisitions: u64,
 }
 
 impl Contention {
-    /// All contended acquisitions.
+    /// All contended acquisitions (not counting `pipe_lock_acquisitions`).
     pub fn total(&self) -> u64 {
         self.pipe_lock + self.segment_pool + self.buffer_pool
     }
@@ -118,6 +120,7 @@ pub fn pipe_design(design: Design, chunk: usize, total: u64) -> Outcome {
         pipe_lock: writer.lock_contention(),
         segment_pool: writer.segment_pool_contention(),
         buffer_pool: buffers.lock_contention(),
+        pipe_lock_acquisitions: writer.lock_acquisitions(),
     });
     #[cfg(not(feature = "contention-stats"))]
     let contention = None;

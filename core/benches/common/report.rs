@@ -54,6 +54,7 @@ pub fn contention(contender: &str, chunk: usize) -> Option<(Contention, f64)> {
         sum.pipe_lock += c.pipe_lock;
         sum.segment_pool += c.segment_pool;
         sum.buffer_pool += c.buffer_pool;
+        sum.pipe_lock_acquisitions += c.pipe_lock_acquisitions;
         bytes += r.bytes;
     }
     (bytes > 0).then(|| (sum, mib(bytes)))

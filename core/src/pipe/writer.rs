@@ -315,6 +315,13 @@ impl Writer {
         self.shared.state.contended_acquisitions()
     }
 
+    /// Acquisitions of this pipe's lock so far, contended or not (feature
+    /// `contention-stats`).
+    #[cfg(feature = "contention-stats")]
+    pub fn lock_acquisitions(&self) -> u64 {
+        self.shared.state.acquisitions()
+    }
+
     /// Contended acquisitions of the segment pool's own lock so far: always 0 for the
     /// lock-free [`PoolDesign::Fifo`](crate::PoolDesign::Fifo) (feature `contention-stats`).
     #[cfg(feature = "contention-stats")]

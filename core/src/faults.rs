@@ -33,6 +33,28 @@ pub enum Fault {
     /// Completing both sides forgets to release the last segment's buffer.
     /// Breaks **release-once**.
     LeakOnComplete,
+    /// The async mutex's uncontended enter reads the gate and then writes it (two
+    /// steps, not one read-modify-write), so two entrants can both find it free.
+    /// Breaks **mutual-exclusion**.
+    MutexDoubleAdmit,
+    /// An async-mutex exit that finds no waiter queued yet forgets to leave the permit
+    /// for the entrant that has counted itself in the gate but not queued itself: that
+    /// entrant then waits forever. Breaks **no-lost-wakeup**.
+    MutexSkipWakeOnExit,
+    /// The message channel's close discards the data messages it drains while waiting
+    /// for the close frame, instead of handing them back. Breaks **byte-exact**.
+    CloseDropsFrame,
+    /// The completion source's `set_result` skips the version check, so a late
+    /// completion of an earlier operation completes the current one. Breaks **token-reuse**.
+    StaleTokenAccepted,
+    /// The completion source's `set_result` takes the waiter's waker in one critical
+    /// section and publishes the result in another, so a waiter registering in between
+    /// is never woken. Breaks **no-lost-wakeup**.
+    LostCompletionWake,
+    /// The partitioned pool gives a buffer back with `try_lock` on its home partition
+    /// and drops it when that partition is busy (e.g. with a stealing renter), so a
+    /// return goes missing. Breaks **balanced-pool**.
+    PartitionLeak,
 }
 
 impl Fault {
@@ -46,6 +68,12 @@ impl Fault {
         Fault::ReadPastCommit,
         Fault::NoResumeOnConsume,
         Fault::LeakOnComplete,
+        Fault::MutexDoubleAdmit,
+        Fault::MutexSkipWakeOnExit,
+        Fault::CloseDropsFrame,
+        Fault::StaleTokenAccepted,
+        Fault::LostCompletionWake,
+        Fault::PartitionLeak,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -59,6 +87,12 @@ impl Fault {
             Fault::ReadPastCommit => "ReadPastCommit",
             Fault::NoResumeOnConsume => "NoResumeOnConsume",
             Fault::LeakOnComplete => "LeakOnComplete",
+            Fault::MutexDoubleAdmit => "MutexDoubleAdmit",
+            Fault::MutexSkipWakeOnExit => "MutexSkipWakeOnExit",
+            Fault::CloseDropsFrame => "CloseDropsFrame",
+            Fault::StaleTokenAccepted => "StaleTokenAccepted",
+            Fault::LostCompletionWake => "LostCompletionWake",
+            Fault::PartitionLeak => "PartitionLeak",
         }
     }
 
@@ -68,10 +102,16 @@ impl Fault {
             Fault::LifoPool => "fifo-pool",
             Fault::DoubleReturn | Fault::ReturnWriteHead => "no-double-return",
             Fault::PoolOverflow => "bounded-pool",
-            Fault::LostWakeOnComplete => "no-lost-wakeup",
+            Fault::LostWakeOnComplete | Fault::MutexSkipWakeOnExit | Fault::LostCompletionWake => {
+                "no-lost-wakeup"
+            }
             Fault::ReadPastCommit => "no-data-race",
             Fault::NoResumeOnConsume => "backpressure",
             Fault::LeakOnComplete => "release-once",
+            Fault::MutexDoubleAdmit => "mutual-exclusion",
+            Fault::CloseDropsFrame => "byte-exact",
+            Fault::StaleTokenAccepted => "token-reuse",
+            Fault::PartitionLeak => "balanced-pool",
         }
     }
 

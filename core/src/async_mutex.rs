@@ -168,18 +168,6 @@ impl<T> AsyncMutex<T> {
         self.gate.compare_exchange(0, 1, Ordering::AcqRel, Ordering::Relaxed).ok().map(|_| self.guard())
     }
 
-    /// The entrant's single read-modify-write: counts it in, returns the previous count.
-    #[inline]
-    fn count_in(&self) -> usize {
-        if self.faults.contains(Fault::MutexDoubleAdmit) {
-            // The planted bug: check-then-act, so two entrants can both read 0.
-            let seen = self.gate.load(Ordering::Acquire);
-            self.gate.store(seen + 1, Ordering::Release);
-            return seen;
-        }
-        self.gate.fetch_add(1, Ordering::AcqRel)
-    }
-
     #[inline]
     fn guard(&self) -> AsyncMutexGuard<'_, T> {
         AsyncMutexGuard { mutex: self, _access: PhantomData }
@@ -271,12 +259,15 @@ impl<'a, T> Future for Lock<'a, T> {
         let mutex = this.mutex;
         match this.state {
             LockState::Start => {
-                if mutex.count_in() == 0 {
+                if mutex.gate.fetch_add(1, Ordering::AcqRel) == 0 {
                     this.state = LockState::Done;
                     return Poll::Ready(mutex.guard());
                 }
                 let mut queue = mutex.queue.lock();
-                if std::mem::take(&mut queue.released) {
+                // The planted bug takes an empty queue to mean a free lock, although the
+                // holder may still be inside.
+                let double_admit = mutex.faults.contains(Fault::MutexDoubleAdmit) && queue.waiters.is_empty();
+                if std::mem::take(&mut queue.released) || double_admit {
                     drop(queue);
                     this.state = LockState::Done;
                     return Poll::Ready(mutex.guard());

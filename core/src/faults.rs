@@ -33,9 +33,9 @@ pub enum Fault {
     /// Completing both sides forgets to release the last segment's buffer.
     /// Breaks **release-once**.
     LeakOnComplete,
-    /// The async mutex's uncontended enter reads the gate and then writes it (two
-    /// steps, not one read-modify-write), so two entrants can both find it free.
-    /// Breaks **mutual-exclusion**.
+    /// An async-mutex entrant on the contended path that finds no waiter queued takes
+    /// the lock, as if an empty queue meant a free lock, while the holder is still
+    /// inside. Breaks **mutual-exclusion**.
     MutexDoubleAdmit,
     /// An async-mutex exit that finds no waiter queued yet forgets to leave the permit
     /// for the entrant that has counted itself in the gate but not queued itself: that
@@ -51,8 +51,9 @@ pub enum Fault {
     /// section and publishes the result in another, so a waiter registering in between
     /// is never woken. Breaks **no-lost-wakeup**.
     LostCompletionWake,
-    /// The partitioned pool gives a buffer back with `try_lock` on its home partition
-    /// and drops it when that partition is busy (e.g. with a stealing renter), so a
+    /// A partitioned-pool renter stealing from another partition takes that partition's
+    /// whole list out under the lock, pops from it outside the lock and puts the rest
+    /// back under a second lock, overwriting a buffer the owner returned in between: that
     /// return goes missing. Breaks **balanced-pool**.
     PartitionLeak,
 }

@@ -37,12 +37,51 @@ use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
 /// assert_eq!((stats.allocated, stats.pooled), (1, 1));
 /// ```
 pub struct PartitionedPool {
-    partitions: Box<[CachePadded<Mutex<Vec<Box<[u8]>>>>]>,
+    partitions: Box<[CachePadded<Partition>]>,
     buffer_len: usize,
     keep_per_partition: usize,
     allocated: AtomicUsize,
     discarded: AtomicUsize,
     faults: FaultSet,
+}
+
+/// One partition: its buffers, and a lock-free hint of how many there are.
+struct Partition {
+    buffers: Mutex<Vec<Box<[u8]>>>,
+    /// `buffers.len()` as of the last change, written under the lock. Renters skip
+    /// partitions whose hint is 0 without locking them; a stale hint costs at most an
+    /// allocation (a miss) or a lock of an empty partition, never a buffer.
+    len_hint: AtomicUsize,
+}
+
+impl Partition {
+    fn new() -> Partition {
+        Partition { buffers: Mutex::new(Vec::new()), len_hint: AtomicUsize::new(0) }
+    }
+
+    fn pop(&self) -> Option<Box<[u8]>> {
+        if self.len_hint.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let mut buffers = self.buffers.lock();
+        let buffer = buffers.pop();
+        self.len_hint.store(buffers.len(), Ordering::Relaxed);
+        buffer
+    }
+
+    /// The planted bug's steal: the list is taken out under the lock, popped outside it
+    /// and put back under a second lock, overwriting whatever was returned meanwhile.
+    fn steal_outside_lock(&self) -> Option<Box<[u8]>> {
+        if self.len_hint.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let mut taken = std::mem::take(&mut *self.buffers.lock());
+        let buffer = taken.pop();
+        let mut buffers = self.buffers.lock();
+        self.len_hint.store(taken.len(), Ordering::Relaxed);
+        *buffers = taken;
+        buffer
+    }
 }
 
 /// A worker's access to a [`PartitionedPool`], preferring its home partition.
@@ -132,7 +171,7 @@ impl PartitionedPool {
 
     fn build(partitions: usize, buffer_len: usize, faults: FaultSet) -> PartitionedPool {
         PartitionedPool {
-            partitions: (0..partitions.max(1)).map(|_| CachePadded::new(Mutex::new(Vec::new()))).collect(),
+            partitions: (0..partitions.max(1)).map(|_| CachePadded::new(Partition::new())).collect(),
             buffer_len,
             keep_per_partition: PartitionedPool::DEFAULT_KEEP_PER_PARTITION,
             allocated: AtomicUsize::new(0),
@@ -193,7 +232,7 @@ impl PartitionedPool {
     pub fn stats(&self) -> PoolStats {
         PoolStats {
             allocated: self.allocated.load(Ordering::Acquire),
-            pooled: self.partitions.iter().map(|p| p.lock().len()).sum(),
+            pooled: self.partitions.iter().map(|p| p.buffers.lock().len()).sum(),
             discarded: self.discarded.load(Ordering::Acquire),
         }
     }
@@ -225,8 +264,11 @@ impl PartitionHandle<'_> {
     pub fn rent(&self) -> Box<[u8]> {
         let partitions = &self.pool.partitions;
         let n = partitions.len();
+        let leaky_steal = self.pool.faults.contains(Fault::PartitionLeak);
         for i in 0..n {
-            if let Some(buffer) = partitions[(self.home + i) % n].lock().pop() {
+            let partition = &partitions[(self.home + i) % n];
+            let buffer = if i > 0 && leaky_steal { partition.steal_outside_lock() } else { partition.pop() };
+            if let Some(buffer) = buffer {
                 return buffer;
             }
         }
@@ -252,19 +294,12 @@ impl PartitionHandle<'_> {
     pub fn give_back(&self, buffer: Box<[u8]>) {
         assert_eq!(buffer.len(), self.pool.buffer_len, "a buffer of another pool given back");
         let home = &self.pool.partitions[self.home];
-        let mut partition = if self.pool.faults.contains(Fault::PartitionLeak) {
-            // The planted bug: skip a busy partition, and the buffer with it.
-            match home.try_lock() {
-                Some(partition) => partition,
-                None => return,
-            }
+        let mut buffers = home.buffers.lock();
+        if buffers.len() < self.pool.keep_per_partition {
+            buffers.push(buffer);
+            home.len_hint.store(buffers.len(), Ordering::Relaxed);
         } else {
-            home.lock()
-        };
-        if partition.len() < self.pool.keep_per_partition {
-            partition.push(buffer);
-        } else {
-            drop(partition);
+            drop(buffers);
             self.pool.discarded.fetch_add(1, Ordering::AcqRel);
         }
     }

@@ -53,16 +53,6 @@ impl<T: ?Sized> Mutex<T> {
         MutexGuard::wrap(self.inner.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// Locks if the lock is free right now; `None` when another thread holds it.
-    #[inline]
-    pub fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
-        match self.inner.try_lock() {
-            Ok(guard) => Some(MutexGuard::wrap(guard)),
-            Err(std::sync::TryLockError::Poisoned(e)) => Some(MutexGuard::wrap(e.into_inner())),
-            Err(std::sync::TryLockError::WouldBlock) => None,
-        }
-    }
-
     /// Number of `lock` calls that found the lock held (feature `contention-stats`).
     #[cfg(feature = "contention-stats")]
     pub fn contended_acquisitions(&self) -> u64 {

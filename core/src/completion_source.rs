@@ -52,7 +52,7 @@ impl Token {
 ///
 /// ```
 /// use pipecheck_core::{CompletionError, CompletionSource};
-/// let source = CompletionSource::new();
+/// let source = CompletionSource::<u8>::new();
 /// let token = source.reset();
 /// assert_eq!(source.get_result(token), Err(CompletionError::NotCompleted { version: 1 }));
 /// ```

@@ -57,6 +57,8 @@ pub enum ChannelError {
     Pipe(PipeError),
     /// The sender completed without sending a close frame (or mid-frame).
     Truncated,
+    /// The receiving end is gone: a sent message will never be read.
+    ReceiverGone,
     /// A frame of unknown kind.
     BadFrame {
         /// The kind byte.
@@ -74,6 +76,7 @@ impl fmt::Display for ChannelError {
         match self {
             ChannelError::Pipe(e) => write!(f, "pipe error: {e}"),
             ChannelError::Truncated => f.write_str("the stream ended without a close frame"),
+            ChannelError::ReceiverGone => f.write_str("the receiving end is gone"),
             ChannelError::BadFrame { kind } => write!(f, "frame of unknown kind {kind}"),
             ChannelError::TooLong { len } => write!(f, "message of {len} bytes does not fit a frame"),
         }
@@ -135,19 +138,23 @@ impl MessageSender {
     ///
     /// # Errors
     ///
-    /// [`ChannelError::TooLong`] above `u32::MAX` bytes, or the pipe's error.
+    /// [`ChannelError::ReceiverGone`] when the receiving end was dropped;
+    /// [`ChannelError::TooLong`] above `u32::MAX` bytes; the pipe's error.
     ///
     /// # Examples
     ///
     /// ```
+    /// use pipecheck_core::ChannelError;
     /// use pipecheck_core::primitive::future::block_on;
     /// let (mut tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
     /// drop(rx);
-    /// assert!(block_on(tx.send(b"nobody listens")).is_err());
+    /// assert_eq!(block_on(tx.send(b"nobody listens")), Err(ChannelError::ReceiverGone));
     /// ```
     pub async fn send(&mut self, payload: &[u8]) -> Result<(), ChannelError> {
         self.write_frame(DATA, payload)?;
-        self.writer.flush().await?;
+        if self.writer.flush().await?.is_completed {
+            return Err(ChannelError::ReceiverGone);
+        }
         Ok(())
     }
 

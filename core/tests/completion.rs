@@ -137,7 +137,6 @@ fn the_reader_reads_everything_left_after_the_writer_completed() {
     let result = reader.try_read().unwrap().unwrap();
     assert!(result.is_completed());
     assert_eq!(result.buffer().to_vec(), data);
-    drop(result);
     drop(reader);
     pool.assert_all_returned();
 }

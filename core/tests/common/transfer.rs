@@ -223,12 +223,10 @@ fn read_side(mut reader: Reader, plan: Plan) -> (u64, u64) {
         if consume < len {
             partial += 1;
         }
-        let (consumed_at, examined_at) =
-            (buffer.position(consume as usize), buffer.position(examine as usize));
-        drop(result);
-        reader
-            .advance_to(consumed_at.expect("position"), examined_at.expect("position"))
-            .expect("advance_to");
+        let consumed_at = buffer.position(consume as usize).expect("position");
+        let examined_at = buffer.position(examine as usize).expect("position");
+        // `result` borrows the reader; its last use is above, so the borrow ends here.
+        reader.advance_to(consumed_at, examined_at).expect("advance_to");
         consumed = start + consume;
         examined = start + examine;
         if completed && consume == len {

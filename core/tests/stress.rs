@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::transfer::{Plan, SEED_VAR, seed_from_env, transfer};
+use common::transfer::{Plan, SEED_VAR, check_pattern, fill_pattern, seed_from_env, transfer};
 use common::{CountingPool, Recorder, check_lifecycle};
 
 const DEFAULT_SEED: u64 = 0x5EED_2024_0000_0001;
@@ -61,4 +61,15 @@ fn two_threads_with_tiny_segments_keep_the_segment_life_cycle() {
     check_lifecycle(&events, 16);
     let reused = events.iter().filter(|e| common::taken(e).is_some()).count();
     assert!(reused > 0, "segments must have been recycled");
+}
+
+#[test]
+#[should_panic(expected = "byte-exact violated at stream offset 1003")]
+fn the_pattern_check_catches_a_shifted_byte() {
+    let mut buf = vec![0u8; 64];
+    fill_pattern(&mut buf, 1000);
+    check_pattern(&buf, 1000);
+    // One byte lost at offset 1003: everything after it is shifted.
+    buf.remove(3);
+    check_pattern(&buf, 1000);
 }

@@ -246,3 +246,35 @@ fn a_large_hint_into_an_empty_head_replaces_its_buffer() {
     drop(reader);
     pool.assert_all_returned();
 }
+
+#[test]
+fn consuming_up_to_a_segment_boundary_returns_exactly_the_segments_before_it() {
+    let (mut writer, mut reader, recorder, _pool) = recorded(fixed(8));
+    writer.write(&[0; 26]).unwrap(); // segments 0..=3, the last holding 2 bytes
+    block_on(writer.flush()).unwrap();
+    let result = reader.try_read().unwrap().unwrap();
+    let inside = result.buffer().position(15).unwrap();
+    reader.advance(inside).unwrap();
+    assert_eq!(recorder.segments(returned), vec![0], "segment 1 still holds byte 15");
+    let result = reader.try_read().unwrap().unwrap();
+    let boundary = result.buffer().position(1).unwrap(); // stream offset 16
+    reader.advance(boundary).unwrap();
+    assert_eq!(recorder.segments(returned), vec![0, 1]);
+}
+
+#[test]
+fn fifo_order_holds_across_the_pool_queue_s_ring_chunks() {
+    // A first ring chunk of one slot: the queue links chunks of 1, 2, 4, 8, ... slots.
+    let (mut writer, mut reader, recorder, _pool) = recorded(fixed(SEGMENT).pool_first_chunk(1));
+    for round in 0..3u8 {
+        let bytes = vec![round; 20 * SEGMENT];
+        writer.write(&bytes).unwrap();
+        block_on(writer.flush()).unwrap();
+        consume_all(&mut reader, &bytes);
+    }
+    let returned_ids = recorder.segments(returned);
+    let taken_ids = recorder.segments(taken);
+    assert!(taken_ids.len() >= 30);
+    assert_eq!(taken_ids[..], returned_ids[..taken_ids.len()], "taken in exactly the order returned");
+    check_lifecycle(&recorder.events(), PipeOptions::DEFAULT_MAX_POOLED_SEGMENTS);
+}

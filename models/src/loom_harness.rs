@@ -152,9 +152,25 @@ const PASSED: &str = "---- pipecheck loom: no failure ----";
 pub fn expect_caught(name: &str, fault: Fault, bound: usize, checks: Checks) -> String {
     let scenario = find(name).unwrap_or_else(|| panic!("no scenario called `{name}`"));
     let faults = FaultSet::NONE.with(fault);
-    let label = format!("{name} + {fault}");
+    expect_model_caught(&format!("{name} + {fault}"), fault, bound, move || {
+        run_scenario(&scenario, faults, checks)
+    })
+}
+
+/// Like [`expect_caught`], for any model `body` (e.g. a queue-level model) that plants
+/// `fault` itself.
+///
+/// # Panics
+///
+/// When the model passes, or fails naming another invariant than `fault.breaks()`.
+pub fn expect_model_caught(
+    label: &str,
+    fault: Fault,
+    bound: usize,
+    body: impl Fn() + Send + Sync + 'static,
+) -> String {
     if std::env::var_os(CHILD_ENV).is_some() {
-        match explore(&label, bound, move || run_scenario(&scenario, faults, checks)) {
+        match explore(label, bound, body) {
             Ok(explored) => write_stderr(&format!("{PASSED}\n{explored}\n")),
             // Already written by the hook.
             Err(_) => {}

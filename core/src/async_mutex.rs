@@ -204,7 +204,10 @@ impl<T> AsyncMutex<T> {
             }
             // Some entrant has counted itself in the gate but not queued itself yet.
             if !self.faults.contains(Fault::MutexSkipWakeOnExit) {
-                debug_assert!(!queue.released, "mutual-exclusion violated: an exit reserved a second permit");
+                debug_assert!(
+                    !queue.released,
+                    "invariant `mutual-exclusion` violated: an exit reserved a second permit"
+                );
                 queue.released = true;
             }
             return;

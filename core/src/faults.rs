@@ -27,9 +27,12 @@ pub enum Fault {
     /// The reader's view extends one byte past the committed end, into memory the
     /// writer may be filling. Breaks **no-data-race** and **byte-exact**.
     ReadPastCommit,
-    /// Consuming below the resume threshold forgets to wake a paused flush.
-    /// Breaks **backpressure** (and **no-lost-wakeup**).
+    /// Consuming below the resume threshold releases a paused flush but forgets to
+    /// wake it. Breaks **no-lost-wakeup**.
     NoResumeOnConsume,
+    /// A flush crossing the pause threshold does not pause the writer.
+    /// Breaks **backpressure**.
+    NoPauseOnFlush,
     /// Completing both sides forgets to release the last segment's buffer.
     /// Breaks **release-once**.
     LeakOnComplete,
@@ -68,6 +71,7 @@ impl Fault {
         Fault::ReturnWriteHead,
         Fault::ReadPastCommit,
         Fault::NoResumeOnConsume,
+        Fault::NoPauseOnFlush,
         Fault::LeakOnComplete,
         Fault::MutexDoubleAdmit,
         Fault::MutexSkipWakeOnExit,
@@ -87,6 +91,7 @@ impl Fault {
             Fault::ReturnWriteHead => "ReturnWriteHead",
             Fault::ReadPastCommit => "ReadPastCommit",
             Fault::NoResumeOnConsume => "NoResumeOnConsume",
+            Fault::NoPauseOnFlush => "NoPauseOnFlush",
             Fault::LeakOnComplete => "LeakOnComplete",
             Fault::MutexDoubleAdmit => "MutexDoubleAdmit",
             Fault::MutexSkipWakeOnExit => "MutexSkipWakeOnExit",
@@ -103,11 +108,12 @@ impl Fault {
             Fault::LifoPool => "fifo-pool",
             Fault::DoubleReturn | Fault::ReturnWriteHead => "no-double-return",
             Fault::PoolOverflow => "bounded-pool",
-            Fault::LostWakeOnComplete | Fault::MutexSkipWakeOnExit | Fault::LostCompletionWake => {
-                "no-lost-wakeup"
-            }
+            Fault::LostWakeOnComplete
+            | Fault::NoResumeOnConsume
+            | Fault::MutexSkipWakeOnExit
+            | Fault::LostCompletionWake => "no-lost-wakeup",
             Fault::ReadPastCommit => "no-data-race",
-            Fault::NoResumeOnConsume => "backpressure",
+            Fault::NoPauseOnFlush => "backpressure",
             Fault::LeakOnComplete => "release-once",
             Fault::MutexDoubleAdmit => "mutual-exclusion",
             Fault::CloseDropsFrame => "byte-exact",
@@ -116,6 +122,8 @@ impl Fault {
         }
     }
 
+    // Only `FaultSet`'s feature-gated code and the tests use it.
+    #[cfg_attr(not(any(feature = "faults", test)), allow(dead_code))]
     const fn bit(self) -> u32 {
         1 << self as u32
     }

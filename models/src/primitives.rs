@@ -11,14 +11,82 @@
 use std::any::Any;
 use std::pin::pin;
 use std::process::Command;
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Waker};
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::sync::Arc;
 use pipecheck_core::primitive::sync::atomic::{AtomicUsize, Ordering};
 use pipecheck_core::primitive::thread;
 use pipecheck_core::{AsyncMutex, CompletionError, CompletionSource, FaultSet, Message, PartitionedPool};
-use pipecheck_core::{PipeOptions, message_channel};
+use pipecheck_core::{Fault, PipeOptions, message_channel};
+use pipecheck_properties::{CheckConfig, Monitor};
+
+use crate::{Scale, Scenario};
+
+/// The primitives' scenarios, for the campaign runner and its kill matrix. Their
+/// bodies take only the monitor's faults: they check their invariants themselves.
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "mutex-mutual-exclusion",
+        summary: "three tasks take the async mutex, each checking it is the only holder",
+        scale: Scale::Small,
+        catches: &[Fault::MutexDoubleAdmit],
+        config: CheckConfig::default,
+        body: |monitor| mutex_mutual_exclusion(faults_of(monitor)),
+    },
+    Scenario {
+        name: "mutex-exit-races-enter",
+        summary: "the async mutex's holder exits while an entrant counts itself in and queues",
+        scale: Scale::Small,
+        catches: &[Fault::MutexSkipWakeOnExit],
+        config: CheckConfig::default,
+        body: |monitor| mutex_exit_races_enter(faults_of(monitor)),
+    },
+    Scenario {
+        name: "mutex-cancel-races-exit",
+        summary: "a queued async-mutex enter is cancelled while the holder exits",
+        scale: Scale::Small,
+        catches: &[],
+        config: CheckConfig::default,
+        body: |monitor| mutex_cancel_races_exit(faults_of(monitor)),
+    },
+    Scenario {
+        name: "channel-close-races-receive",
+        summary: "a message-channel receive and close race for one message and the close frame",
+        scale: Scale::Small,
+        catches: &[Fault::CloseDropsFrame],
+        config: CheckConfig::default,
+        body: |monitor| channel_close_races_receive(faults_of(monitor)),
+    },
+    Scenario {
+        name: "completion-wakes-waiter",
+        summary: "a completion source is completed while its waiter registers",
+        scale: Scale::Small,
+        catches: &[Fault::LostCompletionWake],
+        config: CheckConfig::default,
+        body: |monitor| completion_wakes_waiter(faults_of(monitor)),
+    },
+    Scenario {
+        name: "completion-stale-token",
+        summary: "a late duplicate completion races the reuse of the completion source",
+        scale: Scale::Small,
+        catches: &[Fault::StaleTokenAccepted],
+        config: CheckConfig::default,
+        body: |monitor| completion_stale_token(faults_of(monitor)),
+    },
+    Scenario {
+        name: "pool-rents-and-returns-balance",
+        summary: "two workers rent and return on a partitioned pool while one steals from the other",
+        scale: Scale::Small,
+        catches: &[Fault::PartitionLeak],
+        config: CheckConfig::default,
+        body: |monitor| pool_rents_and_returns_balance(faults_of(monitor)),
+    },
+];
+
+fn faults_of(monitor: &std::sync::Arc<Monitor>) -> FaultSet {
+    monitor.config().faults
+}
 
 /// Three tasks take the async mutex (so an exit can find one waiter queued and another
 /// still on its way to the queue); inside, each checks that it is the only holder.
@@ -32,7 +100,10 @@ pub fn mutex_mutual_exclusion(faults: FaultSet) {
             block_on(async {
                 let mut guard = mutex.lock().await;
                 let others = holders.fetch_add(1, Ordering::SeqCst);
-                assert_eq!(others, 0, "mutual-exclusion violated: two tasks hold the async mutex at once");
+                assert_eq!(
+                    others, 0,
+                    "invariant `mutual-exclusion` violated: two tasks hold the async mutex at once"
+                );
                 *guard += 1;
                 holders.fetch_sub(1, Ordering::SeqCst);
             })
@@ -43,7 +114,7 @@ pub fn mutex_mutual_exclusion(faults: FaultSet) {
     for other in others {
         other.join().expect("another task panicked");
     }
-    assert_eq!(*block_on(mutex.lock()), 3, "mutual-exclusion violated: an increment was lost");
+    assert_eq!(*block_on(mutex.lock()), 3, "invariant `mutual-exclusion` violated: an increment was lost");
 }
 
 /// The holder exits while another task enters: the entrant may have counted itself in
@@ -58,7 +129,11 @@ pub fn mutex_exit_races_enter(faults: FaultSet) {
     };
     drop(guard);
     entrant.join().expect("the entrant panicked");
-    assert_eq!(*block_on(mutex.lock()), ["entrant"], "no-lost-wakeup violated: the entrant never ran");
+    assert_eq!(
+        *block_on(mutex.lock()),
+        ["entrant"],
+        "invariant `no-lost-wakeup` violated: the entrant never ran"
+    );
 }
 
 /// A queued enter is dropped (cancelled) while the holder exits. Afterwards exactly one
@@ -84,12 +159,12 @@ pub fn mutex_cancel_races_exit(faults: FaultSet) {
     let mut cx = Context::from_waker(Waker::noop());
     assert!(
         second.as_mut().poll(&mut cx).is_pending(),
-        "mutual-exclusion violated: a cancelled enter left a spare permit"
+        "invariant `mutual-exclusion` violated: a cancelled enter left a spare permit"
     );
     drop(first);
     assert!(
         second.as_mut().poll(&mut cx).is_ready(),
-        "no-lost-wakeup violated: the exit did not hand the lock to the queued waiter"
+        "invariant `no-lost-wakeup` violated: the exit did not hand the lock to the queued waiter"
     );
 }
 
@@ -121,7 +196,7 @@ pub fn channel_close_races_receive(faults: FaultSet) {
     assert_eq!(
         seen,
         [b"m".to_vec()],
-        "byte-exact violated: the receiver got {received:?} and close drained {drained:?}"
+        "invariant `byte-exact` violated: the receiver got {received:?} and close drained {drained:?}"
     );
 }
 
@@ -134,7 +209,7 @@ pub fn completion_wakes_waiter(faults: FaultSet) {
         let source = source.clone();
         thread::spawn(move || source.set_result(token, 7).expect("set_result failed"))
     };
-    assert_eq!(block_on(source.wait(token)), Ok(7), "no-lost-wakeup violated: wrong result");
+    assert_eq!(block_on(source.wait(token)), Ok(7), "invariant `no-lost-wakeup` violated: wrong result");
     completer.join().expect("the completer panicked");
 }
 
@@ -152,16 +227,28 @@ pub fn completion_stale_token(faults: FaultSet) {
             source.set_result(first, 99)
         })
     };
-    assert_eq!(block_on(source.wait(first)), Ok(1), "token-reuse violated: operation 1 got a wrong result");
+    assert_eq!(
+        block_on(source.wait(first)),
+        Ok(1),
+        "invariant `token-reuse` violated: operation 1 got a wrong result"
+    );
     let second = source.reset();
     let own = source.set_result(second, 2);
     let late = completer.join().expect("the completer panicked");
     assert!(
         matches!(late, Err(CompletionError::AlreadyCompleted { .. } | CompletionError::StaleToken { .. })),
-        "token-reuse violated: a late completion of operation 1 was accepted ({late:?})"
+        "invariant `token-reuse` violated: a late completion of operation 1 was accepted ({late:?})"
     );
-    assert_eq!(own, Ok(()), "token-reuse violated: operation 2 was already completed by a stale token");
-    assert_eq!(source.get_result(second), Ok(2), "token-reuse violated: operation 2 has a stale result");
+    assert_eq!(
+        own,
+        Ok(()),
+        "invariant `token-reuse` violated: operation 2 was already completed by a stale token"
+    );
+    assert_eq!(
+        source.get_result(second),
+        Ok(2),
+        "invariant `token-reuse` violated: operation 2 has a stale result"
+    );
 }
 
 /// Two workers with different home partitions rent and return while one of them,
@@ -186,7 +273,11 @@ pub fn pool_rents_and_returns_balance(faults: FaultSet) {
     home.give_back(home.rent());
     worker.join().expect("the worker panicked");
     let stats = pool.stats();
-    assert_eq!(stats.outstanding(), Some(0), "balanced-pool violated: rents and returns differ ({stats:?})");
+    assert_eq!(
+        stats.outstanding(),
+        Some(0),
+        "invariant `balanced-pool` violated: rents and returns differ ({stats:?})"
+    );
 }
 
 /// The text of a caught panic.

@@ -18,7 +18,9 @@ use crate::primitive::sync::Arc;
 ///
 /// # Examples
 ///
-/// ```
+// Under loom the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(feature = "loom"), doc = "```")]
+#[cfg_attr(feature = "loom", doc = "```no_run")]
 /// use pipecheck_core::primitive::future::block_on;
 /// let (mut writer, mut reader) = pipecheck_core::pipe();
 /// writer.write(b"ping").unwrap();
@@ -191,6 +193,7 @@ impl Reader {
         let shared = &*self.shared;
         let faults = shared.config.faults;
         let mut returned = Vec::new();
+        let leak_last;
         let writer_waker = {
             let mut state = shared.state.lock();
             state.consumed = consumed.offset;
@@ -223,10 +226,23 @@ impl Reader {
                 }
                 returned.extend(state.segments.pop_front());
             }
+            // The planted bug leaks the stream's final segment, if this unlinked it.
+            leak_last = faults.contains(Fault::LeakOnComplete)
+                && state.writer_completion.is_some()
+                && state.segments.is_empty()
+                && !returned.is_empty();
             writer_waker
         };
         if let Some(waker) = writer_waker {
             waker.wake();
+        }
+        // Our view holds the same segments at its front: drop those holds first.
+        self.view.drain(..returned.len().min(self.view.len()));
+        if leak_last {
+            if let Some(mut last) = returned.pop() {
+                // Freed without going back to the buffer pool.
+                drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
+            }
         }
         self.return_segments(returned);
         Ok(())
@@ -247,8 +263,6 @@ impl Reader {
         if returned.is_empty() {
             return;
         }
-        // Our view holds the same segments at its front: drop those holds first.
-        self.view.drain(..returned.len().min(self.view.len()));
         let shared = &*self.shared;
         let faults = shared.config.faults;
         returned.retain_mut(|shell| match Arc::get_mut(shell) {

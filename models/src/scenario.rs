@@ -1,0 +1,58 @@
+//! The [`Scenario`] type: a named concurrent body plus the settings it runs with.
+
+use std::fmt;
+use std::sync::Arc;
+
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_properties::{CheckConfig, Monitor};
+
+/// How big a scenario is, i.e. which engines can afford it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// A few operations: small enough for loom's exhaustive search (and run by every engine).
+    Small,
+    /// Hundreds of operations: for shuttle's randomized and PCT schedules and for threads.
+    Large,
+}
+
+/// A named concurrent scenario, runnable under any engine.
+#[derive(Clone, Copy)]
+pub struct Scenario {
+    /// Stable name (used in trace files and on the command line).
+    pub name: &'static str,
+    /// What it does, in one line.
+    pub summary: &'static str,
+    /// Which engines can afford it.
+    pub scale: Scale,
+    /// Planted bugs this scenario is designed to expose.
+    pub catches: &'static [Fault],
+    /// The run's settings (sizes, thresholds); faults are added by the caller.
+    pub config: fn() -> CheckConfig,
+    /// The body: builds a pipe from the monitor, spawns facade threads, joins them.
+    pub body: fn(&Arc<Monitor>),
+}
+
+impl Scenario {
+    /// The monitor for one execution with `faults` switched on.
+    pub fn monitor(&self, faults: FaultSet) -> Arc<Monitor> {
+        Monitor::new(CheckConfig { faults, ..(self.config)() })
+    }
+
+    /// One execution: runs the body under a fresh monitor and checks the end of the run.
+    /// Panics (naming the invariant) on a violation. Call it inside a loom model, a
+    /// shuttle test, or directly.
+    pub fn run_once(&self, faults: FaultSet) {
+        let monitor = self.monitor(faults);
+        (self.body)(&monitor);
+        monitor.assert_finished();
+    }
+}
+
+impl fmt::Debug for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scenario")
+            .field("name", &self.name)
+            .field("scale", &self.scale)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,25 @@
+//! Every scenario, one family per file.
+
+mod backpressure;
+mod close_receive;
+mod data;
+mod drive;
+mod pool;
+
+use crate::Scenario;
+
+/// Every scenario, small ones first.
+pub fn all() -> Vec<Scenario> {
+    let mut all = Vec::new();
+    all.extend_from_slice(close_receive::SCENARIOS);
+    all.extend_from_slice(pool::SCENARIOS);
+    all.extend_from_slice(data::SCENARIOS);
+    all.extend_from_slice(backpressure::SCENARIOS);
+    all.extend_from_slice(crate::primitives::SCENARIOS);
+    all
+}
+
+/// The scenario called `name`.
+pub fn find(name: &str) -> Option<Scenario> {
+    all().into_iter().find(|s| s.name == name)
+}

@@ -1,0 +1,160 @@
+//! Monitored pipe ends: [`CheckedWriter`] and [`CheckedReader`] wrap the pipe's ends
+//! and record what each operation did (bytes written, bytes read, flush outcomes), so
+//! scenario bodies stay short and every engine feeds invariants the same facts.
+//!
+//! Blocking calls use the facade's `block_on`, so the same body runs on `std`
+//! threads, as loom threads, and as shuttle tasks.
+
+use std::sync::Arc;
+
+use pipecheck_core::primitive::future::block_on;
+use pipecheck_core::{Failure, FlushResult, PipeError, Reader, Writer};
+
+use crate::{Monitor, Observation};
+
+/// Builds a monitored pipe from the monitor's config.
+///
+/// # Panics
+///
+/// If the monitor's config is not valid pipe options.
+pub fn checked_pipe(monitor: &Arc<Monitor>) -> (CheckedWriter, CheckedReader) {
+    let (writer, reader) = monitor.pipe_options().build().expect("the check config is valid");
+    (
+        CheckedWriter { writer, monitor: monitor.clone(), written: 0 },
+        CheckedReader { reader, monitor: monitor.clone() },
+    )
+}
+
+/// A writer that records what it writes and how flushes end.
+#[derive(Debug)]
+pub struct CheckedWriter {
+    writer: Writer,
+    monitor: Arc<Monitor>,
+    written: u64,
+}
+
+impl CheckedWriter {
+    /// Writes `bytes` (unflushed), recording them first.
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::write`].
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), PipeError> {
+        self.writer.write(bytes)?;
+        self.monitor.record_by("writer", Observation::Wrote { offset: self.written, bytes: bytes.to_vec() });
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Flushes and waits for the flush to finish.
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::flush`].
+    pub fn flush(&mut self) -> Result<FlushResult, PipeError> {
+        let result = block_on(self.writer.flush())?;
+        self.monitor.record_by(
+            "writer",
+            Observation::FlushReturned { canceled: result.is_canceled, completed: result.is_completed },
+        );
+        Ok(result)
+    }
+
+    /// Writes `bytes` and flushes.
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::write`] and [`Writer::flush`].
+    pub fn send(&mut self, bytes: &[u8]) -> Result<FlushResult, PipeError> {
+        self.write(bytes)?;
+        self.flush()
+    }
+
+    /// Completes the writer.
+    pub fn complete(&mut self, failure: Option<Failure>) {
+        self.writer.complete(failure);
+    }
+
+    /// The wrapped writer, for operations without a recorded outcome.
+    pub fn inner(&mut self) -> &mut Writer {
+        &mut self.writer
+    }
+}
+
+/// What a checked read returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadOutcome {
+    /// Stream offset of the first byte.
+    pub start: u64,
+    /// The unconsumed bytes.
+    pub bytes: Vec<u8>,
+    /// The writer had completed.
+    pub completed: bool,
+    /// The read was canceled.
+    pub canceled: bool,
+}
+
+/// A reader that records what reads return.
+#[derive(Debug)]
+pub struct CheckedReader {
+    reader: Reader,
+    monitor: Arc<Monitor>,
+}
+
+impl CheckedReader {
+    /// Reads (waiting if needed), then consumes `consume(len)` bytes and examines
+    /// everything. Returns what the read saw.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::read`] and [`Reader::advance_to`].
+    pub fn read_and_consume(
+        &mut self,
+        consume: impl FnOnce(usize) -> usize,
+    ) -> Result<ReadOutcome, PipeError> {
+        let result = block_on(self.reader.read())?;
+        let buffer = result.buffer();
+        let outcome = ReadOutcome {
+            start: buffer.start().offset(),
+            bytes: buffer.to_vec(),
+            completed: result.is_completed(),
+            canceled: result.is_canceled(),
+        };
+        let consumed = buffer.position(consume(buffer.len()).min(buffer.len()))?;
+        let end = buffer.end();
+        self.monitor.record_by(
+            "reader",
+            Observation::ReadData { start: outcome.start, bytes: outcome.bytes.clone() },
+        );
+        self.reader.advance_to(consumed, end)?;
+        Ok(outcome)
+    }
+
+    /// Reads and consumes until the writer completes and every byte is consumed;
+    /// records [`Observation::Drained`]. Returns the bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::read`].
+    pub fn drain(&mut self) -> Result<Vec<u8>, PipeError> {
+        let mut all = Vec::new();
+        loop {
+            let outcome = self.read_and_consume(|len| len)?;
+            all.extend_from_slice(&outcome.bytes);
+            if outcome.completed {
+                self.monitor.record_by("reader", Observation::Drained);
+                return Ok(all);
+            }
+        }
+    }
+
+    /// Completes the reader.
+    pub fn complete(&mut self, failure: Option<Failure>) {
+        self.reader.complete(failure);
+    }
+
+    /// The wrapped reader, for operations without a recorded outcome.
+    pub fn inner(&mut self) -> &mut Reader {
+        &mut self.reader
+    }
+}

@@ -1,0 +1,22 @@
+//! One invariant per file. Each checks the [`Observation`](crate::Observation)s of a
+//! run; together they are the table in README.
+
+mod backpressure;
+mod bounded_pool;
+mod byte_exact;
+mod fifo_pool;
+mod monotonic_offsets;
+mod no_data_race;
+mod no_double_return;
+mod no_lost_wakeup;
+mod release_once;
+
+pub use backpressure::Backpressure;
+pub use bounded_pool::BoundedPool;
+pub use byte_exact::ByteExact;
+pub use fifo_pool::FifoPool;
+pub use monotonic_offsets::MonotonicOffsets;
+pub use no_data_race::NoDataRace;
+pub use no_double_return::NoDoubleReturn;
+pub use no_lost_wakeup::NoLostWakeup;
+pub use release_once::ReleaseOnce;

@@ -1,0 +1,69 @@
+//! **no-double-return**: a segment is never in the pool twice, and never returned while
+//! the writer is writing it.
+
+use std::collections::HashMap;
+
+use pipecheck_core::{PipeEvent, SegmentId};
+
+use crate::{Invariant, Observation};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Where {
+    /// The writer's head: being written.
+    Writing,
+    /// Let go by the writer; linked or about to be.
+    Released,
+    /// In the pool.
+    Pooled,
+    /// Dropped by a full pool.
+    Discarded,
+}
+
+/// Tracks where each segment object is.
+#[derive(Debug, Default)]
+pub struct NoDoubleReturn {
+    segments: HashMap<SegmentId, Where>,
+}
+
+impl Invariant for NoDoubleReturn {
+    fn name(&self) -> &'static str {
+        "no-double-return"
+    }
+
+    fn statement(&self) -> &'static str {
+        "a segment is never in the pool twice, never returned while linked or being written"
+    }
+
+    fn observe(&mut self, observation: &Observation) -> Result<(), String> {
+        let Observation::Pipe(event) = observation else { return Ok(()) };
+        match *event {
+            PipeEvent::SegmentCreated { segment, .. } => {
+                self.segments.insert(segment, Where::Writing);
+            }
+            PipeEvent::SegmentTaken { segment } => {
+                let was = self.segments.insert(segment, Where::Writing);
+                if was != Some(Where::Pooled) {
+                    return Err(format!("segment {segment} taken from the pool while {was:?}"));
+                }
+            }
+            PipeEvent::HeadReleased { segment } => {
+                self.segments.insert(segment, Where::Released);
+            }
+            PipeEvent::SegmentReturned { segment } | PipeEvent::SegmentDiscarded { segment } => {
+                let returned = matches!(event, PipeEvent::SegmentReturned { .. });
+                match self.segments.get(&segment) {
+                    Some(Where::Pooled) if returned => {
+                        return Err(format!("segment {segment} returned to the pool twice"));
+                    }
+                    Some(Where::Writing) => {
+                        return Err(format!("segment {segment} returned while the writer still writes it"));
+                    }
+                    _ => {}
+                }
+                self.segments.insert(segment, if returned { Where::Pooled } else { Where::Discarded });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}

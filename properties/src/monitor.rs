@@ -1,0 +1,260 @@
+//! The [`Monitor`]: records a run's observations and checks every invariant online.
+//!
+//! One monitor per run. It is the pipe's [`PipeObserver`] and [`BufferPool`] (so it
+//! sees every event and every rent and return), and scenario drivers feed it what the
+//! run did ([`Monitor::record`]). At the first violation it panics with the
+//! invariant's name and the tail of the log: loom, shuttle and proptest all turn that
+//! panic into a failing, reproducible case.
+//!
+//! The monitor's lock is a plain `std` mutex on purpose: it must not add
+//! happens-before edges that loom could see (that would hide real races), and no
+//! checker primitive runs while it is held.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use pipecheck_core::{BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions};
+
+use crate::invariant::{Invariant, Violation};
+use crate::observation::Observation;
+use crate::registry::registry;
+
+/// The settings of a checked run: pipe options that invariants depend on.
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// Minimum segment size.
+    pub minimum_segment_size: usize,
+    /// Maximum segment size.
+    pub maximum_segment_size: usize,
+    /// Pause threshold (0: no back-pressure).
+    pub pause_writer_threshold: u64,
+    /// Resume threshold.
+    pub resume_writer_threshold: u64,
+    /// The segment pool's maximum.
+    pub max_pooled_segments: usize,
+    /// Slots in the pool queue's first chunk.
+    pub pool_first_chunk: usize,
+    /// Planted bugs switched on.
+    pub faults: FaultSet,
+}
+
+impl Default for CheckConfig {
+    /// Small sizes, so short runs cross segment boundaries and thresholds.
+    fn default() -> Self {
+        CheckConfig {
+            minimum_segment_size: 4,
+            maximum_segment_size: 8,
+            pause_writer_threshold: 16,
+            resume_writer_threshold: 8,
+            max_pooled_segments: 2,
+            pool_first_chunk: 1,
+            faults: FaultSet::NONE,
+        }
+    }
+}
+
+/// One logged observation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Position in the log.
+    pub step: usize,
+    /// The task that recorded it, when the driver said.
+    pub task: Option<&'static str>,
+    /// What was observed.
+    pub observation: Observation,
+}
+
+impl fmt::Display for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let task = self.task.map(str::to_owned).or_else(|| self.observation.side().map(|s| format!("{s:?}")));
+        write!(
+            f,
+            "{:>4}  {:<8} {:?}",
+            self.step,
+            task.as_deref().unwrap_or("-").to_lowercase(),
+            self.observation
+        )
+    }
+}
+
+struct State {
+    invariants: Vec<Box<dyn Invariant>>,
+    log: Vec<Entry>,
+    violation: Option<Violation>,
+}
+
+/// Records a run and checks invariants as it goes.
+pub struct Monitor {
+    config: CheckConfig,
+    panic_on_violation: bool,
+    state: Mutex<State>,
+}
+
+/// How many log entries a violation message shows.
+const TAIL: usize = 16;
+
+impl Monitor {
+    /// A monitor checking every registered invariant, panicking at the first violation.
+    pub fn new(config: CheckConfig) -> Arc<Monitor> {
+        let invariants = registry(&config);
+        Monitor::with_invariants(config, invariants)
+    }
+
+    /// A monitor checking the given invariants.
+    pub fn with_invariants(config: CheckConfig, invariants: Vec<Box<dyn Invariant>>) -> Arc<Monitor> {
+        Arc::new(Monitor {
+            config,
+            panic_on_violation: true,
+            state: Mutex::new(State { invariants, log: Vec::new(), violation: None }),
+        })
+    }
+
+    /// A monitor that records violations without panicking (see [`Monitor::violation`]).
+    pub fn quiet(config: CheckConfig) -> Arc<Monitor> {
+        let invariants = registry(&config);
+        Arc::new(Monitor {
+            config,
+            panic_on_violation: false,
+            state: Mutex::new(State { invariants, log: Vec::new(), violation: None }),
+        })
+    }
+
+    /// The run's settings.
+    pub fn config(&self) -> &CheckConfig {
+        &self.config
+    }
+
+    /// Pipe options for this run: the config's sizes, thresholds and faults, with this
+    /// monitor as observer and buffer pool.
+    pub fn pipe_options(self: &Arc<Self>) -> PipeOptions {
+        let c = &self.config;
+        let options = PipeOptions::new()
+            .minimum_segment_size(c.minimum_segment_size)
+            .maximum_segment_size(c.maximum_segment_size)
+            .pause_writer_threshold(c.pause_writer_threshold)
+            .resume_writer_threshold(c.resume_writer_threshold)
+            .max_pooled_segments(c.max_pooled_segments)
+            .pool_first_chunk(c.pool_first_chunk)
+            .faults(c.faults)
+            .observer(self.clone());
+        options.buffer_pool(self.clone())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A violation panics while the log is consistent; later readers still need it.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records an observation made by `task` and checks it.
+    pub fn record_by(&self, task: &'static str, observation: Observation) {
+        self.push(Some(task), observation);
+    }
+
+    /// Records an observation and checks it.
+    pub fn record(&self, observation: Observation) {
+        self.push(None, observation);
+    }
+
+    fn push(&self, task: Option<&'static str>, observation: Observation) {
+        let message = {
+            let mut state = self.lock();
+            let step = state.log.len();
+            state.log.push(Entry { step, task, observation });
+            if state.violation.is_some() {
+                return;
+            }
+            let State { invariants, log, violation } = &mut *state;
+            let observation = &log[step].observation;
+            for invariant in invariants.iter_mut() {
+                if let Err(detail) = invariant.observe(observation) {
+                    *violation = Some(Violation { invariant: invariant.name(), detail, step });
+                    break;
+                }
+            }
+            match &state.violation {
+                Some(v) if self.panic_on_violation => Some(report(v, &state.log)),
+                _ => None,
+            }
+        };
+        if let Some(message) = message {
+            panic!("{message}");
+        }
+    }
+
+    /// Runs the end-of-run checks.
+    ///
+    /// # Errors
+    ///
+    /// The first violation of the run, if any (also when found earlier).
+    pub fn finish(&self) -> Result<(), Violation> {
+        let mut state = self.lock();
+        if let Some(v) = &state.violation {
+            return Err(v.clone());
+        }
+        let step = state.log.len();
+        let State { invariants, violation, .. } = &mut *state;
+        for invariant in invariants.iter_mut() {
+            if let Err(detail) = invariant.finish() {
+                *violation = Some(Violation { invariant: invariant.name(), detail, step });
+                break;
+            }
+        }
+        match &state.violation {
+            Some(v) => Err(v.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs the end-of-run checks and panics (with the log) on a violation.
+    pub fn assert_finished(&self) {
+        if let Err(v) = self.finish() {
+            let log = self.log();
+            panic!("{}", report(&v, &log));
+        }
+    }
+
+    /// The first violation so far.
+    pub fn violation(&self) -> Option<Violation> {
+        self.lock().violation.clone()
+    }
+
+    /// A copy of the log.
+    pub fn log(&self) -> Vec<Entry> {
+        self.lock().log.clone()
+    }
+}
+
+/// The panic message of a violation: name, detail, and the log tail.
+fn report(violation: &Violation, log: &[Entry]) -> String {
+    let from = log.len().saturating_sub(TAIL);
+    let mut message = format!("pipecheck: {violation}\nlast {} observations:\n", log.len() - from);
+    for entry in &log[from..] {
+        message.push_str(&format!("{entry}\n"));
+    }
+    message
+}
+
+impl PipeObserver for Monitor {
+    fn on_event(&self, event: PipeEvent) {
+        self.record(Observation::Pipe(event));
+    }
+}
+
+impl BufferPool for Monitor {
+    /// Fresh zeroed buffers, so a buffer's address identifies it while rented.
+    fn rent(&self, min_len: usize) -> Box<[u8]> {
+        let buffer = vec![0u8; min_len].into_boxed_slice();
+        self.record(Observation::Rented { buffer: buffer.as_ptr() as usize, len: buffer.len() });
+        buffer
+    }
+
+    fn give_back(&self, buffer: Box<[u8]>) {
+        self.record(Observation::GaveBack { buffer: buffer.as_ptr() as usize });
+    }
+}
+
+impl fmt::Debug for Monitor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Monitor").field("config", &self.config).finish_non_exhaustive()
+    }
+}

@@ -33,6 +33,25 @@ fn cancel_races_read_catches_lost_wake_on_complete() {
     expect_caught("cancel-races-read", Fault::LostWakeOnComplete, BOUND, Checks::Registry);
 }
 
+/// Bound 3 for the one three-thread model: 23,545 interleavings, about ten seconds
+/// here (bound 2: 2,485); a lost wake still needs only two preemptions.
+const THREE_THREADS: usize = 3;
+
+#[test]
+fn cancel_from_third_thread_races_read() {
+    check_scenario("cancel-from-third-thread-races-read", FaultSet::NONE, THREE_THREADS, Checks::Registry);
+}
+
+#[test]
+fn cancel_from_third_thread_races_read_catches_lost_wake_on_complete() {
+    expect_caught(
+        "cancel-from-third-thread-races-read",
+        Fault::LostWakeOnComplete,
+        THREE_THREADS,
+        Checks::Registry,
+    );
+}
+
 #[test]
 fn flush_races_read() {
     check_scenario("flush-races-read", FaultSet::NONE, BOUND, Checks::Registry);

@@ -20,10 +20,11 @@ use pipecheck_core::{Fault, PipeEvent, SegmentId};
 use pipecheck_models::loom_harness::{expect_model_caught, explore};
 use pipecheck_properties::{CheckConfig, Monitor, Observation};
 
-/// Bound 3: a batch of two returns is a handful of queue operations (count, push,
-/// count, push across a chunk boundary); three preemptions place the consumer's pops
-/// at any point inside it, and a loom run stays well under a second.
-const BOUND: usize = 3;
+/// Bound 5. A batch of returns is a handful of queue operations (count, push, count,
+/// push across a chunk boundary); three preemptions place the consumer's pops at any
+/// point inside it, five lets them land between every pair of steps of the FIFO model's
+/// three batches (60,249 interleavings, under ten seconds here).
+const BOUND: usize = 5;
 
 /// The reader's end of the pool.
 struct Returner {
@@ -123,15 +124,19 @@ fn run(
     monitor.assert_finished();
 }
 
-/// Three segments in batches of two and one, room for all three, two takes racing:
-/// FIFO order across the 1-slot and 2-slot chunks, and the count claim at every check.
+/// Five segments in batches of two, one and two, room for all of them, three takes
+/// racing: FIFO order across the 1-, 2- and 4-slot chunks (each drained chunk freed by
+/// the consumer while the producer may be linking the next), and the count claim at
+/// every cap check.
 fn fifo_and_count(hoist_count: bool) {
-    run(3, &[&[0, 1], &[2]], 2, hoist_count, true);
+    run(5, &[&[0, 1], &[2], &[3, 4]], 3, hoist_count, true);
 }
 
-/// A batch of two against a pool of at most one, then one more, with two takes racing.
-fn cap_at_one(hoist_count: bool) {
-    run(1, &[&[0, 1], &[2]], 2, hoist_count, false);
+/// A batch of three against a pool of at most two, then one more, with two takes
+/// racing: the count is read while the consumer pops, and must stop the third push
+/// unless a pop has really freed a place.
+fn cap_at_two(hoist_count: bool) {
+    run(2, &[&[0, 1, 2], &[3]], 2, hoist_count, false);
 }
 
 #[test]
@@ -148,10 +153,10 @@ fn count_never_below_true_size_catches_pool_overflow() {
 
 #[test]
 fn cap_never_exceeded_while_returns_race_takes() {
-    explore("spsc-cap-at-one", BOUND, || cap_at_one(false)).unwrap_or_else(|r| panic!("{r}"));
+    explore("spsc-cap-at-two", BOUND, || cap_at_two(false)).unwrap_or_else(|r| panic!("{r}"));
 }
 
 #[test]
 fn cap_never_exceeded_catches_pool_overflow() {
-    expect_model_caught("spsc-cap-at-one + PoolOverflow", Fault::PoolOverflow, BOUND, || cap_at_one(true));
+    expect_model_caught("spsc-cap-at-two + PoolOverflow", Fault::PoolOverflow, BOUND, || cap_at_two(true));
 }

@@ -5,68 +5,19 @@
 //! (d) the write head is never returned while the writer holds it; (e) segment sizes
 //! start at the minimum and double up to the maximum.
 //!
-//! Every scenario also runs the log through [`check_lifecycle`], which enforces the
+//! Every scenario also runs the log through `common::check_lifecycle`, which enforces the
 //! segment life cycle (no-double-return, bounded-pool) on every event.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 mod common;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use common::{CountingPool, Recorder, created, discarded, head_released, returned, taken};
+use common::{CountingPool, Recorder, check_lifecycle, created, discarded, head_released, returned, taken};
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{PipeEvent, PipeOptions, PoolDesign, Reader, SegmentId, Writer};
 
 const SEGMENT: usize = 64;
-
-/// Where a segment object is in its life cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    /// The writer's head.
-    Writing,
-    /// No longer the head; linked (or about to be), not yet returned.
-    Released,
-    /// In the segment pool.
-    Pooled,
-    /// Dropped because the pool was full.
-    Discarded,
-}
-
-/// Replays the log and panics at the first event that breaks the segment life cycle:
-/// a segment is returned only after the writer released it, taken only from the pool,
-/// never pooled twice; the pool never holds more than `max_pooled` objects.
-fn check_lifecycle(events: &[PipeEvent], max_pooled: usize) {
-    let mut stages: HashMap<SegmentId, Stage> = HashMap::new();
-    let mut pooled = 0usize;
-    for (i, event) in events.iter().enumerate() {
-        let mut expect = |id: SegmentId, from: &[Stage], to: Stage| {
-            let now = stages.get(&id).copied();
-            assert!(
-                now.is_some_and(|s| from.contains(&s)),
-                "event #{i} {event:?}: segment {id} is {now:?}, expected one of {from:?}"
-            );
-            stages.insert(id, to);
-        };
-        match *event {
-            PipeEvent::SegmentCreated { segment, .. } => {
-                assert!(stages.insert(segment, Stage::Writing).is_none(), "segment {segment} created twice");
-            }
-            PipeEvent::SegmentTaken { segment } => {
-                expect(segment, &[Stage::Pooled], Stage::Writing);
-                pooled -= 1;
-            }
-            PipeEvent::HeadReleased { segment } => expect(segment, &[Stage::Writing], Stage::Released),
-            PipeEvent::SegmentReturned { segment } => {
-                expect(segment, &[Stage::Released], Stage::Pooled);
-                pooled += 1;
-                assert!(pooled <= max_pooled, "event #{i}: the pool holds {pooled} > {max_pooled} segments");
-            }
-            PipeEvent::SegmentDiscarded { segment } => expect(segment, &[Stage::Released], Stage::Discarded),
-            _ => {}
-        }
-    }
-}
 
 /// A pipe with fixed-size segments, an event recorder and a counting buffer pool.
 fn recorded(options: PipeOptions) -> (Writer, Reader, Arc<Recorder>, Arc<CountingPool>) {
@@ -157,7 +108,8 @@ fn after_257_consumed_segments_the_next_256_writes_reuse_them_in_fifo_order() {
 
 #[test]
 fn the_locked_stack_design_reuses_the_most_recent_segment_first() {
-    let (mut writer, mut reader, recorder, _pool) = recorded(fixed(SEGMENT).pool_design(PoolDesign::LockedStack));
+    let (mut writer, mut reader, recorder, _pool) =
+        recorded(fixed(SEGMENT).pool_design(PoolDesign::LockedStack));
     writer.write(&[0; 4 * SEGMENT + 1]).unwrap();
     block_on(writer.flush()).unwrap();
     consume_all(&mut reader, &[0; 4 * SEGMENT + 1]);
@@ -293,4 +245,36 @@ fn a_large_hint_into_an_empty_head_replaces_its_buffer() {
     drop(writer);
     drop(reader);
     pool.assert_all_returned();
+}
+
+#[test]
+fn consuming_up_to_a_segment_boundary_returns_exactly_the_segments_before_it() {
+    let (mut writer, mut reader, recorder, _pool) = recorded(fixed(8));
+    writer.write(&[0; 26]).unwrap(); // segments 0..=3, the last holding 2 bytes
+    block_on(writer.flush()).unwrap();
+    let result = reader.try_read().unwrap().unwrap();
+    let inside = result.buffer().position(15).unwrap();
+    reader.advance(inside).unwrap();
+    assert_eq!(recorder.segments(returned), vec![0], "segment 1 still holds byte 15");
+    let result = reader.try_read().unwrap().unwrap();
+    let boundary = result.buffer().position(1).unwrap(); // stream offset 16
+    reader.advance(boundary).unwrap();
+    assert_eq!(recorder.segments(returned), vec![0, 1]);
+}
+
+#[test]
+fn fifo_order_holds_across_the_pool_queue_s_ring_chunks() {
+    // A first ring chunk of one slot: the queue links chunks of 1, 2, 4, 8, ... slots.
+    let (mut writer, mut reader, recorder, _pool) = recorded(fixed(SEGMENT).pool_first_chunk(1));
+    for round in 0..3u8 {
+        let bytes = vec![round; 20 * SEGMENT];
+        writer.write(&bytes).unwrap();
+        block_on(writer.flush()).unwrap();
+        consume_all(&mut reader, &bytes);
+    }
+    let returned_ids = recorder.segments(returned);
+    let taken_ids = recorder.segments(taken);
+    assert!(taken_ids.len() >= 30);
+    assert_eq!(taken_ids[..], returned_ids[..taken_ids.len()], "taken in exactly the order returned");
+    check_lifecycle(&recorder.events(), PipeOptions::DEFAULT_MAX_POOLED_SEGMENTS);
 }

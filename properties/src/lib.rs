@@ -23,3 +23,9 @@ pub use invariant::{Invariant, Violation};
 pub use monitor::{CheckConfig, Entry, Monitor};
 pub use observation::{Observation, Side};
 pub use registry::{INVARIANT_NAMES, registry};
+
+/// README's Rust examples, compiled and run as doctests (not under loom: its sync
+/// primitives only work inside a loom model, and the examples build pipes outside one).
+#[cfg(all(doctest, not(feature = "loom")))]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

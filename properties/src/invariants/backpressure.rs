@@ -50,14 +50,15 @@ impl Invariant for Backpressure {
             Observation::Pipe(event) => event,
             _ => return Ok(()),
         };
-        if let Some(unconsumed) = self.resume_due.take() {
-            if !matches!(event, E::FlushResumed { .. }) && is_state_event(event) {
-                return Err(format!(
-                    "consumed down to {unconsumed} bytes (resume threshold {}) but the paused flush \
-                     was not released",
-                    self.resume
-                ));
-            }
+        if let Some(unconsumed) = self.resume_due.take()
+            && !matches!(event, E::FlushResumed { .. })
+            && is_state_event(event)
+        {
+            return Err(format!(
+                "consumed down to {unconsumed} bytes (resume threshold {}) but the paused flush \
+                 was not released",
+                self.resume
+            ));
         }
         match *event {
             E::Flushed { unconsumed, paused, .. } if !self.reader_completed => {

@@ -239,7 +239,10 @@ impl ReaderEnd {
         };
         Some(result.map(|result| {
             let (summary, table) = summarize(&result);
-            monitor.record_by("reader", Observation::ReadData { start: summary.start, bytes: summary.bytes.clone() });
+            monitor.record_by(
+                "reader",
+                Observation::ReadData { start: summary.start, bytes: summary.bytes.clone() },
+            );
             self.previous = self.latest.replace(table);
             summary
         }))
@@ -296,8 +299,10 @@ fn summarize(result: &ReadResult<'_>) -> (ReadSummary, PositionTable) {
         completed: result.is_completed(),
         canceled: result.is_canceled(),
     };
-    let table =
-        PositionTable { at: (0..POSITIONS_PER_READ).map(|n| buffer.position(n)).collect(), end: buffer.end() };
+    let table = PositionTable {
+        at: (0..POSITIONS_PER_READ).map(|n| buffer.position(n)).collect(),
+        end: buffer.end(),
+    };
     (summary, table)
 }
 

@@ -31,11 +31,11 @@ mod registry;
 
 pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe};
 pub use driver::{Driver, check_sequence};
+pub use invariant::{Invariant, Violation};
 pub use machine::{PipeMachine, PipeTest};
+pub use monitor::{CheckConfig, Entry, Monitor};
+pub use observation::{Observation, Side};
 pub use ops::{Op, Pos};
 pub use outcome::{Outcome, ReadSummary, Step, Woken};
 pub use reference::ReferenceModel;
-pub use invariant::{Invariant, Violation};
-pub use monitor::{CheckConfig, Entry, Monitor};
-pub use observation::{Observation, Side};
 pub use registry::{INVARIANT_NAMES, registry};

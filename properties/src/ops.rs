@@ -92,7 +92,9 @@ impl Op {
 /// successful `get_memory`. Mixing in the generation makes bytes left over from an
 /// earlier `get_memory` (or an abandoned segment) distinguishable from the real ones.
 pub fn fill_byte(offset: u64, generation: u64) -> u8 {
-    (offset as u8).wrapping_mul(31) ^ (offset >> 8) as u8 ^ (generation as u8).wrapping_mul(101).wrapping_add(7)
+    (offset as u8).wrapping_mul(31)
+        ^ (offset >> 8) as u8
+        ^ (generation as u8).wrapping_mul(101).wrapping_add(7)
 }
 
 /// The failure message a side completes with when an op says `failed: true`.

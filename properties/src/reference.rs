@@ -10,9 +10,9 @@
 use pipecheck_core::{Failure, FlushResult, PipeError};
 
 use crate::CheckConfig;
+use crate::observation::Side;
 use crate::ops::{Op, Pos, failure_message, fill_byte};
 use crate::outcome::{Outcome, ReadSummary, Step, Woken};
-use crate::observation::Side;
 
 /// A read's identity and bounds, for resolving positions taken from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

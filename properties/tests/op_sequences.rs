@@ -54,7 +54,10 @@ fn segments_double_from_the_minimum_up_to_the_maximum() {
         ops.push(Op::Advance { bytes: 8 });
     }
     let outcomes = run(config, &ops);
-    let memories: Vec<_> = outcomes.iter().filter_map(|o| if let Outcome::Memory(m) = o { m.clone().ok() } else { None }).collect();
+    let memories: Vec<_> = outcomes
+        .iter()
+        .filter_map(|o| if let Outcome::Memory(m) = o { m.clone().ok() } else { None })
+        .collect();
     // The empty head of size 2 is replaced in place by an 8-byte one, but the size
     // still doubles: 2, 8 (needed), then 8, 8, ... capped at the maximum.
     assert_eq!(memories, [2, 8, 8, 8, 8, 8, 8, 8]);
@@ -64,7 +67,11 @@ fn segments_double_from_the_minimum_up_to_the_maximum() {
 fn size_hints_above_the_maximum_are_refused_and_zero_means_one() {
     let outcomes = run(
         CheckConfig::default(),
-        &[Op::GetMemory { size_hint: 9 }, Op::GetMemory { size_hint: usize::MAX }, Op::GetMemory { size_hint: 0 }],
+        &[
+            Op::GetMemory { size_hint: 9 },
+            Op::GetMemory { size_hint: usize::MAX },
+            Op::GetMemory { size_hint: 0 },
+        ],
     );
     assert_eq!(outcomes[0], Outcome::Memory(Err(PipeError::SizeHintTooLarge { size_hint: 9, max: 8 })));
     assert!(matches!(outcomes[1], Outcome::Memory(Err(PipeError::SizeHintTooLarge { .. }))));
@@ -142,7 +149,7 @@ fn advance_to_reports_errors_in_the_pipes_order() {
         Op::Flush,
         Op::Read,
         Op::AdvanceTo { consumed: Pos::Stale(1), examined: Pos::End }, // stale
-        Op::AdvanceTo { consumed: Pos::At(0), examined: Pos::At(0) }, // examined went back
+        Op::AdvanceTo { consumed: Pos::At(0), examined: Pos::At(0) },  // examined went back
         Op::AdvanceTo { consumed: Pos::End, examined: Pos::End },
         Op::AdvanceTo { consumed: Pos::End, examined: Pos::End }, // nothing outstanding
     ]);
@@ -161,7 +168,8 @@ fn advance_to_reports_errors_in_the_pipes_order() {
 fn arbitrary_bytes_decode_to_sequences_the_driver_runs() {
     // What the fuzz target does, on fixed inputs.
     for seed in 0u32..64 {
-        let bytes: Vec<u8> = (0..512u32).map(|i| (i.wrapping_mul(2654435761).wrapping_add(seed * 97) >> 13) as u8).collect();
+        let bytes: Vec<u8> =
+            (0..512u32).map(|i| (i.wrapping_mul(2654435761).wrapping_add(seed * 97) >> 13) as u8).collect();
         let ops = Vec::<Op>::arbitrary(&mut Unstructured::new(&bytes)).expect("decodes");
         check_sequence(CheckConfig::default(), &ops);
     }

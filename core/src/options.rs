@@ -95,7 +95,8 @@ impl PipeOptions {
         self
     }
 
-    /// A paused flush resumes once unconsumed bytes drop below this.
+    /// A paused flush resumes once unconsumed bytes drop below this; 0 acts as 1 (resume
+    /// once everything is consumed), since nothing is ever below 0.
     pub fn resume_writer_threshold(mut self, bytes: u64) -> Self {
         self.resume_writer_threshold = bytes;
         self

@@ -39,3 +39,8 @@ pub use ops::{Op, Pos};
 pub use outcome::{Outcome, ReadSummary, Step, Woken};
 pub use reference::ReferenceModel;
 pub use registry::{INVARIANT_NAMES, registry};
+
+/// README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -1,6 +1,10 @@
 //! Every scenario, one family per file.
 
+mod backpressure;
 mod close_receive;
+mod data;
+mod drive;
+mod pool;
 
 use crate::Scenario;
 
@@ -8,6 +12,9 @@ use crate::Scenario;
 pub fn all() -> Vec<Scenario> {
     let mut all = Vec::new();
     all.extend_from_slice(close_receive::SCENARIOS);
+    all.extend_from_slice(pool::SCENARIOS);
+    all.extend_from_slice(data::SCENARIOS);
+    all.extend_from_slice(backpressure::SCENARIOS);
     all
 }
 

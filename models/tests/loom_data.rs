@@ -1,0 +1,49 @@
+//! Loom: the data family — bytes across segments (**byte-exact**), release when both
+//! sides complete (**release-once**), and the writer's tail against the reader's
+//! front (**no-data-race**, found by loom's own race detector).
+#![cfg(feature = "loom")]
+
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+
+/// Bound 2: each race is one read against one flush or completion.
+const BOUND: usize = 2;
+
+#[test]
+fn bytes_across_segments() {
+    check_scenario("bytes-across-segments", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn bytes_across_segments_catches_read_past_commit() {
+    expect_caught("bytes-across-segments", Fault::ReadPastCommit, BOUND, Checks::Registry);
+}
+
+#[test]
+fn both_complete_race_last_read() {
+    check_scenario("both-complete-race-last-read", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn both_complete_race_last_read_catches_leak_on_complete() {
+    expect_caught("both-complete-race-last-read", Fault::LeakOnComplete, BOUND, Checks::Registry);
+}
+
+/// The full registry plus loom's detector: disjoint ranges raise no false alarm.
+#[test]
+fn writer_fills_tail_while_reader_reads() {
+    check_scenario("writer-fills-tail-while-reader-reads", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+/// The protocol-level read-bound check is left out, so the overlap must be found by
+/// loom's race detector on the tracked segment memory.
+#[test]
+fn writer_fills_tail_while_reader_reads_catches_read_past_commit_by_race_detector() {
+    let report = expect_caught(
+        "writer-fills-tail-while-reader-reads",
+        Fault::ReadPastCommit,
+        BOUND,
+        Checks::MemoryByLoomOnly,
+    );
+    assert!(report.contains("Causality violation"), "expected loom's race detector to report it:\n{report}");
+}

@@ -1,0 +1,42 @@
+//! Loom: the segment pool family (**no-double-return**, **fifo-pool**,
+//! **bounded-pool**): the reader returning segments outside the lock while the writer
+//! takes them, and the pool at its maximum.
+#![cfg(feature = "loom")]
+
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+
+/// Bound 2: the interesting races are one return batch against one take, each a short
+/// run of queue operations; two preemptions interleave any point of one inside the
+/// other.
+const BOUND: usize = 2;
+
+#[test]
+fn return_races_take() {
+    check_scenario("return-races-take", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn return_races_take_catches_lifo_pool() {
+    expect_caught("return-races-take", Fault::LifoPool, BOUND, Checks::Registry);
+}
+
+#[test]
+fn return_races_take_catches_double_return() {
+    expect_caught("return-races-take", Fault::DoubleReturn, BOUND, Checks::Registry);
+}
+
+#[test]
+fn return_races_take_catches_return_write_head() {
+    expect_caught("return-races-take", Fault::ReturnWriteHead, BOUND, Checks::Registry);
+}
+
+#[test]
+fn pool_at_maximum() {
+    check_scenario("pool-at-maximum", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn pool_at_maximum_catches_pool_overflow() {
+    expect_caught("pool-at-maximum", Fault::PoolOverflow, BOUND, Checks::Registry);
+}

@@ -371,7 +371,9 @@ impl ReferenceModel {
         self.outstanding = None;
         self.consumed = consumed;
         self.examined = examined;
-        if self.writer_paused && self.committed - self.consumed < self.config.resume_writer_threshold {
+        // mod.rs `new_pipe`: a resume threshold of 0 acts as 1.
+        let resume = self.config.resume_writer_threshold.max(1);
+        if self.writer_paused && self.committed - self.consumed < resume {
             self.writer_paused = false;
             woken.writer = std::mem::take(&mut self.writer_waiting);
         }

@@ -19,6 +19,7 @@
 
 pub mod checked;
 pub mod driver;
+mod hunt;
 mod invariant;
 pub mod invariants;
 pub mod machine;
@@ -31,6 +32,7 @@ mod registry;
 
 pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe};
 pub use driver::{Driver, check_sequence};
+pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, hunt, panic_message};
 pub use invariant::{Invariant, Violation};
 pub use machine::{PipeMachine, PipeTest};
 pub use monitor::{CheckConfig, Entry, Monitor};

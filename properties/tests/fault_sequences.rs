@@ -1,36 +1,22 @@
 //! Every planted bug is caught by the operation-sequence property, under the invariant
 //! it is planted to break.
 //!
-//! Each test runs `PipeTest` (the same property as `op_sequences.rs`) with one fault
-//! switched on, from a fixed proptest seed so the hunt is deterministic, and asserts
-//! that it fails, that the shrunk failure names `fault.breaks()`, and prints how many
-//! cases the hunt took and how short the shrunk sequence is. Replay a hunt with
-//! `cargo test -p pipecheck-properties --test fault_sequences <fault> -- --nocapture`.
+//! Each test runs [`hunt`] (the property of `op_sequences.rs`, from a fixed seed, so the
+//! hunt is deterministic) with one fault switched on, asserts that it fails and that
+//! the shrunk failure names `fault.breaks()`, and prints how many cases the hunt took
+//! and the shrunk sequence. Replay one with
+//! `cargo test -p pipecheck-properties --test fault_sequences <test name> -- --nocapture`.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-use std::cell::Cell;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 
 use pipecheck_core::{Fault, FaultSet};
-use pipecheck_properties::{Op, PipeMachine, PipeTest};
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
-use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
+use pipecheck_properties::{hunt, panic_message};
 
 /// The hunts' seed: fixed, so every run finds the same failure in the same number of cases.
-const SEED: [u8; 32] = *b"pipecheck fault hunt, seed no. 1";
+const SEED: u64 = 0x5EED_0F_FA17;
 /// Cases a hunt may take before the fault counts as missed.
 const MAX_CASES: u32 = 4096;
-
-/// What a hunt found.
-struct Caught {
-    /// Cases run until the first failure (1-based).
-    cases: usize,
-    /// The shrunk failing sequence.
-    ops: Vec<Op>,
-    /// The shrunk failure's message.
-    message: String,
-}
 
 /// Hides the panic messages of the expected failures (hundreds, while shrinking);
 /// anything else still reaches the default hook.
@@ -47,64 +33,28 @@ fn quiet_expected_panics() {
     });
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-        .unwrap_or_default()
-}
-
-/// Runs the op-sequence property with `fault` on until it fails, and shrinks.
-fn hunt(fault: Fault) -> Option<Caught> {
-    quiet_expected_panics();
-    let config = Config { cases: MAX_CASES, failure_persistence: None, ..Config::default() };
-    let mut runner =
-        TestRunner::new_with_rng(config.clone(), TestRng::from_seed(RngAlgorithm::ChaCha, &SEED));
-    let strategy = PipeMachine::sequential_strategy(1..64);
-    let runs = Cell::new(0usize);
-    let first_failure = Cell::new(None);
-    let result = runner.run(&strategy, |(mut model, ops, seen)| {
-        model.config_mut().faults = FaultSet::NONE.with(fault);
-        runs.set(runs.get() + 1);
-        let run = catch_unwind(AssertUnwindSafe(|| {
-            PipeTest::test_sequential(config.clone(), model, ops, seen);
-        }));
-        run.map_err(|panic| {
-            if first_failure.get().is_none() {
-                first_failure.set(Some(runs.get()));
-            }
-            TestCaseError::fail(panic_message(&*panic))
-        })
-    });
-    match result {
-        Ok(()) => None,
-        Err(TestError::Fail(reason, (_, ops, _))) => Some(Caught {
-            cases: first_failure.get().expect("a case failed"),
-            ops,
-            message: reason.message().to_owned(),
-        }),
-        Err(TestError::Abort(reason)) => panic!("{fault}: the hunt aborted: {reason}"),
-    }
-}
-
 /// Asserts that the property catches `fault` under the invariant it breaks.
 fn caught(fault: Fault) {
-    let Some(caught) = hunt(fault) else {
+    quiet_expected_panics();
+    let found = hunt(FaultSet::NONE.with(fault), MAX_CASES, SEED, None);
+    let Some(failure) = found.failure else {
         panic!("{fault} was not caught in {MAX_CASES} cases: the op-sequence property misses it");
     };
-    let expected = format!("invariant `{}` violated", fault.breaks());
     println!(
-        "{fault}: caught after {} case(s); shrunk to {} op(s): {:?}",
-        caught.cases,
-        caught.ops.len(),
-        caught.ops
+        "{fault}: caught at case {} ({} cases with shrinking); shrunk to {} op(s) + teardown: {:?}\n  \
+         settings: {:?}",
+        failure.first_failing_case,
+        found.cases_run,
+        failure.ops.len(),
+        failure.ops,
+        failure.config
     );
+    let expected = format!("invariant `{}` violated", fault.breaks());
     assert!(
-        caught.message.contains(&expected),
+        failure.message.contains(&expected),
         "{fault} failed the property, but not as `{}`:\n{}",
         fault.breaks(),
-        caught.message
+        failure.message
     );
 }
 
@@ -142,15 +92,8 @@ fault_tests! {
 
 #[test]
 fn the_clean_pipe_passes_the_same_hunt() {
-    // The twin of the hunts: same seed and budget, no fault, no failure.
-    quiet_expected_panics();
-    let config = Config { cases: 512, failure_persistence: None, ..Config::default() };
-    let mut runner =
-        TestRunner::new_with_rng(config.clone(), TestRng::from_seed(RngAlgorithm::ChaCha, &SEED));
-    runner
-        .run(&PipeMachine::sequential_strategy(1..64), |(model, ops, seen)| {
-            PipeTest::test_sequential(config.clone(), model, ops, seen);
-            Ok(())
-        })
-        .unwrap();
+    // The twin of the hunts: same seed, no fault, no failure.
+    let found = hunt(FaultSet::NONE, 512, SEED, None);
+    assert!(found.failure.is_none(), "{:?}", found.failure);
+    assert_eq!(found.cases_run, 512);
 }

@@ -1,6 +1,7 @@
 //! **monotonic-offsets**: the committed, consumed and examined offsets never go
-//! backwards, and consumed ≤ examined ≤ committed. (README's worked example of adding
-//! an invariant: this file plus one line in `registry.rs`.)
+//! backwards, and nothing is consumed before it is committed or examined (examined bytes
+//! past the commit are no-data-race's to report). README's worked example of adding an
+//! invariant: this file plus one line in `registry.rs`.
 
 use pipecheck_core::PipeEvent::{Consumed, Flushed, WriterCompleted};
 
@@ -33,7 +34,7 @@ impl Invariant for MonotonicOffsets {
         }
         let back =
             now.committed < self.committed || now.consumed < self.consumed || now.examined < self.examined;
-        if back || now.consumed > now.examined || now.examined > now.committed {
+        if back || now.consumed > now.examined || now.consumed > now.committed {
             return Err(format!("offsets went from {self:?} to {now:?}"));
         }
         *self = now;

@@ -25,7 +25,9 @@ pub enum PoolDesign {
 ///
 /// # Examples
 ///
-/// ```
+// Under loom the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(feature = "loom"), doc = "```")]
+#[cfg_attr(feature = "loom", doc = "```no_run")]
 /// use pipecheck_core::PipeOptions;
 /// let (writer, reader) = PipeOptions::new()
 ///     .minimum_segment_size(512)

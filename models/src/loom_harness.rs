@@ -105,6 +105,7 @@ pub fn explore(
         })
     }));
     let reported = CONTEXT.with(|c| c.borrow_mut().take()).and_then(|c| c.reported);
+    MONITOR.with(|m| m.borrow_mut().take());
     let explored = Explored {
         model: model.to_owned(),
         bound,
@@ -152,14 +153,30 @@ const PASSED: &str = "---- pipecheck loom: no failure ----";
 pub fn expect_caught(name: &str, fault: Fault, bound: usize, checks: Checks) -> String {
     let scenario = find(name).unwrap_or_else(|| panic!("no scenario called `{name}`"));
     let faults = FaultSet::NONE.with(fault);
-    let label = format!("{name} + {fault}");
+    expect_model_caught(&format!("{name} + {fault}"), fault, bound, move || {
+        run_scenario(&scenario, faults, checks)
+    })
+}
+
+/// Like [`expect_caught`], for any model `body` (e.g. a queue-level model) that plants
+/// `fault` itself.
+///
+/// # Panics
+///
+/// When the model passes, or fails naming another invariant than `fault.breaks()`.
+pub fn expect_model_caught(
+    label: &str,
+    fault: Fault,
+    bound: usize,
+    body: impl Fn() + Send + Sync + 'static,
+) -> String {
     if std::env::var_os(CHILD_ENV).is_some() {
-        match explore(&label, bound, move || run_scenario(&scenario, faults, checks)) {
-            Ok(explored) => write_stderr(&format!("{PASSED}\n{explored}\n")),
-            // Already written by the hook.
-            Err(_) => {}
+        if let Ok(explored) = explore(label, bound, body) {
+            write_stderr(&format!("{PASSED}\n{explored}\n"));
         }
-        return String::new();
+        // A failure was written by the hook. Exit before the caller's own checks, which
+        // belong to the parent.
+        std::process::exit(0);
     }
     let (_, test_name) = current_test();
     let exe = std::env::current_exe().expect("the test binary's path");
@@ -213,6 +230,8 @@ thread_local! {
     // loom runs every model thread as a coroutine on the test's own thread, so a
     // thread-local set by `explore` is visible to the panic hook of any of them.
     static CONTEXT: RefCell<Option<Context>> = const { RefCell::new(None) };
+    /// The monitor of the interleaving running now.
+    static MONITOR: RefCell<Option<Arc<Monitor>>> = const { RefCell::new(None) };
 }
 
 /// Installs (once) a panic hook that, for panics inside a loom exploration, writes the
@@ -233,10 +252,7 @@ fn install_hook() {
                         interleavings: context.interleavings.load(Ordering::Relaxed),
                         elapsed: context.started.elapsed(),
                     };
-                    let report = failure_report(
-                        &explored,
-                        &info.payload_as_str().map_or_else(|| panic_message(info.payload()), str::to_owned),
-                    );
+                    let report = failure_report(&explored, &panic_message(info.payload()));
                     write_stderr(&format!("{BEGIN}\n{report}\n{END}\n"));
                     context.reported = Some(report);
                 }
@@ -256,19 +272,36 @@ fn write_stderr(text: &str) {
 
 /// One execution of `scenario` under a fresh monitor.
 fn run_scenario(scenario: &Scenario, faults: FaultSet, checks: Checks) {
-    match checks {
-        Checks::Registry => scenario.run_once(faults),
+    let monitor = match checks {
+        Checks::Registry => scenario.monitor(faults),
         Checks::MemoryByLoomOnly => {
             let config = pipecheck_properties::CheckConfig { faults, ..(scenario.config)() };
             let invariants: Vec<Box<dyn Invariant>> = registry(&config)
                 .into_iter()
                 .filter(|i| !matches!(i.name(), "no-data-race" | "byte-exact"))
                 .collect();
-            let monitor = Monitor::with_invariants(config, invariants);
-            (scenario.body)(&monitor);
-            monitor.assert_finished();
+            Monitor::with_invariants(config, invariants)
         }
+    };
+    // For the report of a failure the monitor does not see (a deadlock, a race).
+    MONITOR.with(|m| *m.borrow_mut() = Some(monitor.clone()));
+    (scenario.body)(&monitor);
+    monitor.assert_finished();
+}
+
+/// How many observations a deadlock or race report shows (as the monitor's own reports).
+const TAIL: usize = 16;
+
+/// The last observations of the current interleaving's monitor, if a scenario runs.
+fn monitor_tail() -> String {
+    let log = MONITOR.with(|m| m.try_borrow().ok().and_then(|m| m.as_ref().map(|m| m.log())));
+    let Some(log) = log else { return String::new() };
+    let from = log.len().saturating_sub(TAIL);
+    let mut tail = format!("last {} observations of the failing interleaving:\n", log.len() - from);
+    for entry in &log[from..] {
+        tail.push_str(&format!("{entry}\n"));
     }
+    tail
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> String {
@@ -286,15 +319,17 @@ fn failure_report(explored: &Explored, message: &str) -> String {
     } else if message.starts_with("deadlock") {
         format!(
             "invariant `no-lost-wakeup` violated: loom found a deadlock (a waiting side was never woken)\n\
-             loom: {message}"
+             loom: {message}\n{}",
+            monitor_tail()
         )
     } else if message.contains("Causality violation") {
         format!(
             "invariant `no-data-race` violated: loom found two unsynchronized accesses to the same \
-             bytes (segment memory or pool slot)\nloom: {message}"
+             bytes (segment memory or pool slot)\nloom: {message}\n{}",
+            monitor_tail()
         )
     } else {
-        format!("the model panicked outside any invariant: {message}")
+        format!("the model panicked outside any invariant: {message}\n{}", monitor_tail())
     };
     let (test_binary, test_name) = current_test();
     format!(

@@ -5,9 +5,11 @@
 use pipecheck_core::{Fault, FaultSet};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
-/// Bound 2: a flush crossing the pause threshold against a consume crossing the
-/// resume threshold, each under the lock.
-const BOUND: usize = 2;
+/// Bound 5. A flush crossing the pause threshold against a consume crossing the resume
+/// threshold is two lock sections, interleaved every way at bound 2 (which finds the
+/// planted bug); five also covers the second flush and the completion racing the
+/// reader's loop: 71,445 interleavings, about twenty seconds here.
+const BOUND: usize = 5;
 
 #[test]
 fn thresholds_crossed_concurrently() {

@@ -6,9 +6,12 @@
 use pipecheck_core::{Fault, FaultSet};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
-/// Bound 2: a lost wake needs the waiting side to register its waker and the waking
-/// side to run its whole transition in between — one preemption of each thread.
-const BOUND: usize = 2;
+/// Bound 5. A lost wake needs only two preemptions: the waiting side between its
+/// check and registering its waker, and the waking side inside its transition (every
+/// planted lost wake here is found at bound 2). Five goes well past that and keeps the
+/// largest model of the file (`consume-races-paused-flush`, 71,445 interleavings) at
+/// about half a minute here; each bound up costs 3-4x the interleavings.
+const BOUND: usize = 5;
 
 #[test]
 fn writer_complete_races_read() {
@@ -28,6 +31,25 @@ fn cancel_races_read() {
 #[test]
 fn cancel_races_read_catches_lost_wake_on_complete() {
     expect_caught("cancel-races-read", Fault::LostWakeOnComplete, BOUND, Checks::Registry);
+}
+
+/// Bound 3 for the one three-thread model: 23,545 interleavings, about ten seconds
+/// here (bound 2: 2,485); a lost wake still needs only two preemptions.
+const THREE_THREADS: usize = 3;
+
+#[test]
+fn cancel_from_third_thread_races_read() {
+    check_scenario("cancel-from-third-thread-races-read", FaultSet::NONE, THREE_THREADS, Checks::Registry);
+}
+
+#[test]
+fn cancel_from_third_thread_races_read_catches_lost_wake_on_complete() {
+    expect_caught(
+        "cancel-from-third-thread-races-read",
+        Fault::LostWakeOnComplete,
+        THREE_THREADS,
+        Checks::Registry,
+    );
 }
 
 #[test]

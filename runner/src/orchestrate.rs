@@ -61,40 +61,27 @@ fn run_group(
     };
     bar.set_message(format!("building the {feature} worker"));
     let log_path = log_dir.join(format!("{feature}-worker.log"));
-    let log = std::fs::File::create(&log_path).ok();
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    command
-        .args(["run", "-q", "-p", "pipecheck-runner", "--bin", "pipecheck", "--features", feature, "--"])
-        .arg("worker")
-        .args(["--iterations", &budget.iterations.to_string()])
-        .args(["--time", &budget.time.as_secs_f64().to_string()])
-        .args(["--loom-bound", &budget.loom_bound.to_string()])
-        .args(["--seed", &budget.seed.to_string()])
-        .args(budget.exact_seed.map(|s| vec!["--exact-seed".to_owned(), s.to_string()]).unwrap_or_default())
-        .args(jobs.iter().map(Job::spec))
-        .stdout(Stdio::piped())
-        .stderr(log.map_or(Stdio::null(), Stdio::from));
+    let _ = std::fs::remove_file(&log_path);
     let mut results: BTreeMap<usize, JobResult> = BTreeMap::new();
-    match command.spawn() {
-        Ok(mut child) => {
-            let stdout = child.stdout.take().expect("stdout is piped");
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(id) = line.strip_prefix(START_PREFIX) {
-                    if let Some(job) = id.trim().parse().ok().and_then(|id: usize| jobs.iter().find(|j| j.id == id)) {
-                        bar.set_message(describe(job));
-                    }
-                } else if let Some(json) = line.strip_prefix(RESULT_PREFIX) {
-                    if let Ok(result) = serde_json::from_str::<JobResult>(json) {
-                        bar.inc(1);
-                        results.insert(result.job.id, result);
-                    }
-                }
+    let mut remaining: Vec<Job> = jobs.to_vec();
+    // A checker may abort the whole process (loom aborts on some deadlocks). The job in
+    // flight is then judged from the log, and a new worker takes the rest.
+    while !remaining.is_empty() {
+        let outcome = spawn_worker(feature, &remaining, budget, &log_path, bar, &mut results);
+        let in_flight = match outcome {
+            Ok(in_flight) => in_flight,
+            Err(e) => {
+                bar.println(format!("could not start cargo for the {feature} worker: {e}"));
+                break;
             }
-            let _ = child.wait();
-        }
-        Err(e) => bar.println(format!("could not start cargo for the {feature} worker: {e}")),
+        };
+        let Some(id) = in_flight else { break };
+        let job = remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
+        results.insert(id, judge_crash(&job, &log_path));
+        bar.inc(1);
+        remaining.retain(|j| !results.contains_key(&j.id));
     }
-    // A job without a result line: the worker crashed or failed to build.
+    // A job without a result: the worker failed to build or start.
     jobs.iter()
         .map(|job| {
             results.remove(&job.id).unwrap_or_else(|| {
@@ -108,3 +95,63 @@ fn run_group(
         .collect()
 }
 
+/// Runs one worker over `jobs`; returns the job it was running if it died mid-job.
+fn spawn_worker(
+    feature: &str,
+    jobs: &[Job],
+    budget: Budget,
+    log_path: &PathBuf,
+    bar: &ProgressBar,
+    results: &mut BTreeMap<usize, JobResult>,
+) -> std::io::Result<Option<usize>> {
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(log_path)?;
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command
+        .args(["run", "-q", "-p", "pipecheck-runner", "--bin", "pipecheck", "--features", feature, "--"])
+        .arg("worker")
+        .args(["--iterations", &budget.iterations.to_string()])
+        .args(["--time", &budget.time.as_secs_f64().to_string()])
+        .args(["--loom-bound", &budget.loom_bound.to_string()])
+        .args(["--seed", &budget.seed.to_string()])
+        .args(budget.exact_seed.map(|s| vec!["--exact-seed".to_owned(), s.to_string()]).unwrap_or_default())
+        .args(jobs.iter().map(Job::spec))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(log));
+    let mut child = command.spawn()?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut in_flight = None;
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        if let Some(id) = line.strip_prefix(START_PREFIX) {
+            in_flight = id.trim().parse().ok();
+            if let Some(job) = in_flight.and_then(|id: usize| jobs.iter().find(|j| j.id == id)) {
+                bar.set_message(describe(job));
+            }
+        } else if let Some(json) = line.strip_prefix(RESULT_PREFIX) {
+            if let Ok(result) = serde_json::from_str::<JobResult>(json) {
+                bar.inc(1);
+                in_flight = None;
+                results.insert(result.job.id, result);
+            }
+        }
+    }
+    child.wait()?;
+    Ok(in_flight)
+}
+
+/// The result of a job whose worker died: a deadlock report in the log is a lost
+/// wakeup found by the checker; anything else is an error.
+fn judge_crash(job: &Job, log_path: &PathBuf) -> JobResult {
+    let log = std::fs::read_to_string(log_path).unwrap_or_default();
+    // Only what this job logged: the worker marks each job's start on stderr too.
+    let marker = format!("{START_PREFIX}{}", job.id);
+    let tail = log.rsplit_once(&marker).map_or(log.as_str(), |(_, after)| after);
+    match tail.lines().rev().find(|l| l.contains("deadlock")) {
+        Some(line) => JobResult::new(
+            job,
+            Some((format!("the checker aborted on {}", line.trim()), Some("no-lost-wakeup".to_owned()))),
+            0,
+            0.0,
+        ),
+        None => JobResult::error(job, format!("the worker died during this job (see {})", log_path.display())),
+    }
+}

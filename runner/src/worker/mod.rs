@@ -65,6 +65,9 @@ fn install_quiet_panic_hook() {
             .cloned()
             .or_else(|| info.payload().downcast_ref::<&str>().map(|s| (*s).to_owned()))
             .unwrap_or_else(|| info.to_string());
+        // One line to stderr (the worker log): if the checker aborts the process after
+        // this panic, the orchestrator still learns what broke.
+        eprintln!("pipecheck-panic: {}", message.lines().next().unwrap_or(""));
         *LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
     }));
 }
@@ -96,6 +99,7 @@ pub(crate) fn run(jobs: &[Job], budget: Budget) {
     install_quiet_panic_hook();
     for job in jobs {
         println!("{START_PREFIX}{}", job.id);
+        eprintln!("{START_PREFIX}{}", job.id);
         let result = run_job(job, budget);
         println!("{RESULT_PREFIX}{}", serde_json::to_string(&result).expect("results serialize"));
     }

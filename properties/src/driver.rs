@@ -340,7 +340,9 @@ pub fn driven_pipe(monitor: &Arc<Monitor>) -> (WriterEnd, ReaderEnd) {
 ///
 /// # Examples
 ///
-/// ```
+// Under loom and shuttle the pipe's primitives only work inside a model: compile only.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_properties::{CheckConfig, Driver, Monitor, Op, Outcome};
 /// let mut driver = Driver::new(Monitor::new(CheckConfig::default()));
 /// assert_eq!(driver.apply(&Op::Read).outcome, Outcome::Read(None)); // pending

@@ -47,7 +47,9 @@ pub struct Hunt {
 ///
 /// # Examples
 ///
-/// ```
+// Under loom and shuttle the pipe's primitives only work inside a model: compile only.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::{Fault, FaultSet};
 /// # std::panic::set_hook(Box::new(|_| {}));
 /// let hunt = pipecheck_properties::hunt(FaultSet::NONE.with(Fault::LostWakeOnComplete), 1000, 7, None);

@@ -42,8 +42,9 @@ pub use outcome::{Outcome, ReadSummary, Step, Woken};
 pub use reference::ReferenceModel;
 pub use registry::{INVARIANT_NAMES, registry};
 
-/// README's Rust examples, compiled and run as doctests (not under loom: its sync
-/// primitives only work inside a loom model, and the examples build pipes outside one).
-#[cfg(all(doctest, not(feature = "loom")))]
+/// README's Rust examples, compiled and run as doctests (not under loom or shuttle: their
+/// sync primitives only work inside a model or a shuttle test, and the examples build
+/// pipes outside one).
+#[cfg(all(doctest, not(any(feature = "loom", feature = "shuttle"))))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;

@@ -9,7 +9,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use pipecheck_core::{FlushResult, PipeError};
 use pipecheck_properties::{
-    CheckConfig, Driver, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, check_sequence,
+    CheckConfig, Driver, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, Step, Woken, check_sequence,
 };
 use proptest::test_runner::FileFailurePersistence;
 use proptest_state_machine::prop_state_machine;
@@ -173,4 +173,12 @@ fn arbitrary_bytes_decode_to_sequences_the_driver_runs() {
         let ops = Vec::<Op>::arbitrary(&mut Unstructured::new(&bytes)).expect("decodes");
         check_sequence(CheckConfig::default(), &ops);
     }
+}
+
+#[test]
+#[should_panic(expected = "model mismatch at op #0")]
+fn a_step_that_differs_from_the_model_fails_the_case() {
+    let mut driver = Driver::new(Monitor::new(CheckConfig::default()));
+    let wrong = Step { outcome: Outcome::Memory(Ok(5)), woken: Woken::default() }; // the pipe hands out 4
+    driver.apply_expecting(&Op::GetMemory { size_hint: 0 }, &wrong);
 }

@@ -8,12 +8,27 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use pipecheck_core::FaultSet;
+use pipecheck_core::{Fault, FaultSet};
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
 use crate::machine::{PipeMachine, PipeTest};
 use crate::{CheckConfig, Op};
+
+/// The planted bugs that pipe operations reach, i.e. those [`hunt`] is for. The other
+/// faults are planted in the seed primitives beside the pipe (async mutex, message
+/// channel, completion source, partitioned pool).
+pub const PIPE_FAULTS: &[Fault] = &[
+    Fault::LifoPool,
+    Fault::DoubleReturn,
+    Fault::PoolOverflow,
+    Fault::LostWakeOnComplete,
+    Fault::ReturnWriteHead,
+    Fault::ReadPastCommit,
+    Fault::NoResumeOnConsume,
+    Fault::NoPauseOnFlush,
+    Fault::LeakOnComplete,
+];
 
 /// How long the generated sequences are (transitions per case).
 pub const HUNT_SEQUENCE_LENGTH: std::ops::Range<usize> = 1..64;

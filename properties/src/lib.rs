@@ -32,7 +32,7 @@ mod registry;
 
 pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe};
 pub use driver::{Driver, check_sequence};
-pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, hunt, panic_message};
+pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, PIPE_FAULTS, hunt, panic_message};
 pub use invariant::{Invariant, Violation};
 pub use machine::{PipeMachine, PipeTest};
 pub use monitor::{CheckConfig, Entry, Monitor};

@@ -1,5 +1,5 @@
-//! Every planted bug is caught by the operation-sequence property, under the invariant
-//! it is planted to break.
+//! Every planted bug of the pipe is caught by the operation-sequence property, under
+//! the invariant it is planted to break.
 //!
 //! Each test runs [`hunt`] (the property of `op_sequences.rs`, from a fixed seed, so the
 //! hunt is deterministic) with one fault switched on, asserts that it fails and that
@@ -11,7 +11,7 @@
 use std::sync::Once;
 
 use pipecheck_core::{Fault, FaultSet};
-use pipecheck_properties::{hunt, panic_message};
+use pipecheck_properties::{PIPE_FAULTS, hunt, panic_message};
 
 /// The hunts' seed: fixed, so every run finds the same failure in the same number of cases.
 const SEED: u64 = 0x005E_ED0F_FA17;
@@ -58,7 +58,20 @@ fn caught(fault: Fault) {
     );
 }
 
-/// One test per fault, and a check that the list is complete.
+/// Faults planted in the seed primitives beside the pipe (async mutex, message channel,
+/// completion source, partitioned pool): pipe operations cannot reach them, so their
+/// property tests are the models' loom and shuttle suites, not operation sequences.
+const NOT_IN_THE_PIPE: &[Fault] = &[
+    Fault::MutexDoubleAdmit,
+    Fault::MutexSkipWakeOnExit,
+    Fault::CloseDropsFrame,
+    Fault::StaleTokenAccepted,
+    Fault::LostCompletionWake,
+    Fault::PartitionLeak,
+];
+
+/// One test per pipe fault, and a check that every fault is either hunted here or
+/// planted outside the pipe.
 macro_rules! fault_tests {
     ($($test:ident: $fault:ident,)*) => {
         $(
@@ -69,11 +82,16 @@ macro_rules! fault_tests {
         )*
 
         #[test]
-        fn every_fault_has_a_hunt() {
+        fn every_pipe_fault_has_a_hunt() {
             let hunted = [$(Fault::$fault),*];
             for fault in Fault::ALL {
-                assert!(hunted.contains(fault), "no op-sequence hunt for {fault}: add it to fault_tests!");
+                assert!(
+                    hunted.contains(fault) || NOT_IN_THE_PIPE.contains(fault),
+                    "no op-sequence hunt for {fault}: add it to fault_tests! (or, if it is planted \
+                     outside the pipe, to NOT_IN_THE_PIPE)"
+                );
             }
+            assert_eq!(hunted, PIPE_FAULTS, "keep pipecheck_properties::PIPE_FAULTS in step");
         }
     };
 }

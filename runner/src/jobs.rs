@@ -158,7 +158,8 @@ pub(crate) fn plan(engines: &[Engine], clean: bool, faults: bool) -> Vec<Job> {
                 push(engine, OP_SEQUENCES, None);
             }
             if faults {
-                for &fault in Fault::ALL {
+                // Only the pipe's faults: op sequences cannot reach the seed primitives.
+                for &fault in pipecheck_properties::PIPE_FAULTS {
                     push(engine, OP_SEQUENCES, Some(fault));
                 }
             }

@@ -22,7 +22,8 @@ impl Backpressure {
     pub fn new(config: &CheckConfig) -> Backpressure {
         Backpressure {
             pause: config.pause_writer_threshold,
-            resume: config.resume_writer_threshold,
+            // The pipe treats a resume threshold of 0 as 1 (options.rs): nothing is below 0.
+            resume: config.resume_writer_threshold.max(1),
             paused: false,
             reader_completed: false,
             resume_due: None,

@@ -1,6 +1,8 @@
 //! Every scenario, one family per file.
 
 mod close_receive;
+mod large_cancel;
+mod large_stream;
 
 use crate::Scenario;
 
@@ -8,6 +10,8 @@ use crate::Scenario;
 pub fn all() -> Vec<Scenario> {
     let mut all = Vec::new();
     all.extend_from_slice(close_receive::SCENARIOS);
+    all.extend_from_slice(large_stream::SCENARIOS);
+    all.extend_from_slice(large_cancel::SCENARIOS);
     all
 }
 

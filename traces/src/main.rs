@@ -1,0 +1,263 @@
+//! `pipecheck-traces`: find, minimize, save and replay failing shuttle schedules.
+//!
+//! ```text
+//! cargo run -p pipecheck-traces --features shuttle -- replay traces/<file>.trace
+//! cargo run -p pipecheck-traces --features shuttle -- explore --scenario large-stream --fault LifoPool
+//! cargo run -p pipecheck-traces --features shuttle -- corpus
+//! cargo run -p pipecheck-traces -- list
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "pipecheck-traces", about = "Find, minimize, save and replay failing shuttle schedules")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the scenarios, the faults they catch, and the committed traces.
+    List,
+    /// Replay a trace: it must break its recorded invariant; prints the per-task table.
+    Replay {
+        /// The trace file.
+        file: PathBuf,
+        /// Replay this many times and check that every run fails the same way.
+        #[arg(long, default_value_t = 1)]
+        times: usize,
+        /// Replay with the recorded fault off instead: the run must pass.
+        #[arg(long)]
+        fault_off: bool,
+        /// Show only the last N rows of the table.
+        #[arg(long)]
+        last: Option<usize>,
+    },
+    /// Explore a scenario under shuttle; on failure, minimize and save the schedule.
+    Explore {
+        /// Scenario name (see `list`).
+        #[arg(long)]
+        scenario: String,
+        /// A planted bug to switch on.
+        #[arg(long)]
+        fault: Option<String>,
+        /// `random`, `pct` or `pct(depth=N)`.
+        #[arg(long, default_value = "random")]
+        scheduler: String,
+        /// Iterations (default: PIPECHECK_SHUTTLE_ITERATIONS or 200).
+        #[arg(long)]
+        iterations: Option<usize>,
+        /// Seed (default: PIPECHECK_SHUTTLE_SEED or the built-in seed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Where to save the trace.
+        #[arg(long, default_value = "traces")]
+        out: PathBuf,
+    },
+    /// Regenerate the corpus: one minimized trace per fault, and the per-fault table.
+    Corpus {
+        /// Where to save the traces.
+        #[arg(long, default_value = "traces")]
+        out: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn list() {
+    println!("scenarios:");
+    for s in pipecheck_models::all() {
+        let catches: Vec<_> = s.catches.iter().map(|f| f.name()).collect();
+        println!("  {:<28} {:?}  catches: {}", s.name, s.scale, catches.join(", "));
+    }
+    println!("faults:");
+    for f in pipecheck_core::Fault::ALL {
+        println!("  {:<20} breaks {}", f.name(), f.breaks());
+    }
+}
+
+#[cfg(not(feature = "shuttle"))]
+fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::List => {
+            list();
+            Ok(())
+        }
+        _ => Err("this command runs shuttle: build with `--features shuttle`, e.g. \
+                  `cargo run -p pipecheck-traces --features shuttle -- replay traces/<file>`"
+            .into()),
+    }
+}
+
+#[cfg(feature = "shuttle")]
+fn run(command: Command) -> Result<(), String> {
+    use pipecheck_core::Fault;
+    use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt};
+    use pipecheck_traces::minimize::minimize;
+    use pipecheck_traces::replay::{replay, replay_without_fault};
+    use pipecheck_traces::table::render;
+    use pipecheck_traces::trace_file::{Trace, replay_command};
+
+    /// Minimizes and saves a found failure; returns the path and the trace.
+    fn save(found: &pipecheck_traces::explore::Found, settings: &Settings, path: PathBuf) -> Result<Trace, String> {
+        let minimized = minimize(found, settings.max_steps, 400);
+        let trace = Trace::new(
+            found.scenario.name,
+            &found.scheduler.to_string(),
+            found.seed,
+            found.iteration,
+            found.fault,
+            &found.failure.invariant,
+            found.size,
+            minimized.size,
+            minimized.schedule,
+        );
+        trace.save(&path).map_err(|e| e.to_string())?;
+        eprintln!(
+            "saved {} ({} -> {}, {} minimization runs)\nreplay it with:\n    {}",
+            path.display(),
+            found.size,
+            minimized.size,
+            minimized.runs,
+            replay_command(&path)
+        );
+        Ok(trace)
+    }
+
+    let settings = Settings::from_env()?;
+    match command {
+        Command::List => list(),
+        Command::Replay { file, times, fault_off, last } => {
+            let trace = Trace::load(&file).map_err(|e| e.to_string())?;
+            if fault_off {
+                let replayed = replay_without_fault(&trace, &file).map_err(|e| e.to_string())?;
+                if let Some(f) = replayed.failure {
+                    println!("{}", render(&replay_without_fault(&trace, &file).map_err(|e| e.to_string())?, last));
+                    return Err(format!("{}: with the fault off the run still breaks `{}`", file.display(), f.invariant));
+                }
+                println!("{}: passes with the fault off ({} steps)", file.display(), replayed.size.steps);
+                return Ok(());
+            }
+            let first = replay(&trace, &file).map_err(|e| e.to_string())?;
+            for i in 1..times {
+                let again = replay(&trace, &file).map_err(|e| e.to_string())?;
+                if again.fingerprint() != first.fingerprint() {
+                    let (a, b) = (first.fingerprint(), again.fingerprint());
+                    let at = a.2.iter().zip(&b.2).position(|(x, y)| x != y);
+                    return Err(format!(
+                        "{}: replay {} differed from the first: {:?}/{:?} vs {:?}/{:?}, first different log row {:?}",
+                        file.display(),
+                        i + 1,
+                        a.0,
+                        a.1,
+                        b.0,
+                        b.1,
+                        at
+                    ));
+                }
+            }
+            println!(
+                "{}\nscenario {} · fault {} · recorded {} by {} (seed {}, iteration {})\nschedule: {} (original {})\n",
+                file.display(),
+                trace.scenario,
+                trace.fault.map_or("none", Fault::name),
+                trace.date,
+                trace.scheduler,
+                trace.seed,
+                trace.iteration,
+                trace.minimized,
+                trace.original
+            );
+            println!("{}", render(&first, last));
+            println!(
+                "reproduced: `{}` broke, as recorded{}",
+                trace.invariant,
+                if times > 1 { format!(" ({times} identical replays)") } else { String::new() }
+            );
+        }
+        Command::Explore { scenario, fault, scheduler, iterations, seed, out } => {
+            let scenario = pipecheck_models::find(&scenario).ok_or_else(|| format!("unknown scenario `{scenario}`"))?;
+            let fault = fault.map(|f| f.parse::<Fault>()).transpose().map_err(|e| e.to_string())?;
+            let kind: SchedulerKind = scheduler.parse()?;
+            let settings = Settings {
+                iterations: iterations.unwrap_or(settings.iterations),
+                seed: seed.unwrap_or(settings.seed),
+                ..settings
+            };
+            eprintln!("exploring {} under {kind}, seed {}, {} iterations", scenario.name, settings.seed, settings.iterations);
+            match explore(scenario, fault, kind, &settings) {
+                Exploration::Passed { iterations, seconds } => {
+                    println!("passed: {iterations} iterations in {seconds:.2}s");
+                }
+                Exploration::Failed(found) => {
+                    println!(
+                        "`{}` broke at iteration {} after {:.2}s: {}",
+                        found.failure.invariant,
+                        found.iteration,
+                        found.seconds,
+                        found.failure.message.lines().next().unwrap_or("")
+                    );
+                    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+                    let name = format!(
+                        "{}-{}-{}-{}.trace",
+                        fault.map_or("nofault", Fault::name),
+                        scenario.name,
+                        kind.to_string().replace(['(', ')', '='], ""),
+                        settings.seed
+                    );
+                    save(&found, &settings, out.join(name))?;
+                }
+            }
+        }
+        Command::Corpus { out } => {
+            std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+            println!("| fault | scenario | random: iterations | random: seconds | PCT: iterations | PCT: seconds | original | minimized |");
+            println!("|---|---|---|---|---|---|---|---|");
+            for &fault in Fault::ALL {
+                let results: Vec<_> = settings.schedulers().iter().map(|&k| hunt(fault, k, &settings)).collect();
+                let cell = |r: &(Option<pipecheck_traces::explore::Found>, usize)| match &r.0 {
+                    Some(f) => (format!("{}", r.1 + f.iteration as usize), format!("{:.2}", f.seconds)),
+                    None => (format!("not found in {}", r.1), "-".into()),
+                };
+                let (ri, rs) = cell(&results[0]);
+                let (pi, ps) = cell(&results[1]);
+                // Keep the failure with the smaller minimized schedule.
+                let mut best: Option<Trace> = None;
+                for found in results.iter().filter_map(|r| r.0.as_ref()) {
+                    let path = out.join(format!("{}-{}.trace", fault.name(), found.scenario.name));
+                    let trace = save(found, &settings, path.clone())?;
+                    if best.as_ref().is_none_or(|b| trace.minimized < b.minimized) {
+                        best = Some(trace);
+                    } else if let Some(b) = &best {
+                        let keep = out.join(format!("{}-{}.trace", fault.name(), b.scenario));
+                        b.save(&keep).map_err(|e| e.to_string())?;
+                    }
+                }
+                match best {
+                    Some(t) => println!(
+                        "| {} | {} | {ri} | {rs} | {pi} | {ps} | {} | {} |",
+                        fault.name(),
+                        t.scenario,
+                        t.original,
+                        t.minimized
+                    ),
+                    None => println!("| {} | (no scenario declares it) | - | - | - | - | - | - |", fault.name()),
+                }
+            }
+        }
+    }
+    Ok(())
+}

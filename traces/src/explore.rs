@@ -15,7 +15,7 @@ use crate::schedule::Schedule;
 use crate::trace_file::Size;
 
 /// Iterations per scenario and scheduler (env `PIPECHECK_SHUTTLE_ITERATIONS`).
-pub const DEFAULT_ITERATIONS: usize = 200;
+pub const DEFAULT_ITERATIONS: usize = 300;
 /// The exploration seed (env `PIPECHECK_SHUTTLE_SEED`).
 pub const DEFAULT_SEED: u64 = 0x5eed_9c4e_c0de;
 /// PCT's bug depth (env `PIPECHECK_SHUTTLE_PCT_DEPTH`).
@@ -58,7 +58,9 @@ impl FromStr for SchedulerKind {
                 .and_then(|d| d.parse().ok())
                 .filter(|&depth| depth > 0)
                 .map(|depth| SchedulerKind::Pct { depth })
-                .ok_or_else(|| format!("unknown scheduler `{s}`: expected `random`, `pct` or `pct(depth=N)`")),
+                .ok_or_else(|| {
+                    format!("unknown scheduler `{s}`: expected `random`, `pct` or `pct(depth=N)`")
+                }),
         }
     }
 }
@@ -112,7 +114,10 @@ impl Settings {
             return Err("PIPECHECK_SHUTTLE_PCT_DEPTH must be at least 1".into());
         }
         if std::env::var("SHUTTLE_RANDOM_SEED").is_ok() {
-            return Err("SHUTTLE_RANDOM_SEED overrides every seed inside shuttle; set PIPECHECK_SHUTTLE_SEED instead".into());
+            return Err(
+                "SHUTTLE_RANDOM_SEED overrides every seed inside shuttle; set PIPECHECK_SHUTTLE_SEED instead"
+                    .into(),
+            );
         }
         Ok(settings)
     }
@@ -161,7 +166,12 @@ pub enum Exploration {
 }
 
 /// Runs up to `settings.iterations` executions of `scenario` under `scheduler`.
-pub fn explore(scenario: Scenario, fault: Option<Fault>, scheduler: SchedulerKind, settings: &Settings) -> Exploration {
+pub fn explore(
+    scenario: Scenario,
+    fault: Option<Fault>,
+    scheduler: SchedulerKind,
+    settings: &Settings,
+) -> Exploration {
     let faults = fault.map_or(FaultSet::NONE, |f| FaultSet::NONE.with(f));
     let inner: Box<dyn Scheduler> = match scheduler {
         SchedulerKind::Random => Box::new(RandomScheduler::new_from_seed(settings.seed, settings.iterations)),

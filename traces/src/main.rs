@@ -48,7 +48,7 @@ enum Command {
         /// `random`, `pct` or `pct(depth=N)`.
         #[arg(long, default_value = "random")]
         scheduler: String,
-        /// Iterations (default: PIPECHECK_SHUTTLE_ITERATIONS or 200).
+        /// Iterations (default: PIPECHECK_SHUTTLE_ITERATIONS or 300).
         #[arg(long)]
         iterations: Option<usize>,
         /// Seed (default: PIPECHECK_SHUTTLE_SEED or the built-in seed).
@@ -111,10 +111,10 @@ fn run(command: Command) -> Result<(), String> {
     use pipecheck_traces::table::render;
     use pipecheck_traces::trace_file::{Trace, replay_command};
 
-    /// Minimizes and saves a found failure; returns the path and the trace.
-    fn save(found: &pipecheck_traces::explore::Found, settings: &Settings, path: PathBuf) -> Result<Trace, String> {
+    /// Minimizes a found failure into a trace.
+    fn minimized_trace(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
         let minimized = minimize(found, settings.max_steps, 400);
-        let trace = Trace::new(
+        Trace::new(
             found.scenario.name,
             &found.scheduler.to_string(),
             found.seed,
@@ -124,14 +124,22 @@ fn run(command: Command) -> Result<(), String> {
             found.size,
             minimized.size,
             minimized.schedule,
-        );
+        )
+    }
+
+    /// Minimizes and saves a found failure.
+    fn save(
+        found: &pipecheck_traces::explore::Found,
+        settings: &Settings,
+        path: PathBuf,
+    ) -> Result<Trace, String> {
+        let trace = minimized_trace(found, settings);
         trace.save(&path).map_err(|e| e.to_string())?;
         eprintln!(
-            "saved {} ({} -> {}, {} minimization runs)\nreplay it with:\n    {}",
+            "saved {} ({} -> {})\nreplay it with:\n    {}",
             path.display(),
-            found.size,
-            minimized.size,
-            minimized.runs,
+            trace.original,
+            trace.minimized,
             replay_command(&path)
         );
         Ok(trace)
@@ -145,8 +153,15 @@ fn run(command: Command) -> Result<(), String> {
             if fault_off {
                 let replayed = replay_without_fault(&trace, &file).map_err(|e| e.to_string())?;
                 if let Some(f) = replayed.failure {
-                    println!("{}", render(&replay_without_fault(&trace, &file).map_err(|e| e.to_string())?, last));
-                    return Err(format!("{}: with the fault off the run still breaks `{}`", file.display(), f.invariant));
+                    println!(
+                        "{}",
+                        render(&replay_without_fault(&trace, &file).map_err(|e| e.to_string())?, last)
+                    );
+                    return Err(format!(
+                        "{}: with the fault off the run still breaks `{}`",
+                        file.display(),
+                        f.invariant
+                    ));
                 }
                 println!("{}: passes with the fault off ({} steps)", file.display(), replayed.size.steps);
                 return Ok(());
@@ -189,7 +204,8 @@ fn run(command: Command) -> Result<(), String> {
             );
         }
         Command::Explore { scenario, fault, scheduler, iterations, seed, out } => {
-            let scenario = pipecheck_models::find(&scenario).ok_or_else(|| format!("unknown scenario `{scenario}`"))?;
+            let scenario =
+                pipecheck_models::find(&scenario).ok_or_else(|| format!("unknown scenario `{scenario}`"))?;
             let fault = fault.map(|f| f.parse::<Fault>()).transpose().map_err(|e| e.to_string())?;
             let kind: SchedulerKind = scheduler.parse()?;
             let settings = Settings {
@@ -197,7 +213,10 @@ fn run(command: Command) -> Result<(), String> {
                 seed: seed.unwrap_or(settings.seed),
                 ..settings
             };
-            eprintln!("exploring {} under {kind}, seed {}, {} iterations", scenario.name, settings.seed, settings.iterations);
+            eprintln!(
+                "exploring {} under {kind}, seed {}, {} iterations",
+                scenario.name, settings.seed, settings.iterations
+            );
             match explore(scenario, fault, kind, &settings) {
                 Exploration::Passed { iterations, seconds } => {
                     println!("passed: {iterations} iterations in {seconds:.2}s");
@@ -224,10 +243,13 @@ fn run(command: Command) -> Result<(), String> {
         }
         Command::Corpus { out } => {
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-            println!("| fault | scenario | random: iterations | random: seconds | PCT: iterations | PCT: seconds | original | minimized |");
+            println!(
+                "| fault | scenario | random: iterations | random: seconds | PCT: iterations | PCT: seconds | original | minimized |"
+            );
             println!("|---|---|---|---|---|---|---|---|");
             for &fault in Fault::ALL {
-                let results: Vec<_> = settings.schedulers().iter().map(|&k| hunt(fault, k, &settings)).collect();
+                let results: Vec<_> =
+                    settings.schedulers().iter().map(|&k| hunt(fault, k, &settings)).collect();
                 let cell = |r: &(Option<pipecheck_traces::explore::Found>, usize)| match &r.0 {
                     Some(f) => (format!("{}", r.1 + f.iteration as usize), format!("{:.2}", f.seconds)),
                     None => (format!("not found in {}", r.1), "-".into()),
@@ -235,17 +257,21 @@ fn run(command: Command) -> Result<(), String> {
                 let (ri, rs) = cell(&results[0]);
                 let (pi, ps) = cell(&results[1]);
                 // Keep the failure with the smaller minimized schedule.
-                let mut best: Option<Trace> = None;
+                let mut best: Option<(Trace, PathBuf)> = None;
                 for found in results.iter().filter_map(|r| r.0.as_ref()) {
                     let path = out.join(format!("{}-{}.trace", fault.name(), found.scenario.name));
-                    let trace = save(found, &settings, path.clone())?;
-                    if best.as_ref().is_none_or(|b| trace.minimized < b.minimized) {
-                        best = Some(trace);
-                    } else if let Some(b) = &best {
-                        let keep = out.join(format!("{}-{}.trace", fault.name(), b.scenario));
-                        b.save(&keep).map_err(|e| e.to_string())?;
+                    let trace = minimized_trace(found, &settings);
+                    // Prefer the fault's own invariant, then the smaller schedule.
+                    let rank = |t: &Trace| (t.invariant != fault.breaks(), t.minimized);
+                    if best.as_ref().is_none_or(|(b, _)| rank(&trace) < rank(b)) {
+                        best = Some((trace, path));
                     }
                 }
+                if let Some((trace, path)) = &best {
+                    trace.save(path).map_err(|e| e.to_string())?;
+                    eprintln!("saved {}\n    {}", path.display(), replay_command(path));
+                }
+                let best = best.map(|(t, _)| t);
                 match best {
                     Some(t) => println!(
                         "| {} | {} | {ri} | {rs} | {pi} | {ps} | {} | {} |",
@@ -254,7 +280,9 @@ fn run(command: Command) -> Result<(), String> {
                         t.original,
                         t.minimized
                     ),
-                    None => println!("| {} | (no scenario declares it) | - | - | - | - | - | - |", fault.name()),
+                    None => {
+                        println!("| {} | (no scenario declares it) | - | - | - | - | - | - |", fault.name())
+                    }
                 }
             }
         }

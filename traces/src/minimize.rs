@@ -55,10 +55,19 @@ impl Search<'_> {
         }
         self.runs += 1;
         let (tape, slot) = fresh();
-        let outcome =
-            run(self.found.scenario, self.faults, Guided::new(plan, tape.clone(), None), &tape, &slot, self.max_steps);
+        let outcome = run(
+            self.found.scenario,
+            self.faults,
+            Guided::new(plan, tape.clone(), None),
+            &tape,
+            &slot,
+            self.max_steps,
+        );
         match outcome.failure {
-            Some(f) if f.invariant == self.found.failure.invariant && Self::rank(&outcome.tape) < Self::rank(&self.best) => {
+            Some(f)
+                if f.invariant == self.found.failure.invariant
+                    && Self::rank(&outcome.tape) < Self::rank(&self.best) =>
+            {
                 self.best = outcome.tape;
                 self.best_failure = f;
                 true
@@ -68,8 +77,14 @@ impl Search<'_> {
     }
 
     fn deviations(&self, keep: impl Fn(usize) -> bool) -> Plan {
-        let deviations: BTreeMap<usize, usize> =
-            self.best.deviations.iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, (&s, &t))| (s, t)).collect();
+        let deviations: BTreeMap<usize, usize> = self
+            .best
+            .deviations
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(_, (&s, &t))| (s, t))
+            .collect();
         Plan::Deviations { seed: self.best.schedule.seed, deviations }
     }
 
@@ -102,7 +117,11 @@ impl Search<'_> {
         let mut index = 0;
         while index < self.best.deviations.len() && self.runs < self.max_runs {
             let (&step, &task) = self.best.deviations.iter().nth(index).expect("index is in range");
-            let floor = if index == 0 { 0 } else { *self.best.deviations.keys().nth(index - 1).expect("in range") + 1 };
+            let floor = if index == 0 {
+                0
+            } else {
+                *self.best.deviations.keys().nth(index - 1).expect("in range") + 1
+            };
             let mut distance = (step - floor) / 2;
             while distance > 0 {
                 let mut plan_map = self.best.deviations.clone();
@@ -129,7 +148,12 @@ pub fn minimize(found: &Found, max_steps: usize, max_runs: usize) -> Minimized {
     let reproduced = outcome.failure.as_ref().is_some_and(|f| f.invariant == found.failure.invariant);
     if !reproduced {
         // Not reproducible (nondeterminism outside shuttle's control): keep it as found.
-        return Minimized { schedule: found.schedule.clone(), size: found.size, failure: found.failure.clone(), runs: 1 };
+        return Minimized {
+            schedule: found.schedule.clone(),
+            size: found.size,
+            failure: found.failure.clone(),
+            runs: 1,
+        };
     }
     let mut search = Search {
         found,

@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pipecheck_properties::Monitor;
-use shuttle::scheduler::{DataSource, RandomDataSource, Schedule as ShuttleSchedule, Scheduler, Task, TaskId};
+use shuttle::scheduler::{
+    DataSource, RandomDataSource, Schedule as ShuttleSchedule, Scheduler, Task, TaskId,
+};
 
 use crate::schedule::{Schedule, Step};
 use crate::trace_file::Size;
@@ -70,7 +72,14 @@ fn default_choice(ids: &[usize], current: Option<usize>, yielding: bool) -> usiz
 }
 
 /// Records one decision on the tape.
-fn note(tape: &mut Tape, slot: Option<&MonitorSlot>, ids: &[usize], current: Option<TaskId>, yielding: bool, chosen: usize) {
+fn note(
+    tape: &mut Tape,
+    slot: Option<&MonitorSlot>,
+    ids: &[usize],
+    current: Option<TaskId>,
+    yielding: bool,
+    chosen: usize,
+) {
     let current = current.map(usize::from);
     let step = tape.schedule.len();
     if current.is_some_and(|c| ids.contains(&c) && c != chosen) && !yielding {

@@ -39,7 +39,11 @@ pub fn replay(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
         Some(f) => Err(TraceError::new(
             path,
             trace.line_of("invariant"),
-            format!("the replay broke `{}`, not the recorded `{expected}`: {}", f.invariant, first_line(&f.message)),
+            format!(
+                "the replay broke `{}`, not the recorded `{expected}`: {}",
+                f.invariant,
+                first_line(&f.message)
+            ),
         )),
         None => Err(TraceError::new(
             path,
@@ -73,13 +77,21 @@ fn execute(trace: &Trace, path: &Path, fault_on: bool) -> Result<Replayed, Trace
     };
     let (tape, slot) = fresh();
     let plan = Plan::Exact { schedule: trace.schedule.clone(), strict: fault_on };
-    let outcome =
-        run(scenario, faults, Guided::new(plan, tape.clone(), Some(slot.clone())), &tape, &slot, DEFAULT_MAX_STEPS);
+    let outcome = run(
+        scenario,
+        faults,
+        Guided::new(plan, tape.clone(), Some(slot.clone())),
+        &tape,
+        &slot,
+        DEFAULT_MAX_STEPS,
+    );
     if let Some(why) = &outcome.tape.mismatch {
         return Err(TraceError::new(
             path,
             None,
-            format!("the schedule no longer matches the program: {why} (was the scenario or the pipe changed?)"),
+            format!(
+                "the schedule no longer matches the program: {why} (was the scenario or the pipe changed?)"
+            ),
         ));
     }
     if fault_on && outcome.tape.overrun > 0 && outcome.failure.is_none() {
@@ -94,7 +106,12 @@ fn execute(trace: &Trace, path: &Path, fault_on: bool) -> Result<Replayed, Trace
             ),
         ));
     }
-    Ok(Replayed { failure: outcome.failure, size: outcome.tape.size(), log: outcome.log, marks: outcome.tape.marks })
+    Ok(Replayed {
+        failure: outcome.failure,
+        size: outcome.tape.size(),
+        log: outcome.log,
+        marks: outcome.tape.marks,
+    })
 }
 
 impl Replayed {

@@ -98,7 +98,8 @@ impl Schedule {
     /// assert_eq!(Schedule::decode(&schedule.encode()), Ok(schedule));
     /// ```
     pub fn encode(&self) -> String {
-        let max_id = self.steps.iter().filter_map(|s| if let Step::Task(t) = s { Some(*t) } else { None }).max();
+        let max_id =
+            self.steps.iter().filter_map(|s| if let Step::Task(t) = s { Some(*t) } else { None }).max();
         let bits = (usize::BITS - max_id.unwrap_or(0).leading_zeros()).max(1) as usize;
         let mut bytes = vec![MAGIC];
         write_varint(&mut bytes, bits as u64);
@@ -118,7 +119,11 @@ impl Schedule {
         }
         bytes.extend(stream.bytes);
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        hex.as_bytes().chunks(LINE_WIDTH).map(|c| std::str::from_utf8(c).expect("hex is ascii")).collect::<Vec<_>>().join("\n")
+        hex.as_bytes()
+            .chunks(LINE_WIDTH)
+            .map(|c| std::str::from_utf8(c).expect("hex is ascii"))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// Decodes shuttle's hex encoding (whitespace is ignored).

@@ -25,14 +25,19 @@ pub fn describe(observation: &Observation) -> String {
             E::SegmentReturned { segment } => format!("return #{segment} to pool"),
             E::SegmentDiscarded { segment } => format!("drop #{segment} (pool full)"),
             E::Flushed { committed, unconsumed, paused } => {
-                format!("flush: commit {committed}, unread {unconsumed}{}", if *paused { " PAUSE" } else { "" })
+                format!(
+                    "flush: commit {committed}, unread {unconsumed}{}",
+                    if *paused { " PAUSE" } else { "" }
+                )
             }
             E::FlushResumed { unconsumed } => format!("resume writer at {unconsumed}"),
             E::Consumed { consumed, examined, .. } => format!("advance_to({consumed}, {examined})"),
             E::WriterCompleted { committed, failed } => {
                 format!("writer complete at {committed}{}", if *failed { " (failed)" } else { "" })
             }
-            E::ReaderCompleted { failed } => format!("reader complete{}", if *failed { " (failed)" } else { "" }),
+            E::ReaderCompleted { failed } => {
+                format!("reader complete{}", if *failed { " (failed)" } else { "" })
+            }
             E::ReadReturned { start, end, completed, canceled } => format!(
                 "read -> [{start}, {end}){}{}",
                 if *completed { " done" } else { "" },
@@ -89,14 +94,21 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
     // Columns: every task that logged something, named by the side it acted for.
     let mut roles: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();
     for (entry, &task) in replayed.log.iter().zip(&owners) {
-        let role = entry.task.map(str::to_owned).or_else(|| entry.observation.side().map(|s| format!("{s:?}").to_lowercase()));
+        let role = entry
+            .task
+            .map(str::to_owned)
+            .or_else(|| entry.observation.side().map(|s| format!("{s:?}").to_lowercase()));
         *roles.entry(task).or_default().entry(role.unwrap_or_default()).or_default() += 1;
     }
     let columns: Vec<usize> = roles.keys().copied().collect();
     let header: Vec<String> = columns
         .iter()
         .map(|t| {
-            let role = roles[t].iter().filter(|(r, _)| !r.is_empty()).max_by_key(|(_, n)| **n).map(|(r, _)| r.clone());
+            let role = roles[t]
+                .iter()
+                .filter(|(r, _)| !r.is_empty())
+                .max_by_key(|(_, n)| **n)
+                .map(|(r, _)| r.clone());
             match (t, role) {
                 (_, Some(role)) => format!("task {t} ({role})"),
                 (0, None) => "task 0 (main)".to_owned(),
@@ -129,7 +141,8 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
     out.push('\n');
     if let Some(failure) = &replayed.failure {
         let what = crate::replay::first_line(&failure.message);
-        let _ = writeln!(out, "  ✗ `{}` broke: {}", failure.invariant, what.trim_start_matches("pipecheck: "));
+        let _ =
+            writeln!(out, "  ✗ `{}` broke: {}", failure.invariant, what.trim_start_matches("pipecheck: "));
         if failure.message.starts_with("deadlock") {
             let _ = writeln!(out, "    every task is blocked and none can be woken: a wakeup was lost");
         }

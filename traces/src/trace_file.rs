@@ -194,7 +194,8 @@ impl Trace {
     ///
     /// The I/O error, naming the file.
     pub fn save(&self, path: &Path) -> Result<(), TraceError> {
-        std::fs::write(path, self.to_text(path)).map_err(|e| TraceError::new(path, None, format!("cannot write: {e}")))
+        std::fs::write(path, self.to_text(path))
+            .map_err(|e| TraceError::new(path, None, format!("cannot write: {e}")))
     }
 
     /// Reads and parses the trace at `path`.
@@ -205,7 +206,8 @@ impl Trace {
     /// missing headers, unknown scenarios, faults or invariants, another shuttle
     /// version, and corrupt or truncated schedules.
     pub fn load(path: &Path) -> Result<Trace, TraceError> {
-        let text = std::fs::read_to_string(path).map_err(|e| TraceError::new(path, None, format!("cannot read: {e}")))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| TraceError::new(path, None, format!("cannot read: {e}")))?;
         Trace::parse(&text, path)
     }
 
@@ -220,7 +222,10 @@ impl Trace {
         match lines.next() {
             Some((_, FORMAT_LINE)) => {}
             Some((n, other)) => {
-                return Err(err(n, format!("not a pipecheck trace: expected `{FORMAT_LINE}`, found `{other}`")));
+                return Err(err(
+                    n,
+                    format!("not a pipecheck trace: expected `{FORMAT_LINE}`, found `{other}`"),
+                ));
             }
             None => return Err(TraceError::new(path, None, "the file is empty")),
         }
@@ -246,15 +251,19 @@ impl Trace {
                 body_start.get_or_insert(n);
                 if let Some(i) = line.find(|c: char| !c.is_ascii_hexdigit() && !c.is_whitespace()) {
                     let c = line[i..].chars().next().unwrap_or('?');
-                    return Err(err(n, format!("schedule line has `{c}` at column {}: expected hex digits", i + 1)));
+                    return Err(err(
+                        n,
+                        format!("schedule line has `{c}` at column {}: expected hex digits", i + 1),
+                    ));
                 }
                 body.push_str(line);
             }
         }
         let get = |key: &str| {
-            header.get(key).map(|(n, v)| (*n, v.as_str())).ok_or_else(|| {
-                TraceError::new(path, None, format!("the header has no `{key}` line"))
-            })
+            header
+                .get(key)
+                .map(|(n, v)| (*n, v.as_str()))
+                .ok_or_else(|| TraceError::new(path, None, format!("the header has no `{key}` line")))
         };
         let number = |key: &str| -> Result<u64, TraceError> {
             let (n, v) = get(key)?;
@@ -262,7 +271,8 @@ impl Trace {
         };
         let size = |key: &str| -> Result<Size, TraceError> {
             let (n, v) = get(key)?;
-            parse_size(v).ok_or_else(|| err(n, format!("`{key}` must read `N steps, M preemptions`, found `{v}`")))
+            parse_size(v)
+                .ok_or_else(|| err(n, format!("`{key}` must read `N steps, M preemptions`, found `{v}`")))
         };
 
         let (n, scenario) = get("scenario")?;
@@ -295,7 +305,10 @@ impl Trace {
         }
         let (n, scheduler) = get("scheduler")?;
         if scheduler != "random" && !scheduler.starts_with("pct(depth=") {
-            return Err(err(n, format!("unknown scheduler `{scheduler}`: expected `random` or `pct(depth=N)`")));
+            return Err(err(
+                n,
+                format!("unknown scheduler `{scheduler}`: expected `random` or `pct(depth=N)`"),
+            ));
         }
         let Some(start) = body_start else {
             return Err(TraceError::new(path, None, "the file has no schedule after its header"));

@@ -22,7 +22,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         catches: &[
             Fault::LifoPool,
             Fault::DoubleReturn,
-            Fault::PoolOverflow,
             Fault::LostWakeOnComplete,
             Fault::ReturnWriteHead,
             Fault::ReadPastCommit,

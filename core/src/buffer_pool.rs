@@ -33,7 +33,9 @@ impl<P: BufferPool + ?Sized> BufferPool for std::sync::Arc<P> {
 ///
 /// # Examples
 ///
-/// ```
+// Under loom the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(feature = "loom"), doc = "```")]
+#[cfg_attr(feature = "loom", doc = "```no_run")]
 /// use pipecheck_core::{BufferPool, DefaultBufferPool};
 /// let pool = DefaultBufferPool::new();
 /// let buffer = pool.rent(3000);

@@ -80,6 +80,8 @@ impl Fault {
         }
     }
 
+    // Only `FaultSet`'s feature-gated code and the tests use it.
+    #[cfg_attr(not(any(feature = "faults", test)), allow(dead_code))]
     const fn bit(self) -> u32 {
         1 << self as u32
     }

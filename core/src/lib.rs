@@ -5,7 +5,9 @@
 //! primitives ([`primitive`]) so the same code runs on `std`, under loom and under
 //! shuttle.
 //!
-//! ```
+// Under loom the sync primitives only work inside a model: compile, do not run.
+#![cfg_attr(not(feature = "loom"), doc = "```")]
+#![cfg_attr(feature = "loom", doc = "```no_run")]
 //! use pipecheck_core::primitive::future::block_on;
 //!
 //! let (mut writer, mut reader) = pipecheck_core::pipe();

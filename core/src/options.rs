@@ -25,7 +25,9 @@ pub enum PoolDesign {
 ///
 /// # Examples
 ///
-/// ```
+// Under loom the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(feature = "loom"), doc = "```")]
+#[cfg_attr(feature = "loom", doc = "```no_run")]
 /// use pipecheck_core::PipeOptions;
 /// let (writer, reader) = PipeOptions::new()
 ///     .minimum_segment_size(512)
@@ -95,7 +97,8 @@ impl PipeOptions {
         self
     }
 
-    /// A paused flush resumes once unconsumed bytes drop below this.
+    /// A paused flush resumes once unconsumed bytes drop below this; 0 acts as 1 (resume
+    /// once everything is consumed), since nothing is ever below 0.
     pub fn resume_writer_threshold(mut self, bytes: u64) -> Self {
         self.resume_writer_threshold = bytes;
         self

@@ -87,8 +87,14 @@ fn stale_position_from_an_older_read() {
     reader.advance_to(start, start).unwrap();
     let result = reader.try_read().unwrap().unwrap();
     let end = result.buffer().end();
-    assert_eq!(reader.advance_to(old, end), Err(PipeError::StalePosition { position_read: 1, current_read: 2 }));
-    assert_eq!(reader.advance_to(start, end), Err(PipeError::StalePosition { position_read: 1, current_read: 2 }));
+    assert_eq!(
+        reader.advance_to(old, end),
+        Err(PipeError::StalePosition { position_read: 1, current_read: 2 })
+    );
+    assert_eq!(
+        reader.advance_to(start, end),
+        Err(PipeError::StalePosition { position_read: 1, current_read: 2 })
+    );
     // Refused positions leave the buffer outstanding.
     reader.advance_to(end, end).unwrap();
 }
@@ -99,7 +105,10 @@ fn position_out_of_range_from_the_read_view() {
     let result = reader.try_read().unwrap().unwrap();
     let buffer = result.buffer();
     assert_eq!(buffer.position(7), Err(PipeError::PositionOutOfRange { offset: 7, start: 0, end: 6 }));
-    assert_eq!(buffer.slice(2..9).unwrap_err(), PipeError::PositionOutOfRange { offset: 9, start: 0, end: 6 });
+    assert_eq!(
+        buffer.slice(2..9).unwrap_err(),
+        PipeError::PositionOutOfRange { offset: 9, start: 0, end: 6 }
+    );
     let inner = buffer.slice(2..4).unwrap();
     let outside = buffer.position(5).unwrap();
     assert_eq!(
@@ -195,7 +204,10 @@ fn every_error_has_a_message() {
 #[test]
 fn options_refuse_a_zero_minimum_segment_size() {
     let error = PipeOptions::new().minimum_segment_size(0).build().unwrap_err();
-    assert_eq!(error, OptionsError::SegmentSizes { minimum: 0, maximum: PipeOptions::DEFAULT_MAXIMUM_SEGMENT_SIZE });
+    assert_eq!(
+        error,
+        OptionsError::SegmentSizes { minimum: 0, maximum: PipeOptions::DEFAULT_MAXIMUM_SEGMENT_SIZE }
+    );
     assert!(!error.to_string().is_empty());
 }
 
@@ -207,7 +219,8 @@ fn options_refuse_a_minimum_above_the_maximum() {
 
 #[test]
 fn options_refuse_a_resume_threshold_above_the_pause_threshold() {
-    let error = PipeOptions::new().pause_writer_threshold(100).resume_writer_threshold(101).build().unwrap_err();
+    let error =
+        PipeOptions::new().pause_writer_threshold(100).resume_writer_threshold(101).build().unwrap_err();
     assert_eq!(error, OptionsError::Thresholds { pause: 100, resume: 101 });
     assert!(!error.to_string().is_empty());
 }

@@ -68,7 +68,10 @@ fn slice_refuses_ranges_outside_the_view() {
     let (_writer, mut reader) = segmented(&alphabet(), 8);
     let result = reader.try_read().unwrap().unwrap();
     let buffer = result.buffer();
-    assert_eq!(buffer.slice(20..27).unwrap_err(), PipeError::PositionOutOfRange { offset: 27, start: 0, end: 26 });
+    assert_eq!(
+        buffer.slice(20..27).unwrap_err(),
+        PipeError::PositionOutOfRange { offset: 27, start: 0, end: 26 }
+    );
     #[allow(clippy::reversed_empty_ranges)]
     let reversed = buffer.slice(5..4);
     assert!(matches!(reversed, Err(PipeError::PositionOutOfRange { offset: 5, .. })));
@@ -86,7 +89,10 @@ fn position_counts_from_the_start_of_the_view() {
     assert_eq!(buffer.position(27), Err(PipeError::PositionOutOfRange { offset: 27, start: 0, end: 26 }));
     let slice = buffer.slice(10..20).unwrap();
     assert_eq!(slice.position(3).unwrap().offset(), 13);
-    assert!(matches!(slice.position(11), Err(PipeError::PositionOutOfRange { offset: 21, start: 10, end: 20 })));
+    assert!(matches!(
+        slice.position(11),
+        Err(PipeError::PositionOutOfRange { offset: 21, start: 10, end: 20 })
+    ));
 }
 
 #[test]

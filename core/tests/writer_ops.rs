@@ -276,3 +276,37 @@ fn flush_future_is_ready_at_once_without_back_pressure() {
     writer.write(&[0; 100_000]).unwrap();
     assert!(poll_once(pin!(writer.flush())).is_ready());
 }
+
+#[test]
+fn a_partly_filled_segment_ends_where_the_next_one_begins() {
+    let (mut writer, mut reader, recorder) = fixed_segments(64);
+    writer.write(&[1; 10]).unwrap();
+    block_on(writer.flush()).unwrap();
+    write_whole_new_segment(&mut writer, 2); // 54 free bytes are too few: skip them
+    block_on(writer.flush()).unwrap();
+    assert_eq!(recorder.segments(created), vec![0, 1]);
+    let result = reader.try_read().unwrap().unwrap();
+    let chunks: Vec<&[u8]> = result.buffer().chunks().collect();
+    assert_eq!(chunks, vec![&[1u8; 10][..], &[2u8; 64][..]], "the skipped tail is not data");
+}
+
+#[test]
+fn unflushed_bytes_in_a_linked_segment_stay_invisible() {
+    let (mut writer, mut reader, _recorder) = fixed_segments(64);
+    writer.write(b"flushed").unwrap();
+    block_on(writer.flush()).unwrap();
+    let result = reader.try_read().unwrap().unwrap();
+    let start = result.buffer().start();
+    reader.advance_to(start, start).unwrap();
+    writer.write(b" pending").unwrap(); // same segment, already linked
+    let result = reader.try_read().unwrap().unwrap();
+    assert_eq!(result.buffer().to_vec(), b"flushed");
+    assert_eq!(result.buffer().chunks().count(), 1);
+}
+
+fn write_whole_new_segment(writer: &mut Writer, byte: u8) {
+    let memory = writer.get_memory(64).unwrap();
+    assert_eq!(memory.len(), 64);
+    memory.fill(byte);
+    writer.advance(64).unwrap();
+}

@@ -6,6 +6,8 @@
 //! Every run checks the whole invariant registry of `pipecheck-properties` through a
 //! [`Monitor`](pipecheck_properties::Monitor).
 
+#[cfg(feature = "loom")]
+pub mod loom_harness;
 mod scenario;
 pub mod scenarios;
 

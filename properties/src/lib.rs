@@ -23,3 +23,8 @@ pub use invariant::{Invariant, Violation};
 pub use monitor::{CheckConfig, Entry, Monitor};
 pub use observation::{Observation, Side};
 pub use registry::{INVARIANT_NAMES, registry};
+
+/// README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -46,7 +46,11 @@ pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
             minimum_segment_size: options.minimum_segment_size,
             maximum_segment_size: options.maximum_segment_size,
             pause_writer_threshold: options.pause_writer_threshold,
-            resume_writer_threshold: options.resume_writer_threshold,
+            // A paused flush resumes when `unconsumed < resume`; with a threshold of 0 that
+            // never holds, so the writer would hang even on a drained pipe (the same hang as
+            // dotnet/runtime#75166). Like .NET since that fix, treat 0 as 1: resume once
+            // everything is consumed.
+            resume_writer_threshold: options.resume_writer_threshold.max(1),
             max_pooled_segments: options.max_pooled_segments,
             faults: options.faults,
         },

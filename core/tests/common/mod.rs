@@ -186,3 +186,51 @@ impl Wake for WakeCounter {
 pub(crate) fn poll_with<F: Future + ?Sized>(future: Pin<&mut F>, waker: &Waker) -> Poll<F::Output> {
     future.poll(&mut Context::from_waker(waker))
 }
+
+/// Where a segment object is in its life cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The writer's head.
+    Writing,
+    /// No longer the head; linked (or about to be), not yet returned.
+    Released,
+    /// In the segment pool.
+    Pooled,
+    /// Dropped because the pool was full.
+    Discarded,
+}
+
+/// Replays the log and panics at the first event that breaks the segment life cycle:
+/// a segment is returned only after the writer released it, taken only from the pool,
+/// never pooled twice; the pool never holds more than `max_pooled` objects.
+pub(crate) fn check_lifecycle(events: &[PipeEvent], max_pooled: usize) {
+    let mut stages: HashMap<SegmentId, Stage> = HashMap::new();
+    let mut pooled = 0usize;
+    for (i, event) in events.iter().enumerate() {
+        let mut expect = |id: SegmentId, from: &[Stage], to: Stage| {
+            let now = stages.get(&id).copied();
+            assert!(
+                now.is_some_and(|s| from.contains(&s)),
+                "event #{i} {event:?}: segment {id} is {now:?}, expected one of {from:?}"
+            );
+            stages.insert(id, to);
+        };
+        match *event {
+            PipeEvent::SegmentCreated { segment, .. } => {
+                assert!(stages.insert(segment, Stage::Writing).is_none(), "segment {segment} created twice");
+            }
+            PipeEvent::SegmentTaken { segment } => {
+                expect(segment, &[Stage::Pooled], Stage::Writing);
+                pooled -= 1;
+            }
+            PipeEvent::HeadReleased { segment } => expect(segment, &[Stage::Writing], Stage::Released),
+            PipeEvent::SegmentReturned { segment } => {
+                expect(segment, &[Stage::Released], Stage::Pooled);
+                pooled += 1;
+                assert!(pooled <= max_pooled, "event #{i}: the pool holds {pooled} > {max_pooled} segments");
+            }
+            PipeEvent::SegmentDiscarded { segment } => expect(segment, &[Stage::Released], Stage::Discarded),
+            _ => {}
+        }
+    }
+}

@@ -59,23 +59,34 @@ pub(crate) fn seed_from_env(default: u64) -> u64 {
     }
 }
 
-/// The byte at stream `offset`: a multiplicative hash of the offset, so a lost,
-/// duplicated or misplaced byte shows up as a mismatch.
+/// The multiplier of the pattern: the byte at offset `o` is the top byte of `o * K`.
+const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The byte at stream `offset`: the top byte of a multiplicative hash of the offset, so
+/// a lost, duplicated or misplaced byte shows up as a mismatch.
 #[inline]
 pub(crate) fn pattern_byte(offset: u64) -> u8 {
-    (offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8
+    (offset.wrapping_mul(K) >> 56) as u8
 }
 
 /// Fills `buf` with the pattern of the stream bytes starting at `offset`.
 pub(crate) fn fill_pattern(buf: &mut [u8], offset: u64) {
-    for (i, byte) in buf.iter_mut().enumerate() {
-        *byte = pattern_byte(offset + i as u64);
+    // `(o + 1) * K == o * K + K`: one add per byte instead of a multiply.
+    let mut x = offset.wrapping_mul(K);
+    for byte in buf {
+        *byte = (x >> 56) as u8;
+        x = x.wrapping_add(K);
     }
 }
 
 /// Panics with the stream offset of the first byte of `buf` that breaks the pattern.
 pub(crate) fn check_pattern(buf: &[u8], offset: u64) {
-    let ok = buf.iter().enumerate().fold(true, |ok, (i, &b)| ok & (b == pattern_byte(offset + i as u64)));
+    let mut x = offset.wrapping_mul(K);
+    let mut ok = true;
+    for &byte in buf {
+        ok &= byte == (x >> 56) as u8;
+        x = x.wrapping_add(K);
+    }
     if !ok {
         let bad = buf.iter().enumerate().position(|(i, &b)| b != pattern_byte(offset + i as u64)).unwrap();
         panic!(
@@ -223,12 +234,10 @@ fn read_side(mut reader: Reader, plan: Plan) -> (u64, u64) {
         if consume < len {
             partial += 1;
         }
-        let (consumed_at, examined_at) =
-            (buffer.position(consume as usize), buffer.position(examine as usize));
-        drop(result);
-        reader
-            .advance_to(consumed_at.expect("position"), examined_at.expect("position"))
-            .expect("advance_to");
+        let consumed_at = buffer.position(consume as usize).expect("position");
+        let examined_at = buffer.position(examine as usize).expect("position");
+        // `result` borrows the reader; its last use is above, so the borrow ends here.
+        reader.advance_to(consumed_at, examined_at).expect("advance_to");
         consumed = start + consume;
         examined = start + examine;
         if completed && consume == len {

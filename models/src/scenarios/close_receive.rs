@@ -1,5 +1,10 @@
-//! The close/receive family: completion racing a pending read (seed 004's
-//! `CloseAsync` running concurrently with `ReceiveAsync`).
+//! The close/receive family: every way a waiting side must be woken, raced against the
+//! wait itself — writer completion, cancel and flush racing a pending read (seed 004's
+//! `CloseAsync` running concurrently with `ReceiveAsync`), and consume and reader
+//! completion racing a paused flush.
+//!
+//! Under loom a wake that never comes leaves both threads blocked, which loom reports
+//! as a deadlock and the harness as a **no-lost-wakeup** violation.
 
 use std::sync::Arc;
 
@@ -7,17 +12,57 @@ use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
+use super::drive::read_to_end;
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
-pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
-    name: "writer-complete-races-read",
-    summary: "the writer sends two bytes and completes while the reader drains",
-    scale: Scale::Small,
-    catches: &[Fault::LostWakeOnComplete],
-    config: CheckConfig::default,
-    body: writer_complete_races_read,
-}];
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "writer-complete-races-read",
+        summary: "the writer sends two bytes and completes while the reader drains",
+        scale: Scale::Small,
+        catches: &[Fault::LostWakeOnComplete],
+        config: CheckConfig::default,
+        body: writer_complete_races_read,
+    },
+    Scenario {
+        name: "cancel-races-read",
+        summary: "the read is canceled, then the writer completes, while the reader drains",
+        scale: Scale::Small,
+        catches: &[Fault::LostWakeOnComplete],
+        config: CheckConfig::default,
+        body: cancel_races_read,
+    },
+    Scenario {
+        name: "flush-races-read",
+        summary: "the writer flushes a two-byte frame byte by byte while the reader waits for the whole frame",
+        scale: Scale::Small,
+        catches: &[Fault::LostWakeOnComplete],
+        config: CheckConfig::default,
+        body: flush_races_read,
+    },
+    Scenario {
+        name: "consume-races-paused-flush",
+        summary: "the reader consumes below the resume threshold while the writer's flush is pausing",
+        scale: Scale::Small,
+        catches: &[Fault::NoResumeOnConsume],
+        config: pause_at_two,
+        body: consume_races_paused_flush,
+    },
+    Scenario {
+        name: "reader-complete-races-paused-flush",
+        summary: "the reader consumes too little to resume the writer, then completes, while the flush pauses",
+        scale: Scale::Small,
+        catches: &[Fault::NoPauseOnFlush],
+        config: pause_at_two,
+        body: reader_complete_races_paused_flush,
+    },
+];
+
+/// Pause the writer at two unconsumed bytes, resume it below one.
+fn pause_at_two() -> CheckConfig {
+    CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..CheckConfig::default() }
+}
 
 fn writer_complete_races_read(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
@@ -27,6 +72,66 @@ fn writer_complete_races_read(monitor: &Arc<Monitor>) {
     });
     let bytes = reader.drain().unwrap();
     assert_eq!(bytes, b"ab");
+    reader.complete(None);
+    writer.join().unwrap();
+}
+
+/// A pending read is released by the cancel (or sees it at once); the reader then
+/// reads again and must be woken by the completion.
+fn cancel_races_read(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let canceller = reader.inner().read_canceller();
+    let writer = thread::spawn(move || {
+        canceller.cancel_pending_read();
+        writer.complete(None);
+    });
+    let bytes = reader.drain().unwrap();
+    assert!(bytes.is_empty());
+    reader.complete(None);
+    writer.join().unwrap();
+}
+
+/// The reader consumes only whole two-byte frames but examines everything, so after
+/// seeing one byte it waits for a flush that commits past what it examined.
+fn flush_races_read(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        writer.send(b"a").unwrap();
+        writer.send(b"b").unwrap();
+        writer.complete(None);
+    });
+    let frames = read_to_end(&mut reader, monitor, |len| len - len % 2).unwrap();
+    assert_eq!(frames, b"ab");
+    reader.complete(None);
+    writer.join().unwrap();
+}
+
+/// The first flush pauses the writer (two bytes unconsumed); the reader's consume must
+/// release and wake it, or both sides wait forever (the reader for the writer's
+/// completion).
+fn consume_races_paused_flush(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        writer.send(b"ab").unwrap();
+        writer.send(b"c").unwrap();
+        writer.complete(None);
+    });
+    let bytes = reader.drain().unwrap();
+    assert_eq!(bytes, b"abc");
+    reader.complete(None);
+    writer.join().unwrap();
+}
+
+/// Consuming one of two bytes leaves the writer paused (one is not below the resume
+/// threshold of one); only the reader's completion releases the flush.
+fn reader_complete_races_paused_flush(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        let flushed = writer.send(b"ab").unwrap();
+        assert!(!flushed.is_canceled);
+        writer.complete(None);
+    });
+    reader.read_and_consume(|len| len.min(1)).unwrap();
     reader.complete(None);
     writer.join().unwrap();
 }

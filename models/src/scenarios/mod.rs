@@ -1,8 +1,12 @@
 //! Every scenario, one family per file.
 
+mod backpressure;
 mod close_receive;
+mod data;
+mod drive;
 mod large_cancel;
 mod large_stream;
+mod pool;
 
 use crate::Scenario;
 
@@ -10,6 +14,9 @@ use crate::Scenario;
 pub fn all() -> Vec<Scenario> {
     let mut all = Vec::new();
     all.extend_from_slice(close_receive::SCENARIOS);
+    all.extend_from_slice(pool::SCENARIOS);
+    all.extend_from_slice(data::SCENARIOS);
+    all.extend_from_slice(backpressure::SCENARIOS);
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);
     all

@@ -26,17 +26,13 @@ impl Invariant for ReleaseOnce {
 
     fn observe(&mut self, observation: &Observation) -> Result<(), String> {
         match observation {
-            Observation::Rented { buffer, .. } => {
-                if !self.outstanding.insert(*buffer) {
-                    return Err(format!(
-                        "buffer {buffer:#x} rented while still rented: it was freed without being returned"
-                    ));
-                }
+            Observation::Rented { buffer, .. } if !self.outstanding.insert(*buffer) => {
+                return Err(format!(
+                    "buffer {buffer:#x} rented while still rented: it was freed without being returned"
+                ));
             }
-            Observation::GaveBack { buffer } => {
-                if !self.outstanding.remove(buffer) {
-                    return Err(format!("buffer {buffer:#x} returned but not rented (a second return?)"));
-                }
+            Observation::GaveBack { buffer } if !self.outstanding.remove(buffer) => {
+                return Err(format!("buffer {buffer:#x} returned but not rented (a second return?)"));
             }
             Observation::Pipe(PipeEvent::WriterCompleted { .. }) => self.writer_completed = true,
             Observation::Pipe(PipeEvent::ReaderCompleted { .. }) => self.reader_completed = true,

@@ -1,0 +1,205 @@
+//! Back-pressure: a flush waits while unconsumed bytes are at or above the pause
+//! threshold and is woken once consumption brings them below the resume threshold (not
+//! by examining alone); a pause threshold of 0 disables it; reader completion and
+//! `cancel_pending_flush` release a paused flush; and a writer blocked on a real
+//! thread is released by a reader on another.
+#![cfg(not(any(feature = "loom", feature = "shuttle")))]
+
+mod common;
+
+use std::pin::pin;
+use std::task::Poll;
+
+use common::{Recorder, WakeCounter, poll_once, poll_with};
+use pipecheck_core::primitive::future::block_on;
+use pipecheck_core::{FlushResult, PipeEvent, PipeOptions, Reader, Writer};
+
+/// A pipe that pauses at 100 unconsumed bytes and resumes below 50.
+fn throttled() -> (Writer, Reader) {
+    PipeOptions::new().pause_writer_threshold(100).resume_writer_threshold(50).build().unwrap()
+}
+
+/// Reads and consumes `n` bytes, examining only those (so the rest stays readable).
+fn consume(reader: &mut Reader, n: usize) {
+    let result = reader.try_read().unwrap().expect("unexamined bytes");
+    let consumed = result.buffer().position(n).unwrap();
+    reader.advance(consumed).unwrap();
+}
+
+#[test]
+fn flush_below_the_pause_threshold_does_not_wait() {
+    let (mut writer, _reader) = throttled();
+    writer.write(&[0; 99]).unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_ready());
+}
+
+#[test]
+fn flush_at_the_pause_threshold_waits() {
+    let (mut writer, _reader) = throttled();
+    writer.write(&[0; 100]).unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_pending());
+}
+
+#[test]
+fn consuming_below_the_resume_threshold_wakes_the_paused_flush() {
+    let (mut writer, mut reader) = throttled();
+    writer.write(&[0; 120]).unwrap();
+    let (counter, waker) = WakeCounter::new();
+    let mut flush = pin!(writer.flush());
+    assert!(poll_with(flush.as_mut(), &waker).is_pending());
+
+    consume(&mut reader, 70); // 50 left: not below the resume threshold
+    assert_eq!(counter.wakes(), 0);
+    assert!(poll_with(flush.as_mut(), &waker).is_pending());
+
+    consume(&mut reader, 1); // 49 left
+    assert_eq!(counter.wakes(), 1);
+    assert_eq!(poll_with(flush.as_mut(), &waker), Poll::Ready(Ok(FlushResult::default())));
+}
+
+#[test]
+fn examining_without_consuming_does_not_resume() {
+    let (mut writer, mut reader) = throttled();
+    writer.write(&[0; 100]).unwrap();
+    let (counter, waker) = WakeCounter::new();
+    let mut flush = pin!(writer.flush());
+    assert!(poll_with(flush.as_mut(), &waker).is_pending());
+    let result = reader.try_read().unwrap().unwrap();
+    let (start, end) = (result.buffer().start(), result.buffer().end());
+    reader.advance_to(start, end).unwrap();
+    assert_eq!(counter.wakes(), 0);
+    assert!(poll_with(flush.as_mut(), &waker).is_pending());
+}
+
+#[test]
+fn a_paused_writer_stays_paused_until_resumed_even_if_the_flush_is_dropped() {
+    let (mut writer, mut reader) = throttled();
+    writer.write(&[0; 100]).unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_pending());
+    consume(&mut reader, 30); // 70 left: between the thresholds
+    assert!(poll_once(pin!(writer.flush())).is_pending(), "still above the resume threshold");
+    consume(&mut reader, 30); // 40 left
+    assert!(poll_once(pin!(writer.flush())).is_ready());
+}
+
+#[test]
+fn pause_threshold_zero_never_pauses() {
+    let recorder = Recorder::new();
+    let (mut writer, _reader) =
+        PipeOptions::new().pause_writer_threshold(0).observer(recorder.clone()).build().unwrap();
+    for _ in 0..20 {
+        writer.write(&[0; 10_000]).unwrap();
+        assert!(poll_once(pin!(writer.flush())).is_ready());
+    }
+    assert!(
+        recorder.events().iter().all(|e| !matches!(e, PipeEvent::Flushed { paused: true, .. })),
+        "no flush may report a pause"
+    );
+}
+
+#[test]
+fn resume_threshold_zero_still_resumes_once_everything_is_consumed() {
+    // dotnet/runtime#75166: with a resume threshold of 0, "unconsumed < 0" never holds
+    // and the writer hung forever even after the reader consumed everything.
+    let (mut writer, mut reader) =
+        PipeOptions::new().pause_writer_threshold(10).resume_writer_threshold(0).build().unwrap();
+    writer.write(&[0; 10]).unwrap();
+    let (counter, waker) = WakeCounter::new();
+    let mut flush = pin!(writer.flush());
+    assert!(poll_with(flush.as_mut(), &waker).is_pending());
+    consume(&mut reader, 9);
+    assert_eq!(counter.wakes(), 0, "one byte is still unconsumed");
+    consume(&mut reader, 1);
+    assert_eq!(counter.wakes(), 1, "a drained pipe must release the writer");
+    assert!(poll_with(flush.as_mut(), &waker).is_ready());
+}
+
+#[test]
+fn cancel_pending_flush_releases_a_paused_flush() {
+    let (mut writer, _reader) = throttled();
+    let canceller = writer.flush_canceller();
+    writer.write(&[0; 100]).unwrap();
+    let (counter, waker) = WakeCounter::new();
+    let mut flush = pin!(writer.flush());
+    assert!(poll_with(flush.as_mut(), &waker).is_pending());
+    canceller.cancel_pending_flush();
+    assert_eq!(counter.wakes(), 1);
+    assert_eq!(
+        poll_with(flush.as_mut(), &waker),
+        Poll::Ready(Ok(FlushResult { is_completed: false, is_canceled: true }))
+    );
+}
+
+#[test]
+fn a_canceled_flush_does_not_resume_the_writer() {
+    let (mut writer, _reader) = throttled();
+    writer.write(&[0; 100]).unwrap();
+    writer.cancel_pending_flush();
+    assert!(block_on(writer.flush()).unwrap().is_canceled);
+    // The cancel was observed; the pipe is still full, so the next flush waits again.
+    assert!(poll_once(pin!(writer.flush())).is_pending());
+}
+
+#[test]
+fn the_writer_never_pauses_once_the_reader_completed() {
+    let (mut writer, mut reader) = throttled();
+    reader.complete(None);
+    writer.write(&[0; 1000]).unwrap();
+    assert_eq!(
+        poll_once(pin!(writer.flush())),
+        Poll::Ready(Ok(FlushResult { is_completed: true, is_canceled: false }))
+    );
+}
+
+#[test]
+fn flush_and_consume_events_report_the_pause_and_the_resume() {
+    let recorder = Recorder::new();
+    let (mut writer, mut reader) = PipeOptions::new()
+        .pause_writer_threshold(100)
+        .resume_writer_threshold(50)
+        .observer(recorder.clone())
+        .build()
+        .unwrap();
+    writer.write(&[0; 100]).unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_pending());
+    consume(&mut reader, 60);
+    let events = recorder.events();
+    assert!(events.contains(&PipeEvent::Flushed { committed: 100, unconsumed: 100, paused: true }));
+    assert!(events.contains(&PipeEvent::FlushResumed { unconsumed: 40 }));
+}
+
+#[test]
+fn a_writer_blocked_on_flush_is_released_by_a_reader_thread() {
+    let (mut writer, mut reader) =
+        PipeOptions::new().pause_writer_threshold(1024).resume_writer_threshold(512).build().unwrap();
+    const TOTAL: usize = 1 << 20;
+    let writing = std::thread::spawn(move || {
+        let mut paused = 0;
+        for chunk in 0..TOTAL / 4096 {
+            writer.write(&[chunk as u8; 4096]).unwrap();
+            // Every chunk crosses the pause threshold, so every flush pauses.
+            block_on(writer.flush()).unwrap();
+            paused += 1;
+        }
+        writer.complete(None);
+        paused
+    });
+    let mut received = 0usize;
+    loop {
+        let result = block_on(reader.read()).unwrap();
+        for chunk in result.buffer().chunks() {
+            for (i, &b) in chunk.iter().enumerate() {
+                assert_eq!(b, ((received + i) / 4096) as u8);
+            }
+            received += chunk.len();
+        }
+        let done = result.is_completed();
+        let end = result.buffer().end();
+        reader.advance(end).unwrap();
+        if done {
+            break;
+        }
+    }
+    assert_eq!(received, TOTAL);
+    assert_eq!(writing.join().unwrap(), TOTAL / 4096);
+}

@@ -1,0 +1,164 @@
+//! Loom: the segment pool's SPSC queue on its own (`pipecheck_core::spsc`), driven the
+//! way the pipe drives it — the reader returns batches of segments, each only while
+//! the queue's count says there is room; the writer takes them — with the first chunk
+//! one slot long, so chunk transitions (and the consumer freeing drained chunks) are
+//! part of every run.
+//!
+//! What the design claims, checked here: the count (`len_upper_bound`) is never below
+//! the number of items the queue holds, and so the cap is never exceeded. The pool
+//! events each step reports go to a [`Monitor`], whose registry checks fifo-pool,
+//! no-double-return and bounded-pool, exactly as for the pipe. Loom's race detector
+//! checks every slot access (the slots are the facade's tracked `UnsafeCell`s).
+#![cfg(feature = "loom")]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use pipecheck_core::primitive::thread;
+use pipecheck_core::spsc::{self, Consumer, Producer};
+use pipecheck_core::{Fault, PipeEvent, SegmentId};
+use pipecheck_models::loom_harness::{expect_model_caught, explore};
+use pipecheck_properties::{CheckConfig, Monitor, Observation};
+
+/// Bound 4 for the FIFO/count model: five pushes in three batches across three chunks
+/// against three pops; 31,202 interleavings (bound 5: 60,249, ~8 s).
+const FIFO_BOUND: usize = 4;
+/// Bound 5 for the cap model: 1,075 interleavings (bound 4: 870), under a second.
+const CAP_BOUND: usize = 5;
+
+/// The reader's end of the pool.
+struct Returner {
+    producer: Producer<SegmentId>,
+    monitor: Arc<Monitor>,
+    /// Items the consumer has taken out of their slots (std atomic: outside loom's view).
+    removed: Arc<AtomicUsize>,
+    pushed: usize,
+    max: usize,
+    /// The planted bug `PoolOverflow`, at queue level: one count for the whole batch.
+    hoist_count: bool,
+    /// Whether to check the count claim at each cap check.
+    check_counts: bool,
+}
+
+impl Returner {
+    /// Returns `batch` in order while the count is below the maximum; drops the rest.
+    fn return_batch(&mut self, batch: &[SegmentId]) {
+        let hoisted = self.producer.len_upper_bound();
+        for &segment in batch {
+            let count = if self.hoist_count { hoisted } else { self.producer.len_upper_bound() };
+            if self.check_counts {
+                self.check_count(count);
+            }
+            if count >= self.max {
+                self.monitor.record(Observation::Pipe(PipeEvent::SegmentDiscarded { segment }));
+                continue;
+            }
+            // Reported before the push publishes it, as the pipe's pool does.
+            self.monitor.record(Observation::Pipe(PipeEvent::SegmentReturned { segment }));
+            self.producer.push(segment);
+            self.pushed += 1;
+        }
+    }
+
+    /// The design's claim about the count: never below what the queue holds. Items
+    /// count as gone once the consumer has read them out of their slot, which it
+    /// reports (in `take`) before publishing the pop, so the claim is checked against
+    /// the smallest honest true size.
+    fn check_count(&self, count: usize) {
+        let held = self.pushed - self.removed.load(Ordering::SeqCst);
+        assert!(
+            count >= held,
+            "invariant `bounded-pool` violated: the pool's count says {count} but it holds {held} \
+             segments, so a cap check against it can let the pool grow past its maximum"
+        );
+    }
+}
+
+/// The writer's end: one pop attempt, reported before the slot is published as free.
+fn take(consumer: &mut Consumer<SegmentId>, monitor: &Monitor, removed: &AtomicUsize) -> Option<SegmentId> {
+    consumer.pop_inspect(|&segment| {
+        removed.fetch_add(1, Ordering::SeqCst);
+        monitor.record(Observation::Pipe(PipeEvent::SegmentTaken { segment }));
+    })
+}
+
+/// One run: the reader returns `batches` while the writer makes `takes` pop attempts;
+/// then the writer takes what is left. Returns the segments taken, in order.
+fn run(
+    max: usize,
+    batches: &'static [&'static [SegmentId]],
+    takes: usize,
+    hoist_count: bool,
+    check_counts: bool,
+) {
+    let config = CheckConfig { max_pooled_segments: max, pool_first_chunk: 1, ..CheckConfig::default() };
+    let monitor = Monitor::new(config);
+    let (producer, mut consumer) = spsc::channel::<SegmentId>(1);
+    let removed = Arc::new(AtomicUsize::new(0));
+    let mut returner = Returner {
+        producer,
+        monitor: monitor.clone(),
+        removed: removed.clone(),
+        pushed: 0,
+        max,
+        hoist_count,
+        check_counts,
+    };
+    let reader = thread::spawn(move || {
+        for batch in batches {
+            returner.return_batch(batch);
+        }
+        returner
+    });
+    let mut taken = Vec::new();
+    for _ in 0..takes {
+        taken.extend(take(&mut consumer, &monitor, &removed));
+    }
+    let returner = reader.join().unwrap();
+    while let Some(segment) = take(&mut consumer, &monitor, &removed) {
+        taken.push(segment);
+    }
+    assert_eq!(taken.len(), returner.pushed, "every pushed segment is taken exactly once");
+    drop(returner);
+    drop(consumer);
+    monitor.assert_finished();
+}
+
+/// Five segments in batches of two, one and two, room for all of them, three takes
+/// racing: FIFO order across the 1-, 2- and 4-slot chunks (each drained chunk freed by
+/// the consumer while the producer may be linking the next), and the count claim at
+/// every cap check.
+fn fifo_and_count(hoist_count: bool) {
+    run(5, &[&[0, 1], &[2], &[3, 4]], 3, hoist_count, true);
+}
+
+/// A batch of three against a pool of at most two, then one more, with two takes
+/// racing: the count is read while the consumer pops, and must stop the third push
+/// unless a pop has really freed a place.
+fn cap_at_two(hoist_count: bool) {
+    run(2, &[&[0, 1, 2], &[3]], 2, hoist_count, false);
+}
+
+#[test]
+fn count_never_below_true_size_and_order_is_fifo_across_chunks() {
+    explore("spsc-fifo-and-count", FIFO_BOUND, || fifo_and_count(false)).unwrap_or_else(|r| panic!("{r}"));
+}
+
+#[test]
+fn count_never_below_true_size_catches_pool_overflow() {
+    expect_model_caught("spsc-fifo-and-count + PoolOverflow", Fault::PoolOverflow, FIFO_BOUND, || {
+        fifo_and_count(true)
+    });
+}
+
+#[test]
+fn cap_never_exceeded_while_returns_race_takes() {
+    explore("spsc-cap-at-two", CAP_BOUND, || cap_at_two(false)).unwrap_or_else(|r| panic!("{r}"));
+}
+
+#[test]
+fn cap_never_exceeded_catches_pool_overflow() {
+    expect_model_caught("spsc-cap-at-two + PoolOverflow", Fault::PoolOverflow, CAP_BOUND, || {
+        cap_at_two(true)
+    });
+}

@@ -1,0 +1,205 @@
+//! The campaign's unit of work: one scenario, under one engine, with or without one
+//! planted bug — and how a campaign is planned and split into shards.
+
+use std::fmt;
+use std::str::FromStr;
+
+use pipecheck_core::Fault;
+use pipecheck_models::Scale;
+use serde::{Deserialize, Serialize};
+
+/// A checking engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Engine {
+    /// Loom: every interleaving within a preemption bound.
+    Loom,
+    /// Shuttle's random scheduler.
+    ShuttleRandom,
+    /// Shuttle's PCT scheduler.
+    ShuttlePct,
+    /// Proptest operation sequences against the reference model.
+    Proptest,
+}
+
+impl Engine {
+    pub(crate) const ALL: [Engine; 4] = [Engine::Loom, Engine::ShuttleRandom, Engine::ShuttlePct, Engine::Proptest];
+
+    /// The cargo feature a worker for this engine is built with (`None`: std).
+    pub(crate) fn feature(self) -> Option<&'static str> {
+        match self {
+            Engine::Loom => Some("loom"),
+            Engine::ShuttleRandom | Engine::ShuttlePct => Some("shuttle"),
+            Engine::Proptest => None,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Engine::Loom => "loom",
+            Engine::ShuttleRandom => "shuttle-random",
+            Engine::ShuttlePct => "shuttle-pct",
+            Engine::Proptest => "proptest",
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The pseudo-scenario of the proptest engine: random operation sequences.
+pub(crate) const OP_SEQUENCES: &str = "op-sequences";
+
+/// One unit of work.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Job {
+    /// Stable index in the full plan (the same whatever the shard).
+    pub(crate) id: usize,
+    pub(crate) engine: Engine,
+    pub(crate) scenario: String,
+    /// The planted bug switched on, if any.
+    #[serde(with = "fault_name")]
+    pub(crate) fault: Option<Fault>,
+}
+
+/// Faults serialize as their stable names.
+mod fault_name {
+    use pipecheck_core::Fault;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(fault: &Option<Fault>, s: S) -> Result<S::Ok, S::Error> {
+        match fault {
+            Some(f) => s.serialize_some(f.name()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Fault>, D::Error> {
+        let name: Option<String> = Option::deserialize(d)?;
+        name.map(|n| n.parse().map_err(serde::de::Error::custom)).transpose()
+    }
+}
+
+impl Job {
+    /// `id:engine:scenario:fault` (fault `-` for none), as passed to workers.
+    pub(crate) fn spec(&self) -> String {
+        let fault = self.fault.map_or("-", Fault::name);
+        format!("{}:{}:{}:{}", self.id, self.engine, self.scenario, fault)
+    }
+}
+
+impl FromStr for Job {
+    type Err = String;
+
+    fn from_str(spec: &str) -> Result<Job, String> {
+        let parts: Vec<&str> = spec.split(':').collect();
+        let [id, engine, scenario, fault] = parts[..] else {
+            return Err(format!("job spec `{spec}`: expected id:engine:scenario:fault"));
+        };
+        Ok(Job {
+            id: id.parse().map_err(|e| format!("job spec `{spec}`: bad id: {e}"))?,
+            engine: <Engine as clap::ValueEnum>::from_str(engine, true)
+                .map_err(|e| format!("job spec `{spec}`: {e}"))?,
+            scenario: scenario.to_owned(),
+            fault: match fault {
+                "-" => None,
+                name => Some(name.parse().map_err(|e| format!("job spec `{spec}`: {e}"))?),
+            },
+        })
+    }
+}
+
+/// Which part of the plan this machine runs: shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shard {
+    pub(crate) index: usize,
+    pub(crate) count: usize,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (i, n) = s.split_once('/').ok_or_else(|| format!("shard `{s}`: expected i/n, e.g. 1/4"))?;
+        let index: usize = i.parse().map_err(|e| format!("shard `{s}`: {e}"))?;
+        let count: usize = n.parse().map_err(|e| format!("shard `{s}`: {e}"))?;
+        if count == 0 || index == 0 || index > count {
+            return Err(format!("shard `{s}`: need 1 <= i <= n"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// Whether this shard owns job `id`: jobs are dealt round-robin, so shards never
+    /// overlap and together cover the plan.
+    pub(crate) fn owns(self, id: usize) -> bool {
+        id % self.count == self.index - 1
+    }
+}
+
+/// The full plan: clean runs of every scenario each engine can afford, then (with
+/// `faults`) every planted bug under every engine, on the scenarios built to expose it.
+pub(crate) fn plan(engines: &[Engine], clean: bool, faults: bool) -> Vec<Job> {
+    let scenarios = pipecheck_models::all();
+    let mut jobs = Vec::new();
+    let mut push = |engine: Engine, scenario: &str, fault: Option<Fault>| {
+        jobs.push(Job { id: jobs.len(), engine, scenario: scenario.to_owned(), fault });
+    };
+    for &engine in engines {
+        if engine == Engine::Proptest {
+            if clean {
+                push(engine, OP_SEQUENCES, None);
+            }
+            if faults {
+                for &fault in Fault::ALL {
+                    push(engine, OP_SEQUENCES, Some(fault));
+                }
+            }
+            continue;
+        }
+        let affordable = scenarios.iter().filter(|s| engine != Engine::Loom || s.scale == Scale::Small);
+        for scenario in affordable.clone().filter(|_| clean) {
+            push(engine, scenario.name, None);
+        }
+        if faults {
+            for scenario in affordable {
+                for &fault in scenario.catches {
+                    push(engine, scenario.name, Some(fault));
+                }
+            }
+        }
+    }
+    jobs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_specs_round_trip() {
+        let job = Job { id: 7, engine: Engine::ShuttlePct, scenario: "x-y".into(), fault: Some(Fault::LifoPool) };
+        assert_eq!(job.spec().parse::<Job>(), Ok(job));
+        assert!("1:loom:x".parse::<Job>().is_err());
+        assert!("1:nope:x:-".parse::<Job>().is_err());
+    }
+
+    #[test]
+    fn shards_partition_the_plan() {
+        let jobs = plan(&Engine::ALL, true, true);
+        let n = 3;
+        let mut seen = vec![0; jobs.len()];
+        for i in 1..=n {
+            let shard = Shard { index: i, count: n };
+            for job in jobs.iter().filter(|j| shard.owns(j.id)) {
+                seen[job.id] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&c| c == 1));
+        assert!("0/2".parse::<Shard>().is_err() && "3/2".parse::<Shard>().is_err());
+    }
+}

@@ -1,0 +1,199 @@
+//! `pipecheck`: the verification campaign in one command.
+//!
+//! ```text
+//! cargo campaign                 # every scenario under every engine, then the kill matrix
+//! cargo campaign --faults        # only the kill matrix
+//! cargo campaign --engine loom --scenario writer-complete-races-read
+//! cargo campaign --shard 2/4 --json out.json
+//! ```
+//!
+//! The orchestrator runs proptest jobs itself and starts one worker per checker build
+//! (`--features loom`, `--features shuttle`) through cargo, since loom and shuttle
+//! replace the sync primitives of the whole program.
+
+mod jobs;
+mod orchestrate;
+mod outcome;
+mod report;
+mod worker;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Parser, Subcommand};
+use pipecheck_core::Fault;
+
+use crate::jobs::{Engine, Job, Shard, plan};
+use crate::outcome::Outcome;
+use crate::worker::Budget;
+
+/// pipecheck's verification campaign: scenarios × engines, and the kill matrix of planted bugs.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the campaign and print the summary and the kill matrix.
+    Campaign(CampaignArgs),
+    /// Run jobs in this process and print one result line per job (used by `campaign`).
+    #[command(hide = true)]
+    Worker {
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// Jobs, as `id:engine:scenario:fault`.
+        jobs: Vec<Job>,
+    },
+}
+
+#[derive(Args, Debug)]
+struct CampaignArgs {
+    /// Engines to run (default: all).
+    #[arg(long = "engine", value_enum)]
+    engines: Vec<Engine>,
+    /// Only these scenarios (default: all).
+    #[arg(long = "scenario")]
+    scenarios: Vec<String>,
+    /// Only these planted bugs in the kill matrix (default: all).
+    #[arg(long = "fault")]
+    faults: Vec<Fault>,
+    /// Run only the kill matrix (planted bugs), not the clean runs.
+    #[arg(long = "faults", conflicts_with = "no_faults")]
+    only_faults: bool,
+    /// Skip the kill matrix.
+    #[arg(long)]
+    no_faults: bool,
+    /// Run shard `i` of `n` (e.g. `2/4`): jobs are dealt round-robin, no overlap.
+    #[arg(long)]
+    shard: Option<Shard>,
+    /// Also write the results as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// List the planned jobs and exit.
+    #[arg(long)]
+    list: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+#[derive(Args, Debug, Clone)]
+struct BudgetArgs {
+    /// Shuttle iterations and proptest cases per job.
+    #[arg(long, default_value_t = 300)]
+    iterations: u64,
+    /// Wall-clock limit per job, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    time: f64,
+    /// Loom's preemption bound (default: LOOM_MAX_PREEMPTIONS, else 2).
+    #[arg(long)]
+    loom_bound: Option<usize>,
+    /// Base seed of randomized engines; each job derives its own (printed on failure).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Use exactly this seed for every job (to reproduce one failure).
+    #[arg(long)]
+    exact_seed: Option<u64>,
+}
+
+impl BudgetArgs {
+    fn budget(&self) -> Budget {
+        let env_bound = std::env::var("LOOM_MAX_PREEMPTIONS").ok().and_then(|v| v.parse().ok());
+        Budget {
+            iterations: self.iterations.max(1),
+            time: Duration::from_secs_f64(self.time.max(0.1)),
+            loom_bound: self.loom_bound.or(env_bound).unwrap_or(2),
+            seed: self.seed,
+            exact_seed: self.exact_seed,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Worker { budget, jobs } => {
+            worker::run(&jobs, budget.budget());
+            ExitCode::SUCCESS
+        }
+        Command::Campaign(args) => campaign(args),
+    }
+}
+
+fn campaign(args: CampaignArgs) -> ExitCode {
+    let engines = if args.engines.is_empty() { Engine::ALL.to_vec() } else { args.engines.clone() };
+    let clean = !args.only_faults && args.faults.is_empty();
+    let faults = !args.no_faults;
+    let jobs: Vec<Job> = plan(&engines, clean, faults)
+        .into_iter()
+        .filter(|j| args.scenarios.is_empty() || args.scenarios.contains(&j.scenario) || j.engine == Engine::Proptest)
+        .filter(|j| args.faults.is_empty() || j.fault.is_some_and(|f| args.faults.contains(&f)))
+        .filter(|j| args.shard.is_none_or(|s| s.owns(j.id)))
+        .collect();
+    if args.list {
+        for job in &jobs {
+            println!("{}", job.spec());
+        }
+        return ExitCode::SUCCESS;
+    }
+    let budget = args.budget.budget();
+    println!(
+        "pipecheck campaign: {} jobs ({}), seed {}, {} iterations/job, loom preemption bound {}, {}s/job limit{}",
+        jobs.len(),
+        engines.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "),
+        budget.seed,
+        budget.iterations,
+        budget.loom_bound,
+        budget.time.as_secs_f64(),
+        args.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count)),
+    );
+    let log_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+        .join("pipecheck-campaign");
+    let _ = std::fs::create_dir_all(&log_dir);
+    let start = Instant::now();
+    let results = orchestrate::run(&jobs, budget, &log_dir);
+
+    if let Some(table) = report::summary(&results) {
+        println!("\nScenarios × engines (no planted bug): verdict, executions or cases, time\n\n{table}");
+    }
+    let kills = report::kills(&results);
+    if let Some(table) = report::kill_matrix(&kills) {
+        println!("\nKill matrix: each planted bug under each engine (first catch: executions, time)\n\n{table}");
+    }
+    let problems: Vec<_> =
+        results.iter().filter(|r| matches!(r.outcome, Outcome::Failed | Outcome::Error)).collect();
+    for r in &problems {
+        println!("\n{:?}: {} {} — {}", r.outcome, r.job.engine, r.job.scenario, r.message.as_deref().unwrap_or(""));
+        if let Some(seed) = r.seed {
+            println!("  seed: {seed}");
+        }
+        if let Some(trace) = &r.trace {
+            println!("  trace: {trace}");
+        }
+        if let Some(cmd) = &r.reproduce {
+            println!("  reproduce: {cmd}");
+        }
+    }
+    let escaped = report::escaped_everywhere(&kills);
+    for fault in &escaped {
+        println!("\nESCAPED: planted bug {fault} was caught by no engine");
+    }
+    if let Some(path) = &args.json {
+        let document = report::Document {
+            jobs: &results,
+            kill_matrix: &kills,
+            escaped_everywhere: escaped.clone(),
+            failed: problems.iter().map(|r| r.job.spec()).collect(),
+        };
+        match std::fs::write(path, serde_json::to_string_pretty(&document).expect("results serialize")) {
+            Ok(()) => println!("\nresults written to {}", path.display()),
+            Err(e) => println!("\ncould not write {}: {e}", path.display()),
+        }
+    }
+    let verdict = if problems.is_empty() && escaped.is_empty() { "all green" } else { "PROBLEMS FOUND" };
+    println!("\n{verdict}: {} jobs in {:.1}s", results.len(), start.elapsed().as_secs_f64());
+    if problems.is_empty() && escaped.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

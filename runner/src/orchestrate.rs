@@ -1,0 +1,157 @@
+//! The orchestrator: plans the campaign, starts one worker per build through cargo,
+//! shows progress, and collects results.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::jobs::Job;
+use crate::outcome::{JobResult, RESULT_PREFIX, START_PREFIX};
+use crate::worker::{self, Budget};
+
+/// Runs `jobs`: std jobs in this process, loom and shuttle jobs in workers built with
+/// their feature. Returns one result per job, in job order.
+pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &PathBuf) -> Vec<JobResult> {
+    let bar = ProgressBar::new(jobs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+            .expect("template is valid"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let mut by_feature: BTreeMap<Option<&str>, Vec<Job>> = BTreeMap::new();
+    for job in jobs {
+        by_feature.entry(job.engine.feature()).or_default().push(job.clone());
+    }
+    let mut results = Vec::new();
+    for (feature, group) in by_feature {
+        results.extend(run_group(feature, &group, budget, log_dir, &bar));
+    }
+    bar.finish_and_clear();
+    results.sort_by_key(|r| r.job.id);
+    results
+}
+
+fn describe(job: &Job) -> String {
+    let fault = job.fault.map_or(String::new(), |f| format!(" + {f}"));
+    format!("{} {}{fault}", job.engine, job.scenario)
+}
+
+fn run_group(
+    feature: Option<&str>,
+    jobs: &[Job],
+    budget: Budget,
+    log_dir: &PathBuf,
+    bar: &ProgressBar,
+) -> Vec<JobResult> {
+    let Some(feature) = feature else {
+        // std jobs run here, one by one.
+        return jobs
+            .iter()
+            .map(|job| {
+                bar.set_message(describe(job));
+                let result = worker::run_one(job, budget);
+                bar.inc(1);
+                result
+            })
+            .collect();
+    };
+    bar.set_message(format!("building the {feature} worker"));
+    let log_path = log_dir.join(format!("{feature}-worker.log"));
+    let _ = std::fs::remove_file(&log_path);
+    let mut results: BTreeMap<usize, JobResult> = BTreeMap::new();
+    let mut remaining: Vec<Job> = jobs.to_vec();
+    // A checker may abort the whole process (loom aborts on some deadlocks). The job in
+    // flight is then judged from the log, and a new worker takes the rest.
+    while !remaining.is_empty() {
+        let outcome = spawn_worker(feature, &remaining, budget, &log_path, bar, &mut results);
+        let in_flight = match outcome {
+            Ok(in_flight) => in_flight,
+            Err(e) => {
+                bar.println(format!("could not start cargo for the {feature} worker: {e}"));
+                break;
+            }
+        };
+        let Some(id) = in_flight else { break };
+        let job = remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
+        results.insert(id, judge_crash(&job, &log_path));
+        bar.inc(1);
+        remaining.retain(|j| !results.contains_key(&j.id));
+    }
+    // A job without a result: the worker failed to build or start.
+    jobs.iter()
+        .map(|job| {
+            results.remove(&job.id).unwrap_or_else(|| {
+                bar.inc(1);
+                JobResult::error(
+                    job,
+                    format!("the {feature} worker ended without a result (see {})", log_path.display()),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Runs one worker over `jobs`; returns the job it was running if it died mid-job.
+fn spawn_worker(
+    feature: &str,
+    jobs: &[Job],
+    budget: Budget,
+    log_path: &PathBuf,
+    bar: &ProgressBar,
+    results: &mut BTreeMap<usize, JobResult>,
+) -> std::io::Result<Option<usize>> {
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(log_path)?;
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command
+        .args(["run", "-q", "-p", "pipecheck-runner", "--bin", "pipecheck", "--features", feature, "--"])
+        .arg("worker")
+        .args(["--iterations", &budget.iterations.to_string()])
+        .args(["--time", &budget.time.as_secs_f64().to_string()])
+        .args(["--loom-bound", &budget.loom_bound.to_string()])
+        .args(["--seed", &budget.seed.to_string()])
+        .args(budget.exact_seed.map(|s| vec!["--exact-seed".to_owned(), s.to_string()]).unwrap_or_default())
+        .args(jobs.iter().map(Job::spec))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(log));
+    let mut child = command.spawn()?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut in_flight = None;
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        if let Some(id) = line.strip_prefix(START_PREFIX) {
+            in_flight = id.trim().parse().ok();
+            if let Some(job) = in_flight.and_then(|id: usize| jobs.iter().find(|j| j.id == id)) {
+                bar.set_message(describe(job));
+            }
+        } else if let Some(json) = line.strip_prefix(RESULT_PREFIX) {
+            if let Ok(result) = serde_json::from_str::<JobResult>(json) {
+                bar.inc(1);
+                in_flight = None;
+                results.insert(result.job.id, result);
+            }
+        }
+    }
+    child.wait()?;
+    Ok(in_flight)
+}
+
+/// The result of a job whose worker died: a deadlock report in the log is a lost
+/// wakeup found by the checker; anything else is an error.
+fn judge_crash(job: &Job, log_path: &PathBuf) -> JobResult {
+    let log = std::fs::read_to_string(log_path).unwrap_or_default();
+    // Only what this job logged: the worker marks each job's start on stderr too.
+    let marker = format!("{START_PREFIX}{}", job.id);
+    let tail = log.rsplit_once(&marker).map_or(log.as_str(), |(_, after)| after);
+    match tail.lines().rev().find(|l| l.contains("deadlock")) {
+        Some(line) => JobResult::new(
+            job,
+            Some((format!("the checker aborted on {}", line.trim()), Some("no-lost-wakeup".to_owned()))),
+            0,
+            0.0,
+        ),
+        None => JobResult::error(job, format!("the worker died during this job (see {})", log_path.display())),
+    }
+}

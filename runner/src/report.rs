@@ -1,0 +1,162 @@
+//! The campaign's summary: scenario × engine, the kill matrix (fault × engine), and
+//! the `--json` document.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use pipecheck_core::Fault;
+use serde::Serialize;
+
+use crate::jobs::Engine;
+use crate::outcome::{JobResult, Outcome};
+
+/// One cell of a table: a short verdict plus iterations and time.
+fn cell(result: &JobResult) -> String {
+    let verdict = match result.outcome {
+        Outcome::Passed => "pass",
+        Outcome::Failed => "FAIL",
+        Outcome::Caught => "caught",
+        Outcome::Escaped => "ESCAPED",
+        Outcome::Error => "error",
+    };
+    format!("{verdict} {} it {:.1}s", result.iterations, result.seconds)
+}
+
+fn table(title: &str, rows: &[(String, Vec<String>)], engines: &[Engine]) -> String {
+    let mut widths = vec![rows.iter().map(|(r, _)| r.len()).max().unwrap_or(0).max(title.len())];
+    for (i, engine) in engines.iter().enumerate() {
+        widths.push(rows.iter().map(|(_, c)| c[i].len()).max().unwrap_or(0).max(engine.name().len()));
+    }
+    let mut out = String::new();
+    let line = |out: &mut String, first: &str, cells: &[String]| {
+        let _ = write!(out, "| {first:<w$} ", w = widths[0]);
+        for (i, c) in cells.iter().enumerate() {
+            let _ = write!(out, "| {c:<w$} ", w = widths[i + 1]);
+        }
+        out.push_str("|\n");
+    };
+    line(&mut out, title, &engines.iter().map(|e| e.name().to_owned()).collect::<Vec<_>>());
+    line(&mut out, &"-".repeat(widths[0]), &widths[1..].iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>());
+    for (row, cells) in rows {
+        line(&mut out, row, cells);
+    }
+    out
+}
+
+/// The engines that appear in `results`, in canonical order.
+fn engines_of(results: &[JobResult]) -> Vec<Engine> {
+    let mut engines: Vec<Engine> = results.iter().map(|r| r.job.engine).collect();
+    engines.sort();
+    engines.dedup();
+    engines
+}
+
+/// Scenario × engine for runs without faults.
+pub(crate) fn summary(results: &[JobResult]) -> Option<String> {
+    let clean: Vec<&JobResult> = results.iter().filter(|r| r.job.fault.is_none()).collect();
+    if clean.is_empty() {
+        return None;
+    }
+    let engines = engines_of(results);
+    let mut rows: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for r in &clean {
+        let cells = rows.entry(&r.job.scenario).or_insert_with(|| vec!["-".to_owned(); engines.len()]);
+        cells[engines.iter().position(|e| *e == r.job.engine).expect("engine listed")] = cell(r);
+    }
+    let rows: Vec<(String, Vec<String>)> = rows.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    Some(table("scenario", &rows, &engines))
+}
+
+/// One kill-matrix cell: the first catch of a fault under an engine.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Kill {
+    pub(crate) fault: String,
+    pub(crate) engine: Engine,
+    pub(crate) caught: bool,
+    /// The scenario that caught it first (fewest iterations).
+    pub(crate) scenario: Option<String>,
+    pub(crate) invariant: Option<String>,
+    pub(crate) iterations: u64,
+    pub(crate) seconds: f64,
+}
+
+/// Fault × engine: caught or escaped, with iterations and seconds to the first catch.
+pub(crate) fn kills(results: &[JobResult]) -> Vec<Kill> {
+    let mut kills = Vec::new();
+    for &fault in Fault::ALL {
+        for engine in engines_of(results) {
+            let runs: Vec<&JobResult> =
+                results.iter().filter(|r| r.job.fault == Some(fault) && r.job.engine == engine).collect();
+            if runs.is_empty() {
+                continue;
+            }
+            let best = runs.iter().filter(|r| r.outcome == Outcome::Caught).min_by(|a, b| {
+                a.iterations.cmp(&b.iterations).then(a.seconds.total_cmp(&b.seconds))
+            });
+            kills.push(match best {
+                Some(r) => Kill {
+                    fault: fault.name().to_owned(),
+                    engine,
+                    caught: true,
+                    scenario: Some(r.job.scenario.clone()),
+                    invariant: r.invariant.clone(),
+                    iterations: r.iterations,
+                    seconds: r.seconds,
+                },
+                None => Kill {
+                    fault: fault.name().to_owned(),
+                    engine,
+                    caught: false,
+                    scenario: None,
+                    invariant: None,
+                    iterations: runs.iter().map(|r| r.iterations).sum(),
+                    seconds: runs.iter().map(|r| r.seconds).sum(),
+                },
+            });
+        }
+    }
+    kills
+}
+
+/// The kill matrix as a table.
+pub(crate) fn kill_matrix(kills: &[Kill]) -> Option<String> {
+    if kills.is_empty() {
+        return None;
+    }
+    let mut engines: Vec<Engine> = kills.iter().map(|k| k.engine).collect();
+    engines.sort();
+    engines.dedup();
+    let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+    for &fault in Fault::ALL {
+        let mine: Vec<&Kill> = kills.iter().filter(|k| k.fault == fault.name()).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let cells = engines
+            .iter()
+            .map(|e| match mine.iter().find(|k| k.engine == *e) {
+                Some(k) if k.caught => format!("caught {} it {:.2}s", k.iterations, k.seconds),
+                Some(k) => format!("ESCAPED ({} it)", k.iterations),
+                None => "-".to_owned(),
+            })
+            .collect();
+        rows.push((format!("{} ({})", fault.name(), fault.breaks()), cells));
+    }
+    Some(table("fault (invariant it breaks)", &rows, &engines))
+}
+
+/// Faults that no engine caught.
+pub(crate) fn escaped_everywhere(kills: &[Kill]) -> Vec<String> {
+    let mut faults: Vec<String> = kills.iter().map(|k| k.fault.clone()).collect();
+    faults.dedup();
+    faults.into_iter().filter(|f| !kills.iter().any(|k| &k.fault == f && k.caught)).collect()
+}
+
+/// The `--json` document.
+#[derive(Serialize)]
+pub(crate) struct Document<'a> {
+    pub(crate) jobs: &'a [JobResult],
+    pub(crate) kill_matrix: &'a [Kill],
+    pub(crate) escaped_everywhere: Vec<String>,
+    pub(crate) failed: Vec<String>,
+}

@@ -22,6 +22,8 @@ pub struct Failure {
     pub invariant: String,
     /// What was reported.
     pub message: String,
+    /// The monitor's log index of the observation that broke the invariant, if known.
+    pub step: Option<usize>,
 }
 
 /// What running an execution (or an exploration) produced.
@@ -104,7 +106,9 @@ fn classify(payload: &(dyn Any + Send), monitor: Option<&Monitor>) -> Failure {
         .cloned()
         .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
         .unwrap_or_else(|| "a panic without a message".to_owned());
-    let invariant = if let Some(violation) = monitor.and_then(Monitor::violation) {
+    let violation = monitor.and_then(Monitor::violation);
+    let step = violation.as_ref().map(|v| v.step);
+    let invariant = if let Some(violation) = violation {
         violation.invariant.to_owned()
     } else if let Some(name) = message.split("invariant `").nth(1).and_then(|r| r.split_once("` violated")) {
         name.0.to_owned()
@@ -116,5 +120,5 @@ fn classify(payload: &(dyn Any + Send), monitor: Option<&Monitor>) -> Failure {
     } else {
         "scenario-panic".to_owned()
     };
-    Failure { invariant, message }
+    Failure { invariant, message, step }
 }

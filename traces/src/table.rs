@@ -129,8 +129,14 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
     if from > 0 {
         let _ = writeln!(out, "  ... | ({from} earlier rows not shown)");
     }
+    let broke_at = replayed.failure.as_ref().and_then(|f| f.step);
     for (entry, task) in replayed.log.iter().zip(&owners).skip(from) {
-        let _ = write!(out, "{:>5} |", entry.step);
+        let marker = match broke_at {
+            Some(at) if entry.step == at => "✗",
+            Some(at) if entry.step > at => "…",
+            _ => " ",
+        };
+        let _ = write!(out, "{marker}{:>4} |", entry.step);
         for column in &columns {
             let cell = if column == task { fit(&describe(&entry.observation)) } else { String::new() };
             let _ = write!(out, " {cell:<WIDTH$} |");
@@ -139,6 +145,9 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
     }
     out.push_str(&rule);
     out.push('\n');
+    if broke_at.is_some_and(|at| at + 1 < replayed.log.len()) {
+        let _ = writeln!(out, "  (✗ marks the observation that broke the invariant; … rows were logged while unwinding)");
+    }
     if let Some(failure) = &replayed.failure {
         let what = crate::replay::first_line(&failure.message);
         let _ =

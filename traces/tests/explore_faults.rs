@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use pipecheck_core::Fault;
+use pipecheck_models::Scale;
 use pipecheck_properties::INVARIANT_NAMES;
 use pipecheck_traces::explore::{Exploration, Settings, explore, hunt, scenarios_catching};
 use pipecheck_traces::minimize::minimize;
@@ -104,10 +105,11 @@ fn every_fault_is_caught_under_random_and_under_pct() {
 }
 
 #[test]
-fn every_scenario_catches_each_fault_it_declares() {
+fn every_large_scenario_catches_each_fault_it_declares() {
+    // Small scenarios are sized for loom's exhaustive search, which checks their catches.
     let settings = settings();
     let mut missed = Vec::new();
-    for scenario in pipecheck_models::all() {
+    for scenario in pipecheck_models::all().into_iter().filter(|s| s.scale == Scale::Large) {
         for &fault in scenario.catches {
             let caught = settings.schedulers().iter().any(|&kind| {
                 matches!(explore(scenario, Some(fault), kind, &settings), Exploration::Failed(_))

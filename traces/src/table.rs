@@ -146,7 +146,10 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
     out.push_str(&rule);
     out.push('\n');
     if broke_at.is_some_and(|at| at + 1 < replayed.log.len()) {
-        let _ = writeln!(out, "  (✗ marks the observation that broke the invariant; … rows were logged while unwinding)");
+        let _ = writeln!(
+            out,
+            "  (✗ marks the observation that broke the invariant; … rows were logged while unwinding)"
+        );
     }
     if let Some(failure) = &replayed.failure {
         let what = crate::replay::first_line(&failure.message);

@@ -10,7 +10,7 @@ use std::path::Path;
 use pipecheck_core::Fault;
 use pipecheck_models::Scale;
 use pipecheck_properties::INVARIANT_NAMES;
-use pipecheck_traces::explore::{Exploration, Settings, explore, hunt, scenarios_catching};
+use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt, scenarios_catching};
 use pipecheck_traces::minimize::minimize;
 use pipecheck_traces::trace_file::{Trace, replay_command};
 
@@ -26,8 +26,13 @@ fn settings() -> Settings {
 #[test]
 fn every_scenario_passes_under_random_and_pct_schedules() {
     let settings = settings();
+    // Random, PCT at the configured depth, and PCT at depth 2 (the range is 2-3).
+    let mut kinds = settings.schedulers().to_vec();
+    if settings.pct_depth != 2 {
+        kinds.push(SchedulerKind::Pct { depth: 2 });
+    }
     for scenario in pipecheck_models::all() {
-        for kind in settings.schedulers() {
+        for &kind in &kinds {
             match explore(scenario, None, kind, &settings) {
                 Exploration::Passed { iterations, seconds } => {
                     eprintln!(

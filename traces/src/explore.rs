@@ -12,7 +12,7 @@ use shuttle::scheduler::{PctScheduler, RandomScheduler, Scheduler};
 use crate::record::Recorder;
 use crate::run::{Failure, fresh, run};
 use crate::schedule::Schedule;
-use crate::trace_file::Size;
+use crate::trace_file::{Size, Trace};
 
 /// Iterations per scenario and scheduler (env `PIPECHECK_SHUTTLE_ITERATIONS`).
 pub const DEFAULT_ITERATIONS: usize = 300;
@@ -149,6 +149,28 @@ pub struct Found {
     pub schedule: Schedule,
     /// Its size.
     pub size: Size,
+}
+
+impl Found {
+    /// The failure a trace file records, to minimize it again.
+    ///
+    /// # Errors
+    ///
+    /// An unknown scenario or scheduler.
+    pub fn from_trace(trace: &Trace) -> Result<Found, String> {
+        Ok(Found {
+            scenario: pipecheck_models::find(&trace.scenario)
+                .ok_or_else(|| format!("unknown scenario `{}`", trace.scenario))?,
+            fault: trace.fault,
+            scheduler: trace.scheduler.parse()?,
+            seed: trace.seed,
+            iteration: trace.iteration,
+            seconds: 0.0,
+            failure: Failure { invariant: trace.invariant.clone(), message: String::new(), step: None },
+            schedule: trace.schedule.clone(),
+            size: trace.original,
+        })
+    }
 }
 
 /// How an exploration ended.

@@ -58,6 +58,11 @@ enum Command {
         #[arg(long, default_value = "traces")]
         out: PathBuf,
     },
+    /// Minimize a trace file again, in place (fewer preemptions, then fewer steps).
+    Minimize {
+        /// The trace file.
+        file: PathBuf,
+    },
     /// Regenerate the corpus: one minimized trace per fault, and the per-fault table.
     Corpus {
         /// Where to save the traces.
@@ -65,6 +70,10 @@ enum Command {
         out: PathBuf,
     },
 }
+
+/// Executions the minimizer may spend on one failure.
+#[cfg(feature = "shuttle")]
+const MINIMIZE_RUNS: usize = 400;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -111,9 +120,9 @@ fn run(command: Command) -> Result<(), String> {
     use pipecheck_traces::table::render;
     use pipecheck_traces::trace_file::{Trace, replay_command};
 
-    /// Minimizes a found failure into a trace.
-    fn minimized_trace(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
-        let minimized = minimize(found, settings.max_steps, 400);
+    /// A found failure as a trace, minimized (in this process).
+    fn minimize_here(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
+        let minimized = minimize(found, settings.max_steps, MINIMIZE_RUNS);
         Trace::new(
             found.scenario.name,
             &found.scheduler.to_string(),
@@ -125,6 +134,40 @@ fn run(command: Command) -> Result<(), String> {
             minimized.size,
             minimized.schedule,
         )
+    }
+
+    /// A found failure as a minimized trace. The minimizer runs in a child process
+    /// (`minimize`) whose stderr is discarded: shuttle prints a line for every failing
+    /// candidate. Falls back to this process if the child cannot run.
+    fn minimized_trace(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let unminimized = Trace::new(
+            found.scenario.name,
+            &found.scheduler.to_string(),
+            found.seed,
+            found.iteration,
+            found.fault,
+            &found.failure.invariant,
+            found.size,
+            found.size,
+            found.schedule.clone(),
+        );
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let temp = std::env::temp_dir().join(format!("pipecheck-minimize-{}-{n}.trace", std::process::id()));
+        let child = unminimized.save(&temp).ok().and_then(|()| {
+            let exe = std::env::current_exe().ok()?;
+            let status = std::process::Command::new(exe)
+                .arg("minimize")
+                .arg(&temp)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .ok()?;
+            status.success().then(|| Trace::load(&temp).ok()).flatten()
+        });
+        let _ = std::fs::remove_file(&temp);
+        child.unwrap_or_else(|| minimize_here(found, settings))
     }
 
     /// Minimizes and saves a found failure.
@@ -240,6 +283,14 @@ fn run(command: Command) -> Result<(), String> {
                     save(&found, &settings, out.join(name))?;
                 }
             }
+        }
+        Command::Minimize { file } => {
+            let trace = Trace::load(&file).map_err(|e| e.to_string())?;
+            let found = pipecheck_traces::explore::Found::from_trace(&trace).map_err(|e| format!("{}: {e}", file.display()))?;
+            let mut minimized = minimize_here(&found, &settings);
+            minimized.date = trace.date.clone();
+            minimized.save(&file).map_err(|e| e.to_string())?;
+            println!("{}: {} -> {}", file.display(), trace.minimized, minimized.minimized);
         }
         Command::Corpus { out } => {
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;

@@ -286,7 +286,8 @@ fn run(command: Command) -> Result<(), String> {
         }
         Command::Minimize { file } => {
             let trace = Trace::load(&file).map_err(|e| e.to_string())?;
-            let found = pipecheck_traces::explore::Found::from_trace(&trace).map_err(|e| format!("{}: {e}", file.display()))?;
+            let found = pipecheck_traces::explore::Found::from_trace(&trace)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
             let mut minimized = minimize_here(&found, &settings);
             minimized.date = trace.date.clone();
             minimized.save(&file).map_err(|e| e.to_string())?;

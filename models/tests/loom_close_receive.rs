@@ -6,64 +6,78 @@
 use pipecheck_core::{Fault, FaultSet};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
-// Preemption bounds. A lost wake needs only two: the waiting side preempted between
-// its check and registering its waker, and the waking side preempted inside its
-// transition (planted lost wakes are all found at bound 2). The bounds below go past
-// that as far as a few seconds per model allow here (see models/LOOM.md): the next
-// bound up costs 3-4x the interleavings.
-
-/// Bound 5: the writer side is just a cancel (or a send) and a completion.
-const SHORT: usize = 5;
-/// Bound 4: two flushes and a completion against a reader looping over reads
-/// (bound 5 is 15,917 / 71,445 interleavings, 10-30 s).
-const LONG: usize = 4;
+/// Bound 5. A lost wake needs only two preemptions: the waiting side between its
+/// check and registering its waker, and the waking side inside its transition (every
+/// planted lost wake here is found at bound 2). Five goes well past that and keeps the
+/// largest model of the file (`consume-races-paused-flush`, 71,445 interleavings) at
+/// about half a minute here; each bound up costs 3-4x the interleavings.
+const BOUND: usize = 5;
 
 #[test]
 fn writer_complete_races_read() {
-    check_scenario("writer-complete-races-read", FaultSet::NONE, SHORT, Checks::Registry);
+    check_scenario("writer-complete-races-read", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
 #[test]
 fn writer_complete_races_read_catches_lost_wake_on_complete() {
-    expect_caught("writer-complete-races-read", Fault::LostWakeOnComplete, SHORT, Checks::Registry);
+    expect_caught("writer-complete-races-read", Fault::LostWakeOnComplete, BOUND, Checks::Registry);
 }
 
 #[test]
 fn cancel_races_read() {
-    check_scenario("cancel-races-read", FaultSet::NONE, SHORT, Checks::Registry);
+    check_scenario("cancel-races-read", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
 #[test]
 fn cancel_races_read_catches_lost_wake_on_complete() {
-    expect_caught("cancel-races-read", Fault::LostWakeOnComplete, SHORT, Checks::Registry);
+    expect_caught("cancel-races-read", Fault::LostWakeOnComplete, BOUND, Checks::Registry);
+}
+
+/// Bound 3 for the one three-thread model: 23,545 interleavings, about ten seconds
+/// here (bound 2: 2,485); a lost wake still needs only two preemptions.
+const THREE_THREADS: usize = 3;
+
+#[test]
+fn cancel_from_third_thread_races_read() {
+    check_scenario("cancel-from-third-thread-races-read", FaultSet::NONE, THREE_THREADS, Checks::Registry);
+}
+
+#[test]
+fn cancel_from_third_thread_races_read_catches_lost_wake_on_complete() {
+    expect_caught(
+        "cancel-from-third-thread-races-read",
+        Fault::LostWakeOnComplete,
+        THREE_THREADS,
+        Checks::Registry,
+    );
 }
 
 #[test]
 fn flush_races_read() {
-    check_scenario("flush-races-read", FaultSet::NONE, LONG, Checks::Registry);
+    check_scenario("flush-races-read", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
 #[test]
 fn flush_races_read_catches_lost_wake_on_complete() {
-    expect_caught("flush-races-read", Fault::LostWakeOnComplete, LONG, Checks::Registry);
+    expect_caught("flush-races-read", Fault::LostWakeOnComplete, BOUND, Checks::Registry);
 }
 
 #[test]
 fn consume_races_paused_flush() {
-    check_scenario("consume-races-paused-flush", FaultSet::NONE, LONG, Checks::Registry);
+    check_scenario("consume-races-paused-flush", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
 #[test]
 fn consume_races_paused_flush_catches_no_resume_on_consume() {
-    expect_caught("consume-races-paused-flush", Fault::NoResumeOnConsume, LONG, Checks::Registry);
+    expect_caught("consume-races-paused-flush", Fault::NoResumeOnConsume, BOUND, Checks::Registry);
 }
 
 #[test]
 fn reader_complete_races_paused_flush() {
-    check_scenario("reader-complete-races-paused-flush", FaultSet::NONE, SHORT, Checks::Registry);
+    check_scenario("reader-complete-races-paused-flush", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
 #[test]
 fn reader_complete_races_paused_flush_catches_no_pause_on_flush() {
-    expect_caught("reader-complete-races-paused-flush", Fault::NoPauseOnFlush, SHORT, Checks::Registry);
+    expect_caught("reader-complete-races-paused-flush", Fault::NoPauseOnFlush, BOUND, Checks::Registry);
 }

@@ -6,39 +6,34 @@
 use pipecheck_core::{Fault, FaultSet};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
-// Preemption bounds. Each race is a read (or its advance) against one flush or
-// completion; bound 2 finds every planted bug here, and the bounds below go further.
-
-/// Bound 4: two flushes over three segments against a reader looping over reads
-/// (bound 5 is 32,038 interleavings, ~11 s).
-const BYTES: usize = 4;
-/// Bound 5: one send and two completions against one read.
-const SHORT: usize = 5;
+/// Bound 5. Each race is a read (or its advance) against one flush or completion; bound
+/// 2 finds every planted bug here, five goes well past it within seconds per model.
+const BOUND: usize = 5;
 
 #[test]
 fn bytes_across_segments() {
-    check_scenario("bytes-across-segments", FaultSet::NONE, BYTES, Checks::Registry);
+    check_scenario("bytes-across-segments", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
 #[test]
 fn bytes_across_segments_catches_read_past_commit() {
-    expect_caught("bytes-across-segments", Fault::ReadPastCommit, BYTES, Checks::Registry);
+    expect_caught("bytes-across-segments", Fault::ReadPastCommit, BOUND, Checks::Registry);
 }
 
 #[test]
 fn both_complete_race_last_read() {
-    check_scenario("both-complete-race-last-read", FaultSet::NONE, SHORT, Checks::Registry);
+    check_scenario("both-complete-race-last-read", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
 #[test]
 fn both_complete_race_last_read_catches_leak_on_complete() {
-    expect_caught("both-complete-race-last-read", Fault::LeakOnComplete, SHORT, Checks::Registry);
+    expect_caught("both-complete-race-last-read", Fault::LeakOnComplete, BOUND, Checks::Registry);
 }
 
 /// The full registry plus loom's detector: disjoint ranges raise no false alarm.
 #[test]
 fn writer_fills_tail_while_reader_reads() {
-    check_scenario("writer-fills-tail-while-reader-reads", FaultSet::NONE, SHORT, Checks::Registry);
+    check_scenario("writer-fills-tail-while-reader-reads", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
 /// The protocol-level read-bound check is left out, so the overlap must be found by
@@ -48,7 +43,7 @@ fn writer_fills_tail_while_reader_reads_catches_read_past_commit_by_race_detecto
     let report = expect_caught(
         "writer-fills-tail-while-reader-reads",
         Fault::ReadPastCommit,
-        SHORT,
+        BOUND,
         Checks::MemoryByLoomOnly,
     );
     assert!(report.contains("Causality violation"), "expected loom's race detector to report it:\n{report}");

@@ -24,8 +24,9 @@ pub use monitor::{CheckConfig, Entry, Monitor};
 pub use observation::{Observation, Side};
 pub use registry::{INVARIANT_NAMES, registry};
 
-/// README's Rust examples, compiled and run as doctests.
-// The README examples build pipes outside a model: under loom/shuttle they cannot run.
+/// README's Rust examples, compiled and run as doctests (not under loom or shuttle: their
+/// sync primitives only work inside a model or shuttle test, and the examples build pipes
+/// outside one).
 #[cfg(all(doctest, not(any(feature = "loom", feature = "shuttle"))))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;

@@ -34,6 +34,14 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         body: cancel_races_read,
     },
     Scenario {
+        name: "cancel-from-third-thread-races-read",
+        summary: "a third thread cancels the read while the writer sends a byte and completes and the reader drains",
+        scale: Scale::Small,
+        catches: &[Fault::LostWakeOnComplete],
+        config: CheckConfig::default,
+        body: cancel_from_third_thread_races_read,
+    },
+    Scenario {
         name: "flush-races-read",
         summary: "the writer flushes a two-byte frame byte by byte while the reader waits for the whole frame",
         scale: Scale::Small,
@@ -89,6 +97,24 @@ fn cancel_races_read(monitor: &Arc<Monitor>) {
     assert!(bytes.is_empty());
     reader.complete(None);
     writer.join().unwrap();
+}
+
+/// As `cancel-races-read`, with the cancel on a thread of its own (seed 004's
+/// `CloseAsync` on another thread than `ReceiveAsync`), so it can land between the
+/// writer's flush and its completion as well as anywhere in the reader's loop.
+fn cancel_from_third_thread_races_read(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let canceller = reader.inner().read_canceller();
+    let cancel = thread::spawn(move || canceller.cancel_pending_read());
+    let writer = thread::spawn(move || {
+        writer.send(b"a").unwrap();
+        writer.complete(None);
+    });
+    let bytes = reader.drain().unwrap();
+    assert_eq!(bytes, b"a");
+    reader.complete(None);
+    writer.join().unwrap();
+    cancel.join().unwrap();
 }
 
 /// The reader consumes only whole two-byte frames but examines everything, so after

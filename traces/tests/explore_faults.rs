@@ -36,8 +36,9 @@ fn every_scenario_passes_under_random_and_pct_schedules() {
             match explore(scenario, None, kind, &settings) {
                 Exploration::Passed { iterations, seconds } => {
                     eprintln!(
-                        "{:<28} {kind:<14} passed {iterations} iterations in {seconds:.2}s",
-                        scenario.name
+                        "{:<28} {:<14} passed {iterations} iterations in {seconds:.2}s",
+                        scenario.name,
+                        kind.to_string()
                     );
                 }
                 Exploration::Failed(found) => {
@@ -94,8 +95,9 @@ fn every_fault_is_caught_under_random_and_under_pct() {
                         found.failure.message
                     );
                     eprintln!(
-                        "{fault:<20} {kind:<14} `{invariant}` broke in {} at iteration {} ({} iterations in all) after \
+                        "{fault:<20} {:<14} `{invariant}` broke in {} at iteration {} ({} iterations in all) after \
                          {:.3}s",
+                        kind.to_string(),
                         found.scenario.name,
                         found.iteration,
                         spent + found.iteration as usize,

@@ -95,8 +95,9 @@ fn every_fault_is_caught_under_random_and_under_pct() {
                         found.failure.message
                     );
                     eprintln!(
-                        "{fault:<20} {:<14} `{invariant}` broke in {} at iteration {} ({} iterations in all) after \
+                        "{:<20} {:<14} `{invariant}` broke in {} at iteration {} ({} iterations in all) after \
                          {:.3}s",
+                        fault.name(),
                         kind.to_string(),
                         found.scenario.name,
                         found.iteration,

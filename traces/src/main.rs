@@ -96,6 +96,23 @@ fn list() {
     for f in pipecheck_core::Fault::ALL {
         println!("  {:<20} breaks {}", f.name(), f.breaks());
     }
+    let mut traces: Vec<PathBuf> = std::fs::read_dir("traces")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
+        .collect();
+    traces.sort();
+    if !traces.is_empty() {
+        println!("traces:");
+    }
+    for path in traces {
+        match pipecheck_traces::trace_file::Trace::load(&path) {
+            Ok(t) => println!("  {:<44} {} · {} · {}", path.display(), t.scenario, t.invariant, t.minimized),
+            Err(e) => println!("  {e}"),
+        }
+    }
 }
 
 #[cfg(not(feature = "shuttle"))]

@@ -94,13 +94,19 @@ fn execute(trace: &Trace, path: &Path, fault_on: bool) -> Result<Replayed, Trace
             ),
         ));
     }
-    if fault_on && outcome.tape.overrun > 0 && outcome.failure.is_none() {
+    if fault_on && outcome.tape.overrun > 0 {
+        // A recorded schedule ends where its execution failed: running past its end
+        // means the program now takes more steps than it did.
+        let then = match &outcome.failure {
+            Some(f) => format!("before `{}` broke", f.invariant),
+            None => "and never failed".to_owned(),
+        };
         return Err(TraceError::new(
             path,
             None,
             format!(
-                "the schedule ended after {} steps but the program went on for {} more without failing: it no \
-                 longer matches the program",
+                "the schedule ended after {} steps but the program went on for {} more {then}: it no longer \
+                 matches the program (was the scenario or the pipe changed?)",
                 trace.schedule.len(),
                 outcome.tape.overrun
             ),

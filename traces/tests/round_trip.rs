@@ -8,7 +8,8 @@ use pipecheck_core::Fault;
 use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore};
 use pipecheck_traces::minimize::minimize;
 use pipecheck_traces::replay::{replay, replay_without_fault};
-use pipecheck_traces::trace_file::Trace;
+use pipecheck_traces::table::render;
+use pipecheck_traces::trace_file::{Size, Trace};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pipecheck-traces-{name}-{}", std::process::id()));
@@ -52,8 +53,11 @@ fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
     let loaded = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.schedule, saved.schedule);
     let replayed = replay(&loaded, &path).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(replayed.failure.expect("fails").invariant, "bounded-pool");
+    assert_eq!(replayed.failure.as_ref().expect("fails").invariant, "bounded-pool");
     assert_eq!(replayed.size, saved.minimized);
+    let table = render(&replayed, None);
+    assert!(table.contains("task 0 (reader)") && table.contains("(writer)"), "{table}");
+    assert!(table.contains("✗ `bounded-pool` broke"), "{table}");
     let fixed = replay_without_fault(&loaded, &path).unwrap_or_else(|e| panic!("{e}"));
     assert!(fixed.failure.is_none(), "passes with the fault off");
     let _ = std::fs::remove_dir_all(dir);
@@ -71,6 +75,22 @@ fn a_schedule_that_no_longer_fits_the_program_is_reported_with_the_file() {
     let trace = Trace::load(&moved).unwrap_or_else(|e| panic!("{e}"));
     let e = replay(&trace, &moved).expect_err("does not fit");
     assert_eq!(e.path, moved);
+    assert!(e.message.contains("no longer matches the program"), "{e}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_schedule_cut_short_is_reported_with_the_file() {
+    let dir = temp_dir("cut");
+    let (path, mut trace) = saved_trace(&dir);
+    // Keep only the first half of the decisions (and say so in the header, so the file parses).
+    let half = trace.schedule.len() / 2;
+    trace.schedule.steps.truncate(half);
+    trace.minimized = Size { steps: half, ..trace.minimized };
+    trace.save(&path).expect("saved");
+    let loaded = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let e = replay(&loaded, &path).expect_err("no longer fails");
+    assert_eq!(e.path, path);
     assert!(e.message.contains("no longer matches the program"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
 }

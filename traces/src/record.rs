@@ -107,11 +107,13 @@ fn restart(tape: &SharedTape, seed: u64) {
 pub(crate) struct Recorder {
     inner: Option<Box<dyn Scheduler>>,
     tape: SharedTape,
+    /// The inner scheduler said there are no more executions (no run was cut short).
+    finished: bool,
 }
 
 impl Recorder {
     pub(crate) fn new(inner: Box<dyn Scheduler>, tape: SharedTape) -> Recorder {
-        Recorder { inner: Some(inner), tape }
+        Recorder { inner: Some(inner), tape, finished: false }
     }
 
     fn inner(&mut self) -> &mut dyn Scheduler {
@@ -122,15 +124,20 @@ impl Recorder {
 impl Drop for Recorder {
     fn drop(&mut self) {
         // shuttle's RandomScheduler prints "failing seed ..." when dropped mid-execution;
-        // we report the failure ourselves, so it is leaked instead (a few bytes, once per
-        // failing exploration).
-        std::mem::forget(self.inner.take());
+        // we report the failure ourselves, so then it is leaked instead (a few hundred
+        // bytes, once per failing exploration).
+        if !self.finished {
+            std::mem::forget(self.inner.take());
+        }
     }
 }
 
 impl Scheduler for Recorder {
     fn new_execution(&mut self) -> Option<ShuttleSchedule> {
-        let schedule = self.inner().new_execution()?;
+        let Some(schedule) = self.inner().new_execution() else {
+            self.finished = true;
+            return None;
+        };
         restart(&self.tape, schedule.seed);
         Some(schedule)
     }

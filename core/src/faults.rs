@@ -36,6 +36,29 @@ pub enum Fault {
     /// Completing both sides forgets to release the last segment's buffer.
     /// Breaks **release-once**.
     LeakOnComplete,
+    /// An async-mutex entrant on the contended path that finds no waiter queued takes
+    /// the lock, as if an empty queue meant a free lock, while the holder is still
+    /// inside. Breaks **mutual-exclusion**.
+    MutexDoubleAdmit,
+    /// An async-mutex exit that finds no waiter queued yet forgets to leave the permit
+    /// for the entrant that has counted itself in the gate but not queued itself: that
+    /// entrant then waits forever. Breaks **no-lost-wakeup**.
+    MutexSkipWakeOnExit,
+    /// The message channel's close discards the data messages it drains while waiting
+    /// for the close frame, instead of handing them back. Breaks **byte-exact**.
+    CloseDropsFrame,
+    /// The completion source's `set_result` skips the version check, so a late
+    /// completion of an earlier operation completes the current one. Breaks **token-reuse**.
+    StaleTokenAccepted,
+    /// The completion source's `set_result` takes the waiter's waker in one critical
+    /// section and publishes the result in another, so a waiter registering in between
+    /// is never woken. Breaks **no-lost-wakeup**.
+    LostCompletionWake,
+    /// A partitioned-pool renter stealing from another partition takes that partition's
+    /// whole list out under the lock, pops from it outside the lock and puts the rest
+    /// back under a second lock, overwriting a buffer the owner returned in between: that
+    /// return goes missing. Breaks **balanced-pool**.
+    PartitionLeak,
 }
 
 impl Fault {
@@ -50,6 +73,12 @@ impl Fault {
         Fault::NoResumeOnConsume,
         Fault::NoPauseOnFlush,
         Fault::LeakOnComplete,
+        Fault::MutexDoubleAdmit,
+        Fault::MutexSkipWakeOnExit,
+        Fault::CloseDropsFrame,
+        Fault::StaleTokenAccepted,
+        Fault::LostCompletionWake,
+        Fault::PartitionLeak,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -64,6 +93,12 @@ impl Fault {
             Fault::NoResumeOnConsume => "NoResumeOnConsume",
             Fault::NoPauseOnFlush => "NoPauseOnFlush",
             Fault::LeakOnComplete => "LeakOnComplete",
+            Fault::MutexDoubleAdmit => "MutexDoubleAdmit",
+            Fault::MutexSkipWakeOnExit => "MutexSkipWakeOnExit",
+            Fault::CloseDropsFrame => "CloseDropsFrame",
+            Fault::StaleTokenAccepted => "StaleTokenAccepted",
+            Fault::LostCompletionWake => "LostCompletionWake",
+            Fault::PartitionLeak => "PartitionLeak",
         }
     }
 
@@ -73,10 +108,17 @@ impl Fault {
             Fault::LifoPool => "fifo-pool",
             Fault::DoubleReturn | Fault::ReturnWriteHead => "no-double-return",
             Fault::PoolOverflow => "bounded-pool",
-            Fault::LostWakeOnComplete | Fault::NoResumeOnConsume => "no-lost-wakeup",
+            Fault::LostWakeOnComplete
+            | Fault::NoResumeOnConsume
+            | Fault::MutexSkipWakeOnExit
+            | Fault::LostCompletionWake => "no-lost-wakeup",
             Fault::ReadPastCommit => "no-data-race",
             Fault::NoPauseOnFlush => "backpressure",
             Fault::LeakOnComplete => "release-once",
+            Fault::MutexDoubleAdmit => "mutual-exclusion",
+            Fault::CloseDropsFrame => "byte-exact",
+            Fault::StaleTokenAccepted => "token-reuse",
+            Fault::PartitionLeak => "balanced-pool",
         }
     }
 

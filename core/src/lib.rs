@@ -23,21 +23,35 @@
 //! Modules: [`primitive`] (the sync facade), [`faults`] (planted bugs, feature
 //! `faults`), [`spsc`] (the segment pool's queue), and the pipe itself
 //! ([`Writer`], [`Reader`], [`PipeOptions`]).
+//!
+//! Next to the pipe, the other designs of the seeds, on the same facade:
+//! [`async_mutex`] (seed 004's one-interlocked async lock), [`message_channel`]
+//! (seed 004's close racing receive), [`completion_source`] (seed 003's reusable,
+//! versioned completion source) and [`partitioned_pool`] (seed 002's per-thread
+//! partitioned buffer pool).
 
+pub mod async_mutex;
 pub mod buffer_pool;
+pub mod completion_source;
 pub mod error;
 pub mod faults;
+pub mod message_channel;
 pub mod observe;
 pub mod options;
+pub mod partitioned_pool;
 mod pipe;
 pub mod primitive;
 pub mod spsc;
 
+pub use async_mutex::{AsyncMutex, AsyncMutexGuard, Lock};
 pub use buffer_pool::{BufferPool, DefaultBufferPool};
+pub use completion_source::{CompletionError, CompletionSource, Token, Wait};
 pub use error::{Failure, OptionsError, PipeError};
 pub use faults::{Fault, FaultSet};
+pub use message_channel::{ChannelError, Message, MessageReceiver, MessageSender, message_channel};
 pub use observe::{PipeEvent, PipeObserver, SegmentId};
 pub use options::{PipeOptions, PoolDesign};
+pub use partitioned_pool::{PartitionHandle, PartitionedPool, PoolStats};
 pub use pipe::{
     Chunks, FlushCanceller, FlushFuture, FlushResult, Position, ReadBuf, ReadCanceller, ReadCursor,
     ReadFuture, ReadResult, Reader, Writer,

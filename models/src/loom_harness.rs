@@ -16,6 +16,12 @@
 //! (`LOOM_MAX_PREEMPTIONS`), `LOOM_LOG=1` for the interleaving log, and
 //! `LOOM_CHECKPOINT_FILE`/`LOOM_CHECKPOINT_INTERVAL` to resume at the failing
 //! interleaving (feature `loom-checkpoint`).
+//!
+//! Planted-bug twins ([`expect_caught`], [`expect_model_caught`]) run their model in a
+//! child process (the same test, rerun with `PIPECHECK_LOOM_TWIN_CHILD=1`). A failure
+//! inside loom often panics a second time while unwinding through loom objects, and
+//! that aborts the process. The parent survives the abort and checks that the report
+//! names the invariant the fault breaks.
 
 use std::any::Any;
 use std::cell::RefCell;

@@ -1,0 +1,376 @@
+//! An async mutex tuned for the uncontended case: one atomic read-modify-write to
+//! enter, one to exit.
+//!
+//! Seed 004 (dotnet/runtime, "Refactor ManagedWebSocket to avoid forcing Task
+//! allocations for ReceiveAsync") puts `ReceiveAsync` behind such a lock, .NET's
+//! `AsyncMutex`: "a single interlocked to acquire and a single interlocked to release".
+//!
+//! # Algorithm
+//!
+//! `gate` counts the tasks that hold the lock or want it. Entering is
+//! `gate.fetch_add(1)`: a previous value of 0 means the lock was free and is now held.
+//! Exiting is `gate.fetch_sub(1)`: a previous value of 1 means nobody else wanted it.
+//! Everything else happens in the contended path under a small queue lock:
+//!
+//! * an entrant that found the gate taken locks the queue and either takes a permit an
+//!   exit left for it (`released`) or queues itself (FIFO) and waits;
+//! * an exit that found other counted tasks locks the queue and hands the lock to the
+//!   oldest queued waiter. If none is queued yet, some entrant has counted itself but not
+//!   queued itself (the *decremented-but-not-queued* race), so the exit leaves the
+//!   permit in `released` for it instead of losing the wakeup;
+//! * a waiter whose future is dropped while queued (cancellation) leaves the queue but
+//!   stays counted in the gate as `abandoned`: the next exit takes it off on the
+//!   waiter's behalf. Undoing the count directly (as .NET's `OnCancellation` does)
+//!   would race with an exit that has already seen it and committed to a hand-over, and
+//!   could admit two holders. A waiter dropped *after* it was handed the lock exits at
+//!   once, so no permit leaks either way.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+
+use crossbeam_utils::CachePadded;
+
+use crate::faults::{Fault, FaultSet};
+use crate::primitive::cell::UnsafeCell;
+use crate::primitive::sync::Mutex;
+use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
+
+/// An async mutual-exclusion lock: `lock().await` yields a guard; dropping the guard
+/// hands the lock to the oldest waiter.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::AsyncMutex;
+/// use pipecheck_core::primitive::future::block_on;
+///
+/// let mutex = AsyncMutex::new(0u32);
+/// block_on(async {
+///     *mutex.lock().await += 1;
+///     assert_eq!(*mutex.lock().await, 1);
+/// });
+/// ```
+pub struct AsyncMutex<T> {
+    /// Tasks holding or wanting the lock (queued, about to queue, or abandoned).
+    gate: CachePadded<AtomicUsize>,
+    queue: Mutex<WaitQueue>,
+    faults: FaultSet,
+    value: UnsafeCell<T>,
+}
+
+#[derive(Default)]
+struct WaitQueue {
+    /// Queued waiters, oldest first.
+    waiters: VecDeque<Waiter>,
+    next_ticket: u64,
+    /// An exit found no queued waiter: the lock is reserved for the entrant that has
+    /// counted itself in the gate but not reached the queue yet.
+    released: bool,
+    /// Waiters that left the queue (their future was dropped) but are still counted in
+    /// the gate; exits take them off.
+    abandoned: usize,
+}
+
+struct Waiter {
+    ticket: u64,
+    waker: Waker,
+}
+
+// SAFETY: the value is only reached through a guard, and the gate protocol admits one
+// guard at a time (the mutual-exclusion invariant, checked by the loom and shuttle
+// models), so `T: Send` suffices to share the mutex between threads.
+unsafe impl<T: Send> Send for AsyncMutex<T> {}
+// SAFETY: as for `Send`: shared access to the value is serialized by the gate.
+unsafe impl<T: Send> Sync for AsyncMutex<T> {}
+
+impl<T> AsyncMutex<T> {
+    /// An unlocked mutex holding `value`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mutex = pipecheck_core::AsyncMutex::new(vec![1, 2]);
+    /// assert_eq!(mutex.into_inner(), vec![1, 2]);
+    /// ```
+    pub fn new(value: T) -> AsyncMutex<T> {
+        AsyncMutex::build(value, FaultSet::NONE)
+    }
+
+    /// An unlocked mutex with the planted bugs in `faults` switched on (feature `faults`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck_core::{AsyncMutex, FaultSet};
+    /// let mutex = AsyncMutex::with_faults(0, FaultSet::NONE);
+    /// # drop(mutex);
+    /// ```
+    #[cfg(feature = "faults")]
+    pub fn with_faults(value: T, faults: FaultSet) -> AsyncMutex<T> {
+        AsyncMutex::build(value, faults)
+    }
+
+    fn build(value: T, faults: FaultSet) -> AsyncMutex<T> {
+        AsyncMutex {
+            gate: CachePadded::new(AtomicUsize::new(0)),
+            queue: Mutex::new(WaitQueue::default()),
+            faults,
+            value: UnsafeCell::new(value),
+        }
+    }
+
+    /// Unwraps the value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(pipecheck_core::AsyncMutex::new(3).into_inner(), 3);
+    /// ```
+    pub fn into_inner(self) -> T {
+        self.value.into_inner()
+    }
+
+    /// Waits for the lock. Uncontended, the first poll takes it with one atomic
+    /// read-modify-write and allocates nothing. Waiters are served in the order they
+    /// queued; dropping the future before it resolves gives up the place (or, if the
+    /// lock was already handed to it, passes the lock on).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck_core::AsyncMutex;
+    /// use pipecheck_core::primitive::future::block_on;
+    /// let mutex = AsyncMutex::new(String::new());
+    /// block_on(async { mutex.lock().await.push_str("held") });
+    /// assert_eq!(mutex.into_inner(), "held");
+    /// ```
+    pub fn lock(&self) -> Lock<'_, T> {
+        Lock { mutex: self, state: LockState::Start }
+    }
+
+    /// Takes the lock if it is free right now, without queueing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mutex = pipecheck_core::AsyncMutex::new(());
+    /// let guard = mutex.try_lock().expect("free");
+    /// assert!(mutex.try_lock().is_none());
+    /// drop(guard);
+    /// assert!(mutex.try_lock().is_some());
+    /// ```
+    pub fn try_lock(&self) -> Option<AsyncMutexGuard<'_, T>> {
+        self.gate.compare_exchange(0, 1, Ordering::AcqRel, Ordering::Relaxed).ok().map(|_| self.guard())
+    }
+
+    #[inline]
+    fn guard(&self) -> AsyncMutexGuard<'_, T> {
+        AsyncMutexGuard { mutex: self, _access: PhantomData }
+    }
+
+    /// Releases the lock: one read-modify-write when nobody else is counted.
+    #[inline]
+    fn exit(&self) {
+        if self.gate.fetch_sub(1, Ordering::AcqRel) != 1 {
+            self.exit_contended();
+        }
+    }
+
+    /// Hands the lock to the oldest waiter, or reserves it for an entrant on its way
+    /// to the queue. Called with the lock still logically held by the exiting task.
+    #[cold]
+    fn exit_contended(&self) {
+        let mut queue = self.queue.lock();
+        loop {
+            if let Some(waiter) = queue.waiters.pop_front() {
+                // Leaving the queue is the hand-over: the waiter's next poll finds its
+                // ticket gone and owns the lock. Wake it after unlocking.
+                drop(queue);
+                waiter.waker.wake();
+                return;
+            }
+            if queue.abandoned > 0 {
+                // Hand the lock to an abandoned waiter, which exits at once.
+                queue.abandoned -= 1;
+                if self.gate.fetch_sub(1, Ordering::AcqRel) == 1 {
+                    return;
+                }
+                continue;
+            }
+            // Some entrant has counted itself in the gate but not queued itself yet.
+            if !self.faults.contains(Fault::MutexSkipWakeOnExit) {
+                debug_assert!(
+                    !queue.released,
+                    "invariant `mutual-exclusion` violated: an exit reserved a second permit"
+                );
+                queue.released = true;
+            }
+            return;
+        }
+    }
+}
+
+impl<T: Default> Default for AsyncMutex<T> {
+    fn default() -> Self {
+        AsyncMutex::new(T::default())
+    }
+}
+
+impl<T> fmt::Debug for AsyncMutex<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AsyncMutex").field("gate", &self.gate.load(Ordering::Relaxed)).finish_non_exhaustive()
+    }
+}
+
+/// The future of [`AsyncMutex::lock`].
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::AsyncMutex;
+/// use pipecheck_core::primitive::future::block_on;
+/// let mutex = AsyncMutex::new(1);
+/// let lock = mutex.lock(); // nothing happens until it is polled
+/// assert_eq!(*block_on(lock), 1);
+/// ```
+#[must_use = "the lock is only taken when the future is polled"]
+pub struct Lock<'a, T> {
+    mutex: &'a AsyncMutex<T>,
+    state: LockState,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LockState {
+    /// Not polled yet: not counted in the gate.
+    Start,
+    /// Counted and queued with this ticket.
+    Queued(u64),
+    /// Resolved: the guard owns the lock now.
+    Done,
+}
+
+impl<'a, T> Future for Lock<'a, T> {
+    type Output = AsyncMutexGuard<'a, T>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let mutex = this.mutex;
+        match this.state {
+            LockState::Start => {
+                if mutex.gate.fetch_add(1, Ordering::AcqRel) == 0 {
+                    this.state = LockState::Done;
+                    return Poll::Ready(mutex.guard());
+                }
+                let mut queue = mutex.queue.lock();
+                // The planted bug takes an empty queue to mean a free lock, although the
+                // holder may still be inside.
+                let double_admit = mutex.faults.contains(Fault::MutexDoubleAdmit) && queue.waiters.is_empty();
+                if std::mem::take(&mut queue.released) || double_admit {
+                    drop(queue);
+                    this.state = LockState::Done;
+                    return Poll::Ready(mutex.guard());
+                }
+                let ticket = queue.next_ticket;
+                queue.next_ticket += 1;
+                queue.waiters.push_back(Waiter { ticket, waker: cx.waker().clone() });
+                this.state = LockState::Queued(ticket);
+                Poll::Pending
+            }
+            LockState::Queued(ticket) => {
+                let mut queue = mutex.queue.lock();
+                match queue.waiters.iter_mut().find(|w| w.ticket == ticket) {
+                    Some(waiter) => {
+                        if !waiter.waker.will_wake(cx.waker()) {
+                            waiter.waker = cx.waker().clone();
+                        }
+                        Poll::Pending
+                    }
+                    None => {
+                        drop(queue);
+                        this.state = LockState::Done;
+                        Poll::Ready(mutex.guard())
+                    }
+                }
+            }
+            LockState::Done => panic!("`Lock` polled after it resolved"),
+        }
+    }
+}
+
+impl<T> Drop for Lock<'_, T> {
+    fn drop(&mut self) {
+        let LockState::Queued(ticket) = self.state else { return };
+        let mut queue = self.mutex.queue.lock();
+        if let Some(index) = queue.waiters.iter().position(|w| w.ticket == ticket) {
+            queue.waiters.remove(index);
+            queue.abandoned += 1;
+        } else {
+            // An exit handed us the lock after our last poll: pass it on.
+            drop(queue);
+            self.mutex.exit();
+        }
+    }
+}
+
+impl<T> fmt::Debug for Lock<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Lock").field("state", &self.state).finish_non_exhaustive()
+    }
+}
+
+/// Exclusive access to an [`AsyncMutex`]'s value; exits the lock on drop.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::AsyncMutex;
+/// use pipecheck_core::primitive::future::block_on;
+/// let mutex = AsyncMutex::new(vec![]);
+/// let mut guard = block_on(mutex.lock());
+/// guard.push(1);
+/// drop(guard); // the next waiter, if any, is woken here
+/// assert_eq!(*block_on(mutex.lock()), vec![1]);
+/// ```
+pub struct AsyncMutexGuard<'a, T> {
+    mutex: &'a AsyncMutex<T>,
+    /// Auto traits as for `&mut T`: sharing the guard shares `&T`, so it needs `T: Sync`.
+    _access: PhantomData<&'a mut T>,
+}
+
+impl<T> Deref for AsyncMutexGuard<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.mutex.value.with(|value| {
+            // SAFETY: this guard is the one holder the gate admitted; the value is not
+            // touched by anyone else until the guard drops.
+            unsafe { &*value }
+        })
+    }
+}
+
+impl<T> DerefMut for AsyncMutexGuard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.mutex.value.with_mut(|value| {
+            // SAFETY: as in `deref`, and `&mut self` makes this borrow unique.
+            unsafe { &mut *value }
+        })
+    }
+}
+
+impl<T> Drop for AsyncMutexGuard<'_, T> {
+    fn drop(&mut self) {
+        self.mutex.exit();
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for AsyncMutexGuard<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}

@@ -1,0 +1,330 @@
+//! A message channel over the pipe whose `close` may run concurrently with `receive`.
+//!
+//! Seed 004 (dotnet/runtime, "Refactor ManagedWebSocket to avoid forcing Task
+//! allocations for ReceiveAsync"): `CloseAsync` may be issued while a `ReceiveAsync` is
+//! in flight, yet it must itself receive until the peer's close frame arrives. The fix
+//! puts the receive path behind an [`AsyncMutex`] and rewrites close as "calling
+//! `ReceiveAsync` in a loop". This module does the same over a pipe:
+//!
+//! * frames are `[kind: u8][len: u32 LE][payload]`, kind 0 = data, 1 = close;
+//! * [`MessageReceiver::receive`] enters the async mutex, reads one frame from the pipe
+//!   and returns it; after the close frame it returns [`Message::Closed`] at once;
+//! * [`MessageReceiver::close`] receives in a loop until the close frame, and hands
+//!   back the data messages it drained on the way, so a concurrent receiver and closer
+//!   between them see every message exactly once (**byte-exact**) and both finish
+//!   (**no-lost-wakeup**).
+
+use std::fmt;
+
+use crate::async_mutex::AsyncMutex;
+use crate::error::PipeError;
+use crate::faults::{Fault, FaultSet};
+use crate::options::PipeOptions;
+use crate::pipe::{Reader, Writer};
+
+const DATA: u8 = 0;
+const CLOSE: u8 = 1;
+const HEADER: usize = 5;
+
+/// What a receive yields.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::Message;
+/// assert_ne!(Message::Data(vec![1]), Message::Closed);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// One data message.
+    Data(Vec<u8>),
+    /// The close frame has arrived (now or earlier): no more messages.
+    Closed,
+}
+
+/// Why a channel operation failed.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::ChannelError;
+/// assert_eq!(ChannelError::Truncated.to_string(), "the stream ended without a close frame");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChannelError {
+    /// The pipe underneath refused an operation.
+    Pipe(PipeError),
+    /// The sender completed without sending a close frame (or mid-frame).
+    Truncated,
+    /// The receiving end is gone: a sent message will never be read.
+    ReceiverGone,
+    /// A frame of unknown kind.
+    BadFrame {
+        /// The kind byte.
+        kind: u8,
+    },
+    /// A message longer than a frame can describe.
+    TooLong {
+        /// Its length.
+        len: usize,
+    },
+}
+
+impl fmt::Display for ChannelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChannelError::Pipe(e) => write!(f, "pipe error: {e}"),
+            ChannelError::Truncated => f.write_str("the stream ended without a close frame"),
+            ChannelError::ReceiverGone => f.write_str("the receiving end is gone"),
+            ChannelError::BadFrame { kind } => write!(f, "frame of unknown kind {kind}"),
+            ChannelError::TooLong { len } => write!(f, "message of {len} bytes does not fit a frame"),
+        }
+    }
+}
+
+impl std::error::Error for ChannelError {}
+
+impl From<PipeError> for ChannelError {
+    fn from(e: PipeError) -> ChannelError {
+        ChannelError::Pipe(e)
+    }
+}
+
+/// A channel over a pipe built from `options`.
+///
+/// # Errors
+///
+/// The [`OptionsError`](crate::OptionsError) of invalid options.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_core::{Message, PipeOptions, message_channel};
+/// let (mut tx, rx) = message_channel(PipeOptions::new()).unwrap();
+/// block_on(async {
+///     tx.send(b"hi").await.unwrap();
+///     tx.close().await.unwrap();
+///     assert_eq!(rx.receive().await, Ok(Message::Data(b"hi".to_vec())));
+///     assert_eq!(rx.close().await, Ok(vec![]));
+///     assert_eq!(rx.receive().await, Ok(Message::Closed));
+/// });
+/// ```
+pub fn message_channel(
+    options: PipeOptions,
+) -> Result<(MessageSender, MessageReceiver), crate::error::OptionsError> {
+    let faults = options.faults;
+    let (writer, reader) = options.build()?;
+    let receiver = MessageReceiver { state: AsyncMutex::new(ReceiveState { reader, closed: false }), faults };
+    Ok((MessageSender { writer }, receiver))
+}
+
+/// The sending end: writes data frames and, last, a close frame.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::primitive::future::block_on;
+/// let (mut tx, _rx) = pipecheck_core::message_channel(Default::default()).unwrap();
+/// block_on(tx.send(b"payload")).unwrap();
+/// ```
+pub struct MessageSender {
+    writer: Writer,
+}
+
+impl MessageSender {
+    /// Sends one data message and flushes it.
+    ///
+    /// # Errors
+    ///
+    /// [`ChannelError::ReceiverGone`] when the receiving end was dropped;
+    /// [`ChannelError::TooLong`] above `u32::MAX` bytes; the pipe's error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck_core::ChannelError;
+    /// use pipecheck_core::primitive::future::block_on;
+    /// let (mut tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
+    /// drop(rx);
+    /// assert_eq!(block_on(tx.send(b"nobody listens")), Err(ChannelError::ReceiverGone));
+    /// ```
+    pub async fn send(&mut self, payload: &[u8]) -> Result<(), ChannelError> {
+        self.write_frame(DATA, payload)?;
+        if self.writer.flush().await?.is_completed {
+            return Err(ChannelError::ReceiverGone);
+        }
+        Ok(())
+    }
+
+    /// Sends the close frame and completes the pipe.
+    ///
+    /// # Errors
+    ///
+    /// The pipe's error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck_core::primitive::future::block_on;
+    /// let (tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
+    /// block_on(tx.close()).unwrap();
+    /// assert_eq!(block_on(rx.close()), Ok(vec![]));
+    /// ```
+    pub async fn close(mut self) -> Result<(), ChannelError> {
+        self.write_frame(CLOSE, &[])?;
+        self.writer.flush().await?;
+        self.writer.complete(None);
+        Ok(())
+    }
+
+    fn write_frame(&mut self, kind: u8, payload: &[u8]) -> Result<(), ChannelError> {
+        let len = u32::try_from(payload.len()).map_err(|_| ChannelError::TooLong { len: payload.len() })?;
+        let mut header = [kind, 0, 0, 0, 0];
+        header[1..].copy_from_slice(&len.to_le_bytes());
+        self.writer.write(&header)?;
+        self.writer.write(payload)?;
+        Ok(())
+    }
+}
+
+impl fmt::Debug for MessageSender {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MessageSender").finish_non_exhaustive()
+    }
+}
+
+/// The receiving end, shareable between a receiving task and a closing task.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_core::{Message, message_channel};
+/// let (mut tx, rx) = message_channel(Default::default()).unwrap();
+/// let rx = Arc::new(rx);
+/// let receiver = {
+///     let rx = rx.clone();
+///     std::thread::spawn(move || block_on(rx.receive()))
+/// };
+/// block_on(async {
+///     tx.send(b"m").await.unwrap();
+///     tx.close().await.unwrap();
+/// });
+/// let drained = block_on(rx.close()).unwrap();
+/// let received = receiver.join().unwrap().unwrap();
+/// // The message went to exactly one of them.
+/// match received {
+///     Message::Data(m) => assert_eq!((m, drained.len()), (b"m".to_vec(), 0)),
+///     Message::Closed => assert_eq!(drained, vec![b"m".to_vec()]),
+/// }
+/// ```
+pub struct MessageReceiver {
+    state: AsyncMutex<ReceiveState>,
+    faults: FaultSet,
+}
+
+struct ReceiveState {
+    reader: Reader,
+    /// The close frame has been read.
+    closed: bool,
+}
+
+impl MessageReceiver {
+    /// Receives the next message, waiting behind a concurrent receive or close.
+    ///
+    /// # Errors
+    ///
+    /// [`ChannelError::Truncated`] when the sender went away without a close frame;
+    /// [`ChannelError::BadFrame`] for garbage; the pipe's error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck_core::primitive::future::block_on;
+    /// use pipecheck_core::{ChannelError, message_channel};
+    /// let (tx, rx) = message_channel(Default::default()).unwrap();
+    /// drop(tx); // completes the pipe without a close frame
+    /// assert_eq!(block_on(rx.receive()), Err(ChannelError::Truncated));
+    /// ```
+    pub async fn receive(&self) -> Result<Message, ChannelError> {
+        let mut state = self.state.lock().await;
+        if state.closed {
+            return Ok(Message::Closed);
+        }
+        match read_frame(&mut state.reader).await? {
+            (DATA, payload) => Ok(Message::Data(payload)),
+            (CLOSE, _) => {
+                state.closed = true;
+                Ok(Message::Closed)
+            }
+            (kind, _) => Err(ChannelError::BadFrame { kind }),
+        }
+    }
+
+    /// Receives in a loop until the close frame arrives, and returns the data messages
+    /// drained on the way, oldest first. Safe to run while another task receives.
+    ///
+    /// # Errors
+    ///
+    /// As [`receive`](Self::receive).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck_core::primitive::future::block_on;
+    /// let (mut tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
+    /// block_on(async {
+    ///     tx.send(b"a").await.unwrap();
+    ///     tx.send(b"b").await.unwrap();
+    ///     tx.close().await.unwrap();
+    ///     assert_eq!(rx.close().await, Ok(vec![b"a".to_vec(), b"b".to_vec()]));
+    /// });
+    /// ```
+    pub async fn close(&self) -> Result<Vec<Vec<u8>>, ChannelError> {
+        let mut drained = Vec::new();
+        loop {
+            match self.receive().await? {
+                Message::Data(payload) => {
+                    if !self.faults.contains(Fault::CloseDropsFrame) {
+                        drained.push(payload);
+                    }
+                }
+                Message::Closed => return Ok(drained),
+            }
+        }
+    }
+}
+
+impl fmt::Debug for MessageReceiver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MessageReceiver").field("faults", &self.faults).finish_non_exhaustive()
+    }
+}
+
+/// Reads one whole frame: its kind and payload.
+async fn read_frame(reader: &mut Reader) -> Result<(u8, Vec<u8>), ChannelError> {
+    loop {
+        let result = reader.read().await?;
+        let buffer = result.buffer();
+        let mut header = [0u8; HEADER];
+        if buffer.len() >= HEADER {
+            buffer.copy_to(&mut header);
+            let len = u32::from_le_bytes([header[1], header[2], header[3], header[4]]) as usize;
+            if buffer.len() >= HEADER + len {
+                let payload = buffer.slice(HEADER..HEADER + len)?.to_vec();
+                let end = buffer.position(HEADER + len)?;
+                reader.advance_to(end, end)?;
+                return Ok((header[0], payload));
+            }
+        }
+        if result.is_completed() {
+            return Err(ChannelError::Truncated);
+        }
+        // Not a whole frame yet: consume nothing, examine everything, wait for more.
+        let (start, end) = (buffer.start(), buffer.end());
+        reader.advance_to(start, end)?;
+    }
+}

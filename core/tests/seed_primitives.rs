@@ -1,0 +1,211 @@
+//! Plain `std` tests of the seed primitives: every typed error, FIFO hand-over and
+//! cancellation of the async mutex, and the partitioned pool's home preference.
+#![cfg(not(any(feature = "loom", feature = "shuttle")))]
+
+use std::pin::pin;
+use std::task::{Context, Waker};
+
+use pipecheck_core::primitive::future::block_on;
+use pipecheck_core::{
+    AsyncMutex, ChannelError, CompletionError, CompletionSource, Message, PartitionedPool, PipeOptions,
+    message_channel,
+};
+
+#[test]
+fn stale_token_is_refused_everywhere() {
+    let source = CompletionSource::new();
+    let old = source.reset();
+    let new = source.reset();
+    let stale = Err(CompletionError::StaleToken { token: 1, current: 2 });
+    assert_eq!(source.set_result(old, 1), stale.map(|_: i32| ()));
+    assert_eq!(source.get_result(old), stale);
+    assert_eq!(block_on(source.wait(old)), stale);
+    source.set_result(new, 2).unwrap();
+    assert_eq!(source.get_result(new), Ok(2));
+}
+
+#[test]
+fn a_token_before_the_first_reset_is_stale() {
+    let source = CompletionSource::<u8>::new();
+    let first = source.reset();
+    let reused = CompletionSource::<u8>::new();
+    assert_eq!(reused.get_result(first), Err(CompletionError::StaleToken { token: 1, current: 0 }));
+}
+
+#[test]
+fn second_set_result_is_refused() {
+    let source = CompletionSource::new();
+    let token = source.reset();
+    source.set_result(token, "first").unwrap();
+    assert_eq!(source.set_result(token, "second"), Err(CompletionError::AlreadyCompleted { version: 1 }));
+    assert_eq!(source.get_result(token), Ok("first"));
+}
+
+#[test]
+fn second_get_result_is_refused() {
+    let source = CompletionSource::new();
+    let token = source.reset();
+    assert_eq!(source.get_result(token), Err(CompletionError::NotCompleted { version: 1 }));
+    source.set_result(token, 3).unwrap();
+    assert_eq!(source.get_result(token), Ok(3));
+    assert_eq!(source.get_result(token), Err(CompletionError::ResultTaken { version: 1 }));
+}
+
+#[test]
+fn second_waiter_is_refused_until_the_first_is_dropped() {
+    let source = CompletionSource::<u8>::new();
+    let token = source.reset();
+    let mut cx = Context::from_waker(Waker::noop());
+    let mut first = Box::pin(source.wait(token));
+    assert!(first.as_mut().poll(&mut cx).is_pending());
+    let mut second = pin!(source.wait(token));
+    assert_eq!(
+        second.as_mut().poll(&mut cx),
+        std::task::Poll::Ready(Err(CompletionError::SecondWaiter { version: 1 }))
+    );
+    drop(first); // cancelled: the place is free again
+    source.set_result(token, 9).unwrap();
+    assert_eq!(block_on(source.wait(token)), Ok(9));
+}
+
+#[test]
+fn reuse_keeps_one_allocation_across_operations() {
+    let source = CompletionSource::new();
+    for i in 0..100u32 {
+        let token = source.reset();
+        assert_eq!(token.version(), u64::from(i) + 1);
+        source.set_result(token, i).unwrap();
+        assert_eq!(block_on(source.wait(token)), Ok(i));
+    }
+}
+
+#[test]
+fn mutex_serves_waiters_in_fifo_order() {
+    let mutex = AsyncMutex::new(Vec::new());
+    let mut cx = Context::from_waker(Waker::noop());
+    let holder = block_on(mutex.lock());
+    let mut waiters: Vec<_> = (0..3).map(|_| Box::pin(mutex.lock())).collect();
+    for waiter in &mut waiters {
+        assert!(waiter.as_mut().poll(&mut cx).is_pending());
+    }
+    drop(holder);
+    for (i, waiter) in waiters.iter_mut().enumerate() {
+        let mut guard = match waiter.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(guard) => guard,
+            std::task::Poll::Pending => panic!("waiter {i} was not handed the lock in order"),
+        };
+        guard.push(i);
+    }
+    assert_eq!(*block_on(mutex.lock()), [0, 1, 2]);
+}
+
+#[test]
+fn mutex_cancelled_waiter_leaks_no_permit() {
+    let mutex = AsyncMutex::new(());
+    let mut cx = Context::from_waker(Waker::noop());
+    let holder = block_on(mutex.lock());
+    let mut cancelled = Box::pin(mutex.lock());
+    let mut next = Box::pin(mutex.lock());
+    assert!(cancelled.as_mut().poll(&mut cx).is_pending());
+    assert!(next.as_mut().poll(&mut cx).is_pending());
+    drop(cancelled);
+    drop(holder);
+    let guard = match next.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(guard) => guard,
+        std::task::Poll::Pending => panic!("the lock skipped over the cancelled waiter to nobody"),
+    };
+    assert!(mutex.try_lock().is_none(), "two holders after a cancellation");
+    drop(guard);
+    drop(next);
+    assert!(mutex.try_lock().is_some(), "a permit leaked");
+}
+
+#[test]
+fn mutex_waiter_dropped_after_hand_over_passes_the_lock_on() {
+    let mutex = AsyncMutex::new(());
+    let mut cx = Context::from_waker(Waker::noop());
+    let holder = block_on(mutex.lock());
+    let mut handed = Box::pin(mutex.lock());
+    assert!(handed.as_mut().poll(&mut cx).is_pending());
+    drop(holder); // hands the lock to `handed`, which never polls again
+    drop(handed);
+    assert!(mutex.try_lock().is_some(), "the handed-over lock was lost with its future");
+}
+
+#[test]
+fn mutex_excludes_across_threads() {
+    let mutex = std::sync::Arc::new(AsyncMutex::new(0u64));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let mutex = mutex.clone();
+            std::thread::spawn(move || {
+                for _ in 0..10_000 {
+                    *block_on(mutex.lock()) += 1;
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    assert_eq!(*block_on(mutex.lock()), 40_000);
+}
+
+#[test]
+fn channel_errors_are_typed() {
+    let (tx, rx) = message_channel(PipeOptions::new()).unwrap();
+    drop(tx);
+    assert_eq!(block_on(rx.receive()), Err(ChannelError::Truncated));
+
+    let (mut tx, rx) = message_channel(PipeOptions::new()).unwrap();
+    drop(rx);
+    assert_eq!(block_on(tx.send(b"x")), Err(ChannelError::ReceiverGone));
+}
+
+#[test]
+fn channel_delivers_in_order_and_close_is_idempotent() {
+    let (mut tx, rx) =
+        message_channel(PipeOptions::new().minimum_segment_size(4).maximum_segment_size(8)).unwrap();
+    block_on(async {
+        for m in [&b"one"[..], b"two", b"three"] {
+            tx.send(m).await.unwrap();
+        }
+        tx.close().await.unwrap();
+    });
+    assert_eq!(block_on(rx.receive()), Ok(Message::Data(b"one".to_vec())));
+    assert_eq!(block_on(rx.close()), Ok(vec![b"two".to_vec(), b"three".to_vec()]));
+    assert_eq!(block_on(rx.close()), Ok(vec![]));
+    assert_eq!(block_on(rx.receive()), Ok(Message::Closed));
+}
+
+#[test]
+fn pool_prefers_the_home_partition() {
+    let pool = PartitionedPool::new(2, 16);
+    let (a, b) = (pool.handle(0), pool.handle(1));
+    a.give_back(vec![0xa; 16].into_boxed_slice());
+    b.give_back(vec![0xb; 16].into_boxed_slice());
+    assert_eq!(b.rent()[0], 0xb);
+    assert_eq!(a.rent()[0], 0xa);
+}
+
+#[test]
+fn pool_rents_and_returns_balance_across_threads() {
+    let pool = std::sync::Arc::new(PartitionedPool::new(2, 64));
+    let threads: Vec<_> = (0..4)
+        .map(|i| {
+            let pool = pool.clone();
+            std::thread::spawn(move || {
+                let home = pool.handle(i);
+                for _ in 0..1_000 {
+                    let (x, y) = (home.rent(), home.rent());
+                    home.give_back(x);
+                    home.give_back(y);
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    assert_eq!(pool.stats().outstanding(), Some(0));
+}

@@ -1,0 +1,342 @@
+//! Scenario bodies for the seed primitives (async mutex, message channel, completion
+//! source, partitioned pool), written once on pipecheck's sync facade and run by both
+//! engines: `tests/loom_primitives.rs` (exhaustive, bounded) and
+//! `tests/shuttle_primitives.rs` (random and PCT schedules).
+//!
+//! Every body builds shared state, spawns, acts, joins and asserts, and every failed
+//! assertion names the invariant it checks. A planted bug that loses a wakeup shows up
+//! instead as the engine's own deadlock report; [`names_invariant`] maps that to
+//! **no-lost-wakeup**.
+
+use std::any::Any;
+use std::pin::pin;
+use std::process::Command;
+use std::task::{Context, Waker};
+
+use pipecheck_core::primitive::future::block_on;
+use pipecheck_core::primitive::sync::Arc;
+use pipecheck_core::primitive::sync::atomic::{AtomicUsize, Ordering};
+use pipecheck_core::primitive::thread;
+use pipecheck_core::{AsyncMutex, CompletionError, CompletionSource, FaultSet, Message, PartitionedPool};
+use pipecheck_core::{Fault, PipeOptions, message_channel};
+use pipecheck_properties::{CheckConfig, Monitor};
+
+use crate::{Scale, Scenario};
+
+/// The primitives' scenarios, for the campaign runner and its kill matrix. Their
+/// bodies take only the monitor's faults: they check their invariants themselves.
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "mutex-mutual-exclusion",
+        summary: "three tasks take the async mutex, each checking it is the only holder",
+        scale: Scale::Small,
+        catches: &[Fault::MutexDoubleAdmit],
+        config: CheckConfig::default,
+        body: |monitor| mutex_mutual_exclusion(faults_of(monitor)),
+    },
+    Scenario {
+        name: "mutex-exit-races-enter",
+        summary: "the async mutex's holder exits while an entrant counts itself in and queues",
+        scale: Scale::Small,
+        catches: &[Fault::MutexSkipWakeOnExit],
+        config: CheckConfig::default,
+        body: |monitor| mutex_exit_races_enter(faults_of(monitor)),
+    },
+    Scenario {
+        name: "mutex-cancel-races-exit",
+        summary: "a queued async-mutex enter is cancelled while the holder exits",
+        scale: Scale::Small,
+        catches: &[],
+        config: CheckConfig::default,
+        body: |monitor| mutex_cancel_races_exit(faults_of(monitor)),
+    },
+    Scenario {
+        name: "channel-close-races-receive",
+        summary: "a message-channel receive and close race for one message and the close frame",
+        scale: Scale::Small,
+        catches: &[Fault::CloseDropsFrame],
+        config: CheckConfig::default,
+        body: |monitor| channel_close_races_receive(faults_of(monitor)),
+    },
+    Scenario {
+        name: "completion-wakes-waiter",
+        summary: "a completion source is completed while its waiter registers",
+        scale: Scale::Small,
+        catches: &[Fault::LostCompletionWake],
+        config: CheckConfig::default,
+        body: |monitor| completion_wakes_waiter(faults_of(monitor)),
+    },
+    Scenario {
+        name: "completion-stale-token",
+        summary: "a late duplicate completion races the reuse of the completion source",
+        scale: Scale::Small,
+        catches: &[Fault::StaleTokenAccepted],
+        config: CheckConfig::default,
+        body: |monitor| completion_stale_token(faults_of(monitor)),
+    },
+    Scenario {
+        name: "pool-rents-and-returns-balance",
+        summary: "two workers rent and return on a partitioned pool while one steals from the other",
+        scale: Scale::Small,
+        catches: &[Fault::PartitionLeak],
+        config: CheckConfig::default,
+        body: |monitor| pool_rents_and_returns_balance(faults_of(monitor)),
+    },
+];
+
+fn faults_of(monitor: &std::sync::Arc<Monitor>) -> FaultSet {
+    monitor.config().faults
+}
+
+/// Three tasks take the async mutex (so an exit can find one waiter queued and another
+/// still on its way to the queue); inside, each checks that it is the only holder.
+/// Checks **mutual-exclusion**.
+pub fn mutex_mutual_exclusion(faults: FaultSet) {
+    let mutex = Arc::new(AsyncMutex::with_faults(0usize, faults));
+    let holders = Arc::new(AtomicUsize::new(0));
+    let critical = {
+        let (mutex, holders) = (mutex.clone(), holders.clone());
+        move || {
+            block_on(async {
+                let mut guard = mutex.lock().await;
+                let others = holders.fetch_add(1, Ordering::SeqCst);
+                assert_eq!(
+                    others, 0,
+                    "invariant `mutual-exclusion` violated: two tasks hold the async mutex at once"
+                );
+                *guard += 1;
+                holders.fetch_sub(1, Ordering::SeqCst);
+            })
+        }
+    };
+    let others = [thread::spawn(critical.clone()), thread::spawn(critical.clone())];
+    critical();
+    for other in others {
+        other.join().expect("another task panicked");
+    }
+    assert_eq!(*block_on(mutex.lock()), 3, "invariant `mutual-exclusion` violated: an increment was lost");
+}
+
+/// The holder exits while another task enters: the entrant may have counted itself in
+/// the gate but not queued itself yet. It must still get the lock. Checks
+/// **no-lost-wakeup** (a lost hand-over is a deadlock).
+pub fn mutex_exit_races_enter(faults: FaultSet) {
+    let mutex = Arc::new(AsyncMutex::with_faults(Vec::new(), faults));
+    let guard = block_on(mutex.lock());
+    let entrant = {
+        let mutex = mutex.clone();
+        thread::spawn(move || block_on(mutex.lock()).push("entrant"))
+    };
+    drop(guard);
+    entrant.join().expect("the entrant panicked");
+    assert_eq!(
+        *block_on(mutex.lock()),
+        ["entrant"],
+        "invariant `no-lost-wakeup` violated: the entrant never ran"
+    );
+}
+
+/// A queued enter is dropped (cancelled) while the holder exits. Afterwards exactly one
+/// permit exists: a new holder gets the lock, a second entrant must wait, and gets it
+/// when the first exits. Checks **mutual-exclusion** and **no-lost-wakeup**.
+pub fn mutex_cancel_races_exit(faults: FaultSet) {
+    let mutex = Arc::new(AsyncMutex::with_faults((), faults));
+    let guard = block_on(mutex.lock());
+    let canceller = {
+        let mutex = mutex.clone();
+        thread::spawn(move || {
+            let mut lock = pin!(mutex.lock());
+            // One poll: queued behind the holder, or already granted; then cancelled.
+            let polled = lock.as_mut().poll(&mut Context::from_waker(Waker::noop()));
+            drop(polled);
+        })
+    };
+    drop(guard);
+    canceller.join().expect("the canceller panicked");
+
+    let first = block_on(mutex.lock());
+    let mut second = pin!(mutex.lock());
+    let mut cx = Context::from_waker(Waker::noop());
+    assert!(
+        second.as_mut().poll(&mut cx).is_pending(),
+        "invariant `mutual-exclusion` violated: a cancelled enter left a spare permit"
+    );
+    drop(first);
+    assert!(
+        second.as_mut().poll(&mut cx).is_ready(),
+        "invariant `no-lost-wakeup` violated: the exit did not hand the lock to the queued waiter"
+    );
+}
+
+/// A receiver and a closer start together on an empty channel; then the sender sends
+/// one message and the close frame. Both finish, and the message reaches exactly one
+/// of them. Checks **byte-exact** and **no-lost-wakeup**.
+pub fn channel_close_races_receive(faults: FaultSet) {
+    let options = PipeOptions::new().minimum_segment_size(16).maximum_segment_size(16).faults(faults);
+    let (mut sender, receiver) = message_channel(options).expect("valid options");
+    let receiver = Arc::new(receiver);
+    let receiving = {
+        let receiver = receiver.clone();
+        thread::spawn(move || block_on(receiver.receive()).expect("receive failed"))
+    };
+    let closing = {
+        let receiver = receiver.clone();
+        thread::spawn(move || block_on(receiver.close()).expect("close failed"))
+    };
+    block_on(async {
+        sender.send(b"m").await.expect("send failed");
+        sender.close().await.expect("sending the close frame failed");
+    });
+    let received = receiving.join().expect("the receiver panicked");
+    let drained = closing.join().expect("the closer panicked");
+    let mut seen = drained.clone();
+    if let Message::Data(message) = &received {
+        seen.push(message.clone());
+    }
+    assert_eq!(
+        seen,
+        [b"m".to_vec()],
+        "invariant `byte-exact` violated: the receiver got {received:?} and close drained {drained:?}"
+    );
+}
+
+/// One task completes an operation while another awaits it. Checks **no-lost-wakeup**
+/// between completion and await.
+pub fn completion_wakes_waiter(faults: FaultSet) {
+    let source = CompletionSource::with_faults(faults);
+    let token = source.reset();
+    let completer = {
+        let source = source.clone();
+        thread::spawn(move || source.set_result(token, 7).expect("set_result failed"))
+    };
+    assert_eq!(block_on(source.wait(token)), Ok(7), "invariant `no-lost-wakeup` violated: wrong result");
+    completer.join().expect("the completer panicked");
+}
+
+/// A completer completes operation 1 and then, late, tries to complete it again (a
+/// duplicate completion); meanwhile the owner awaits operation 1, reuses the source
+/// for operation 2 and completes that. The late completion must be refused, whenever
+/// it lands. Checks **token-reuse**.
+pub fn completion_stale_token(faults: FaultSet) {
+    let source = CompletionSource::with_faults(faults);
+    let first = source.reset();
+    let completer = {
+        let source = source.clone();
+        thread::spawn(move || {
+            source.set_result(first, 1).expect("the first completion was refused");
+            source.set_result(first, 99)
+        })
+    };
+    assert_eq!(
+        block_on(source.wait(first)),
+        Ok(1),
+        "invariant `token-reuse` violated: operation 1 got a wrong result"
+    );
+    let second = source.reset();
+    let own = source.set_result(second, 2);
+    let late = completer.join().expect("the completer panicked");
+    assert!(
+        matches!(late, Err(CompletionError::AlreadyCompleted { .. } | CompletionError::StaleToken { .. })),
+        "invariant `token-reuse` violated: a late completion of operation 1 was accepted ({late:?})"
+    );
+    assert_eq!(
+        own,
+        Ok(()),
+        "invariant `token-reuse` violated: operation 2 was already completed by a stale token"
+    );
+    assert_eq!(
+        source.get_result(second),
+        Ok(2),
+        "invariant `token-reuse` violated: operation 2 has a stale result"
+    );
+}
+
+/// Two workers with different home partitions rent and return while one of them,
+/// finding its home empty, steals from the other's (and holds its lock to do so). Afterwards every buffer is back.
+/// Checks **balanced-pool**.
+pub fn pool_rents_and_returns_balance(faults: FaultSet) {
+    let pool = Arc::new(PartitionedPool::with_faults(2, 8, faults));
+    // Two buffers wait in partition 0: the worker rents one from its home while the
+    // other worker, finding its own home empty, steals the other one.
+    let seed = pool.handle(0);
+    let (first, second) = (seed.rent(), seed.rent());
+    seed.give_back(first);
+    seed.give_back(second);
+    let worker = {
+        let pool = pool.clone();
+        thread::spawn(move || {
+            let home = pool.handle(0);
+            home.give_back(home.rent());
+        })
+    };
+    let home = pool.handle(1);
+    home.give_back(home.rent());
+    worker.join().expect("the worker panicked");
+    let stats = pool.stats();
+    assert_eq!(
+        stats.outstanding(),
+        Some(0),
+        "invariant `balanced-pool` violated: rents and returns differ ({stats:?})"
+    );
+}
+
+/// The text of a caught panic.
+pub fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else {
+        "<non-string panic payload>".to_owned()
+    }
+}
+
+/// Whether a checker's failure `message` reports a violation of `invariant`. The
+/// engines report a lost wakeup as a deadlock (loom: "deadlock; threads = …", shuttle:
+/// "deadlock! blocked tasks: …"), which counts as **no-lost-wakeup**.
+pub fn names_invariant(message: &str, invariant: &str) -> bool {
+    message.contains(invariant) || (invariant == "no-lost-wakeup" && message.contains("deadlock"))
+}
+
+/// Set in a child test process to the name of the test it must run for its parent.
+pub const CHILD_TEST_ENV: &str = "PIPECHECK_CHILD_TEST";
+
+/// Asserts that `run` (a model with a planted bug) fails and that the failure names
+/// `invariant`, running it in a child process: loom aborts the process on a deadlock
+/// (its deadlock panic unwinds through loom objects whose destructors panic again),
+/// so `catch_unwind` cannot observe it.
+///
+/// `test` is the calling test's full name as libtest prints it (`module::test_name`):
+/// the parent re-runs the current test binary filtered to exactly that test with
+/// [`CHILD_TEST_ENV`] and `child_env` set; the child sees the variable and calls `run`.
+pub fn must_fail_in_child(
+    engine: &str,
+    test: &str,
+    invariant: &str,
+    child_env: &[(&str, &str)],
+    run: impl FnOnce(),
+) {
+    if std::env::var(CHILD_TEST_ENV).as_deref() == Ok(test) {
+        run();
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let output = Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD_TEST_ENV, test)
+        .env("RUST_BACKTRACE", "0")
+        .envs(child_env.iter().copied())
+        .output()
+        .expect("could not run the child test process");
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout));
+    assert!(
+        text.contains("running 1 test"),
+        "the child process did not run test `{test}` (wrong name?):\n{text}"
+    );
+    assert!(!output.status.success(), "{engine} did not catch the planted bug ({invariant}) in `{test}`");
+    assert!(
+        names_invariant(&text, invariant),
+        "{engine} caught the planted bug in `{test}`, but its failure does not name {invariant}:\n{text}"
+    );
+}

@@ -1,0 +1,156 @@
+//! Shuttle runs of the seed primitives: each scenario of `pipecheck_models::primitives`
+//! under random schedules (`check_random`) and PCT schedules (`check_pct`), plus a
+//! planted-bug twin per scenario that must fail under both and name the broken invariant.
+//!
+//! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle_primitives`.
+#![cfg(feature = "shuttle")]
+
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_models::primitives::*;
+
+/// Schedules per scheduler for a green model.
+const ITERATIONS: usize = 1_000;
+/// Schedules per scheduler for a planted-bug twin: the failing interleavings are rare
+/// (PCT needs its change points inside a few-step window), so the twins search longer;
+/// they stop at the first failure.
+const TWIN_ITERATIONS: usize = 20_000;
+/// PCT depth 2 (one priority change point): each planted bug here needs one preemption
+/// in the right place. Depth 3 and 5 missed `LostCompletionWake` in 20,000 schedules,
+/// because extra change points keep moving the waiter out of the completer's window.
+const PCT_DEPTH: usize = 2;
+
+/// Runs `body` under shuttle's random and PCT schedulers.
+fn schedule(body: fn(FaultSet), faults: FaultSet, iterations: usize) {
+    shuttle::check_random(move || body(faults), iterations);
+    shuttle::check_pct(move || body(faults), iterations, PCT_DEPTH);
+}
+
+/// Which scheduler a child process runs a planted-bug model under.
+const SCHEDULER_ENV: &str = "PIPECHECK_SHUTTLE_SCHEDULER";
+
+/// Runs `body` with `fault` planted under the random scheduler and, separately, the
+/// PCT scheduler, each in a child process (see [`must_fail_in_child`]), and asserts
+/// that each fails naming the broken invariant. `test` is the calling test's name.
+fn schedule_must_fail(test: &str, body: fn(FaultSet), fault: Fault) {
+    let faults = FaultSet::NONE.with(fault);
+    for scheduler in ["random", "pct"] {
+        must_fail_in_child(
+            &format!("shuttle ({scheduler})"),
+            test,
+            fault.breaks(),
+            &[(SCHEDULER_ENV, scheduler)],
+            || match std::env::var(SCHEDULER_ENV).as_deref() {
+                Ok("pct") => shuttle::check_pct(move || body(faults), TWIN_ITERATIONS, PCT_DEPTH),
+                _ => shuttle::check_random(move || body(faults), TWIN_ITERATIONS),
+            },
+        );
+        if std::env::var(CHILD_TEST_ENV).is_ok() {
+            return; // the child runs one scheduler, chosen by its parent
+        }
+    }
+}
+
+mod async_mutex {
+    use super::*;
+
+    #[test]
+    fn admits_one_holder() {
+        schedule(mutex_mutual_exclusion, FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn double_admit_is_caught() {
+        schedule_must_fail(
+            "async_mutex::double_admit_is_caught",
+            mutex_mutual_exclusion,
+            Fault::MutexDoubleAdmit,
+        );
+    }
+
+    #[test]
+    fn exit_hands_over_to_an_entrant_not_yet_queued() {
+        schedule(mutex_exit_races_enter, FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn skipped_wake_on_exit_is_caught() {
+        schedule_must_fail(
+            "async_mutex::skipped_wake_on_exit_is_caught",
+            mutex_exit_races_enter,
+            Fault::MutexSkipWakeOnExit,
+        );
+    }
+
+    #[test]
+    fn cancelled_enter_leaks_no_permit() {
+        schedule(mutex_cancel_races_exit, FaultSet::NONE, ITERATIONS);
+    }
+}
+
+mod message_channel {
+    use super::*;
+
+    #[test]
+    fn close_racing_receive_loses_and_duplicates_nothing() {
+        schedule(channel_close_races_receive, FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn close_dropping_a_frame_is_caught() {
+        schedule_must_fail(
+            "message_channel::close_dropping_a_frame_is_caught",
+            channel_close_races_receive,
+            Fault::CloseDropsFrame,
+        );
+    }
+}
+
+mod completion_source {
+    use super::*;
+
+    #[test]
+    fn completion_wakes_the_waiter() {
+        schedule(completion_wakes_waiter, FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn lost_completion_wake_is_caught() {
+        schedule_must_fail(
+            "completion_source::lost_completion_wake_is_caught",
+            completion_wakes_waiter,
+            Fault::LostCompletionWake,
+        );
+    }
+
+    #[test]
+    fn stale_tokens_are_refused() {
+        schedule(completion_stale_token, FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn accepted_stale_token_is_caught() {
+        schedule_must_fail(
+            "completion_source::accepted_stale_token_is_caught",
+            completion_stale_token,
+            Fault::StaleTokenAccepted,
+        );
+    }
+}
+
+mod partitioned_pool {
+    use super::*;
+
+    #[test]
+    fn rents_and_returns_balance() {
+        schedule(pool_rents_and_returns_balance, FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn leaked_return_is_caught() {
+        schedule_must_fail(
+            "partitioned_pool::leaked_return_is_caught",
+            pool_rents_and_returns_balance,
+            Fault::PartitionLeak,
+        );
+    }
+}

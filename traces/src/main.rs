@@ -320,7 +320,15 @@ fn run(command: Command) -> Result<(), String> {
                 let results: Vec<_> =
                     settings.schedulers().iter().map(|&k| hunt(fault, k, &settings)).collect();
                 let cell = |r: &(Option<pipecheck_traces::explore::Found>, usize)| match &r.0 {
-                    Some(f) => (format!("{}", r.1 + f.iteration as usize), format!("{:.2}", f.seconds)),
+                    Some(f) => {
+                        let depth = match f.scheduler {
+                            SchedulerKind::Pct { depth } if depth != settings.pct_depth => {
+                                format!(" (depth {depth})")
+                            }
+                            _ => String::new(),
+                        };
+                        (format!("{}{depth}", r.1 + f.iteration as usize), format!("{:.2}", f.seconds))
+                    }
                     None => (format!("not found in {}", r.1), "-".into()),
                 };
                 let (ri, rs) = cell(&results[0]);

@@ -13,6 +13,7 @@ use shuttle::scheduler::{RoundRobinScheduler, Scheduler};
 use shuttle::{Config, FailurePersistence, MaxSteps, Runner};
 
 use crate::record::{MonitorSlot, SharedTape, Tape, lock};
+use crate::trace_file::known_invariants;
 
 /// A failed execution: the invariant it broke, and the panic message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,6 +118,9 @@ fn classify(payload: &(dyn Any + Send), monitor: Option<&Monitor>) -> Failure {
         "no-lost-wakeup".to_owned()
     } else if message.contains("exceeded max_steps") {
         "step-bound".to_owned()
+    } else if let Some(name) = known_invariants().into_iter().find(|name| message.contains(name)) {
+        // The seed primitives' scenarios check their invariants themselves and name them.
+        name.to_owned()
     } else {
         "scenario-panic".to_owned()
     };

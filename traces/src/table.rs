@@ -88,8 +88,33 @@ fn fit(text: &str) -> String {
     }
 }
 
+/// The interleaving by scheduling step, for scenarios that log no observations (the
+/// seed primitives check their invariants themselves): one row per run of one task.
+fn render_steps(replayed: &Replayed) -> String {
+    let mut out =
+        String::from("  (this scenario logs no pipe observations; the interleaving by scheduling step:)\n");
+    let mut start = 0;
+    for (i, mark) in replayed.marks.iter().enumerate() {
+        let ends = replayed.marks.get(i + 1).is_none_or(|next| next.1 != mark.1);
+        if ends {
+            let column = " ".repeat(mark.1.min(8) * 12);
+            let _ = writeln!(out, "  steps {:>4}-{:<4} {column}task {}", start + 1, i + 1, mark.1);
+            start = i + 1;
+        }
+    }
+    out
+}
+
 /// The table of `replayed`, its last `last` rows if given.
 pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
+    if replayed.log.is_empty() {
+        let mut out = render_steps(replayed);
+        if let Some(failure) = &replayed.failure {
+            let what = crate::replay::first_line(&failure.message);
+            let _ = writeln!(out, "  ✗ `{}` broke: {what}", failure.invariant);
+        }
+        return out;
+    }
     let owners = owners(&replayed.log, &replayed.marks);
     // Columns: every task that logged something, named by the side it acted for.
     let mut roles: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();

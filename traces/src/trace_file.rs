@@ -42,6 +42,19 @@ pub const SHUTTLE_VERSION: &str = "0.9.10";
 /// What a failure is attributed to when it is not an invariant's own panic.
 pub const OTHER_FAILURES: &[&str] = &["scenario-panic", "step-bound"];
 
+/// Every invariant a failure can be attributed to: the monitor's registry, plus the
+/// invariants the seed primitives' scenarios check themselves (each planted bug names
+/// the invariant it breaks).
+pub fn known_invariants() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = INVARIANT_NAMES.to_vec();
+    for fault in Fault::ALL {
+        if !names.contains(&fault.breaks()) {
+            names.push(fault.breaks());
+        }
+    }
+    names
+}
+
 /// The command that replays `path` (relative to the workspace root).
 pub fn replay_command(path: &Path) -> String {
     format!("cargo run -p pipecheck-traces --features shuttle -- replay {}", path.display())
@@ -286,11 +299,9 @@ impl Trace {
             name => Some(name.parse::<Fault>().map_err(|e| err(n, e.to_string()))?),
         };
         let (n, invariant) = get("invariant")?;
-        if !INVARIANT_NAMES.contains(&invariant) && !OTHER_FAILURES.contains(&invariant) {
-            return Err(err(
-                n,
-                format!("unknown invariant `{invariant}` (known: {})", INVARIANT_NAMES.join(", ")),
-            ));
+        let known = known_invariants();
+        if !known.contains(&invariant) && !OTHER_FAILURES.contains(&invariant) {
+            return Err(err(n, format!("unknown invariant `{invariant}` (known: {})", known.join(", "))));
         }
         let (n, shuttle) = get("shuttle")?;
         if shuttle != SHUTTLE_VERSION {

@@ -9,10 +9,9 @@ use std::path::Path;
 
 use pipecheck_core::Fault;
 use pipecheck_models::Scale;
-use pipecheck_properties::INVARIANT_NAMES;
 use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt, scenarios_catching};
 use pipecheck_traces::minimize::minimize;
-use pipecheck_traces::trace_file::{Trace, replay_command};
+use pipecheck_traces::trace_file::{Trace, known_invariants, replay_command};
 
 fn settings() -> Settings {
     let settings = Settings::from_env().unwrap_or_else(|e| panic!("{e}"));
@@ -90,7 +89,7 @@ fn every_fault_is_caught_under_random_and_under_pct() {
                 (Some(found), spent) => {
                     let invariant = &found.failure.invariant;
                     assert!(
-                        INVARIANT_NAMES.contains(&invariant.as_str()),
+                        known_invariants().contains(&invariant.as_str()),
                         "{fault}: {}",
                         found.failure.message
                     );

@@ -129,10 +129,10 @@ impl Reader {
         let mut end = state.committed;
         if shared.config.faults.contains(Fault::ReadPastCommit) {
             // The planted bug: one byte past the commit, into the writer's free tail.
-            if let Some(last) = self.view.back() {
-                if last.base + last.memory().capacity() as u64 > end {
-                    end += 1;
-                }
+            if let Some(last) = self.view.back()
+                && last.base + last.memory().capacity() as u64 > end
+            {
+                end += 1;
             }
         }
         shared.observer.emit(|| PipeEvent::ReadReturned {
@@ -238,11 +238,9 @@ impl Reader {
         }
         // Our view holds the same segments at its front: drop those holds first.
         self.view.drain(..returned.len().min(self.view.len()));
-        if leak_last {
-            if let Some(mut last) = returned.pop() {
-                // Freed without going back to the buffer pool.
-                drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
-            }
+        if leak_last && let Some(mut last) = returned.pop() {
+            // Freed without going back to the buffer pool.
+            drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
         }
         self.return_segments(returned);
         Ok(())

@@ -178,11 +178,12 @@ impl Writer {
         let reader_waker = {
             let mut state = shared.state.lock();
             state.segments.extend(self.unlinked.drain(..));
-            if let Some(head) = &self.head {
-                if !self.head_linked && self.head_written > 0 {
-                    state.segments.push_back(head.clone());
-                    self.head_linked = true;
-                }
+            if let Some(head) = &self.head
+                && !self.head_linked
+                && self.head_written > 0
+            {
+                state.segments.push_back(head.clone());
+                self.head_linked = true;
             }
             state.committed += self.unflushed;
             self.unflushed = 0;
@@ -322,12 +323,12 @@ impl Writer {
 
     /// A segment object from the pool, or a new one.
     fn take_shell(&mut self, capacity: usize) -> Shell {
-        if let Some(mut shell) = self.pool.take(&self.shared.observer) {
-            if Arc::get_mut(&mut shell).is_some() {
-                return shell;
-            }
-            // Still referenced elsewhere: only a planted bug (a double or premature
-            // return) gets here. Using it would alias memory, so leave it be.
+        // A pooled object still referenced elsewhere can only come from a planted bug
+        // (a double or premature return): using it would alias memory, so leave it be.
+        if let Some(mut shell) = self.pool.take(&self.shared.observer)
+            && Arc::get_mut(&mut shell).is_some()
+        {
+            return shell;
         }
         let id = self.next_segment_id;
         self.next_segment_id += 1;

@@ -22,7 +22,8 @@ impl Wake for ThreadWaker {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// assert_eq!(pipecheck_core::primitive::future::block_on(async { 7 }), 7);
 /// ```
 pub fn block_on<F: Future>(future: F) -> F::Output {

@@ -66,7 +66,10 @@ fn run_group(
     let mut remaining: Vec<Job> = jobs.to_vec();
     // A checker may abort the whole process (loom aborts on some deadlocks). The job in
     // flight is then judged from the log, and a new worker takes the rest.
+    // A worker may also stop early on purpose (see `worker::run`): start another one
+    // for what is left, as long as each worker makes progress.
     while !remaining.is_empty() {
+        let before = results.len();
         let outcome = spawn_worker(feature, &remaining, budget, &log_path, bar, &mut results);
         let in_flight = match outcome {
             Ok(in_flight) => in_flight,
@@ -75,10 +78,14 @@ fn run_group(
                 break;
             }
         };
-        let Some(id) = in_flight else { break };
-        let job = remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
-        results.insert(id, judge_crash(&job, &log_path));
-        bar.inc(1);
+        if let Some(id) = in_flight {
+            let job = remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
+            results.insert(id, judge_crash(&job, &log_path));
+            bar.inc(1);
+        }
+        if results.len() == before {
+            break;
+        }
         remaining.retain(|j| !results.contains_key(&j.id));
     }
     // A job without a result: the worker failed to build or start.

@@ -78,7 +78,7 @@ fn install_quiet_panic_hook() {
 }
 
 /// Runs `body`, turning a panic into `(message, invariant)`.
-#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), allow(dead_code))]
+#[cfg_attr(not(feature = "loom"), allow(dead_code))]
 pub(crate) fn catch_failure(body: impl FnOnce()) -> Option<(String, Option<String>)> {
     LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).take();
     let result = panic::catch_unwind(AssertUnwindSafe(body));
@@ -109,6 +109,11 @@ pub(crate) fn run(jobs: &[Job], budget: Budget) {
         eprintln!("{START_PREFIX}{}", job.id);
         let result = run_job(job, budget);
         println!("{RESULT_PREFIX}{}", serde_json::to_string(&result).expect("results serialize"));
+        // After a failing execution shuttle's per-process state is not reliably reusable:
+        // stop, and the orchestrator starts a fresh worker for the remaining jobs.
+        if result.message.is_some() && matches!(job.engine, Engine::ShuttleRandom | Engine::ShuttlePct) {
+            return;
+        }
     }
 }
 

@@ -136,7 +136,7 @@ impl Schedule {
         if let Some(i) = hex.iter().position(|b| !b.is_ascii_hexdigit()) {
             return Err(DecodeError::NotHex(i));
         }
-        if hex.len() % 2 != 0 {
+        if !hex.len().is_multiple_of(2) {
             return Err(DecodeError::OddLength);
         }
         let digit = |b: u8| (b as char).to_digit(16).expect("checked hex") as u8;
@@ -186,7 +186,7 @@ struct BitWriter {
 
 impl BitWriter {
     fn push(&mut self, bit: bool) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bytes.push(0);
         }
         if bit {

@@ -45,7 +45,8 @@ use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::AsyncMutex;
 /// use pipecheck_core::primitive::future::block_on;
 ///
@@ -93,7 +94,8 @@ impl<T> AsyncMutex<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// let mutex = pipecheck_core::AsyncMutex::new(vec![1, 2]);
     /// assert_eq!(mutex.into_inner(), vec![1, 2]);
     /// ```
@@ -105,7 +107,8 @@ impl<T> AsyncMutex<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::{AsyncMutex, FaultSet};
     /// let mutex = AsyncMutex::with_faults(0, FaultSet::NONE);
     /// # drop(mutex);
@@ -128,7 +131,8 @@ impl<T> AsyncMutex<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// assert_eq!(pipecheck_core::AsyncMutex::new(3).into_inner(), 3);
     /// ```
     pub fn into_inner(self) -> T {
@@ -142,7 +146,8 @@ impl<T> AsyncMutex<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::AsyncMutex;
     /// use pipecheck_core::primitive::future::block_on;
     /// let mutex = AsyncMutex::new(String::new());
@@ -157,7 +162,8 @@ impl<T> AsyncMutex<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// let mutex = pipecheck_core::AsyncMutex::new(());
     /// let guard = mutex.try_lock().expect("free");
     /// assert!(mutex.try_lock().is_none());
@@ -231,7 +237,8 @@ impl<T> fmt::Debug for AsyncMutex<T> {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::AsyncMutex;
 /// use pipecheck_core::primitive::future::block_on;
 /// let mutex = AsyncMutex::new(1);
@@ -327,7 +334,8 @@ impl<T> fmt::Debug for Lock<'_, T> {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::AsyncMutex;
 /// use pipecheck_core::primitive::future::block_on;
 /// let mutex = AsyncMutex::new(vec![]);

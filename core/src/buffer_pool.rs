@@ -33,9 +33,9 @@ impl<P: BufferPool + ?Sized> BufferPool for std::sync::Arc<P> {
 ///
 /// # Examples
 ///
-// Under loom the sync primitives only work inside a model: compile, do not run.
-#[cfg_attr(not(feature = "loom"), doc = "```")]
-#[cfg_attr(feature = "loom", doc = "```no_run")]
+// Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::{BufferPool, DefaultBufferPool};
 /// let pool = DefaultBufferPool::new();
 /// let buffer = pool.rent(3000);

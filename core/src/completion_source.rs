@@ -27,7 +27,8 @@ use crate::primitive::sync::{Arc, Mutex};
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// let source = pipecheck_core::CompletionSource::<u8>::new();
 /// let first = source.reset();
 /// let second = source.reset();
@@ -50,7 +51,8 @@ impl Token {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::{CompletionError, CompletionSource};
 /// let source = CompletionSource::<u8>::new();
 /// let token = source.reset();
@@ -119,7 +121,8 @@ impl std::error::Error for CompletionError {}
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::CompletionSource;
 /// use pipecheck_core::primitive::future::block_on;
 ///
@@ -160,7 +163,8 @@ impl<T> CompletionSource<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// let source = pipecheck_core::CompletionSource::<()>::new();
     /// assert_eq!(source.reset().version(), 1);
     /// ```
@@ -172,7 +176,8 @@ impl<T> CompletionSource<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::{CompletionSource, FaultSet};
     /// let source = CompletionSource::<u8>::with_faults(FaultSet::NONE);
     /// # drop(source);
@@ -202,7 +207,8 @@ impl<T> CompletionSource<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::{CompletionError, CompletionSource};
     /// let source = CompletionSource::new();
     /// let old = source.reset();
@@ -228,7 +234,8 @@ impl<T> CompletionSource<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::{CompletionError, CompletionSource};
     /// let source = CompletionSource::new();
     /// let token = source.reset();
@@ -274,7 +281,8 @@ impl<T> CompletionSource<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::{CompletionError, CompletionSource};
     /// let source = CompletionSource::new();
     /// let token = source.reset();
@@ -301,7 +309,8 @@ impl<T> CompletionSource<T> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::CompletionSource;
     /// use pipecheck_core::primitive::future::block_on;
     /// let source = CompletionSource::new();
@@ -368,7 +377,8 @@ impl<T> fmt::Debug for CompletionSource<T> {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::{CompletionError, CompletionSource};
 /// use pipecheck_core::primitive::future::block_on;
 /// let source = CompletionSource::<u8>::new();

@@ -7,7 +7,8 @@ use std::sync::Arc;
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::Failure;
 /// let failure = Failure::new("connection reset");
 /// assert_eq!(failure.message(), "connection reset");

@@ -5,9 +5,9 @@
 //! primitives ([`primitive`]) so the same code runs on `std`, under loom and under
 //! shuttle.
 //!
-// Under loom the sync primitives only work inside a model: compile, do not run.
-#![cfg_attr(not(feature = "loom"), doc = "```")]
-#![cfg_attr(feature = "loom", doc = "```no_run")]
+// Under loom and shuttle the sync primitives only work inside a model/test run: compile, do not run.
+#![cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#![cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 //! use pipecheck_core::primitive::future::block_on;
 //!
 //! let (mut writer, mut reader) = pipecheck_core::pipe();

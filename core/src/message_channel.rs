@@ -30,7 +30,8 @@ const HEADER: usize = 5;
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::Message;
 /// assert_ne!(Message::Data(vec![1]), Message::Closed);
 /// ```
@@ -46,7 +47,8 @@ pub enum Message {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::ChannelError;
 /// assert_eq!(ChannelError::Truncated.to_string(), "the stream ended without a close frame");
 /// ```
@@ -99,7 +101,8 @@ impl From<PipeError> for ChannelError {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::primitive::future::block_on;
 /// use pipecheck_core::{Message, PipeOptions, message_channel};
 /// let (mut tx, rx) = message_channel(PipeOptions::new()).unwrap();
@@ -124,7 +127,8 @@ pub fn message_channel(
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::primitive::future::block_on;
 /// let (mut tx, _rx) = pipecheck_core::message_channel(Default::default()).unwrap();
 /// block_on(tx.send(b"payload")).unwrap();
@@ -143,7 +147,8 @@ impl MessageSender {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::ChannelError;
     /// use pipecheck_core::primitive::future::block_on;
     /// let (mut tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
@@ -166,7 +171,8 @@ impl MessageSender {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::primitive::future::block_on;
     /// let (tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
     /// block_on(tx.close()).unwrap();
@@ -199,7 +205,8 @@ impl fmt::Debug for MessageSender {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use std::sync::Arc;
 /// use pipecheck_core::primitive::future::block_on;
 /// use pipecheck_core::{Message, message_channel};
@@ -242,7 +249,8 @@ impl MessageReceiver {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::primitive::future::block_on;
     /// use pipecheck_core::{ChannelError, message_channel};
     /// let (tx, rx) = message_channel(Default::default()).unwrap();
@@ -273,7 +281,8 @@ impl MessageReceiver {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::primitive::future::block_on;
     /// let (mut tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
     /// block_on(async {

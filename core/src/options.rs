@@ -57,9 +57,9 @@ pub enum LockScope {
 ///
 /// # Examples
 ///
-// Under loom the sync primitives only work inside a model: compile, do not run.
-#[cfg_attr(not(feature = "loom"), doc = "```")]
-#[cfg_attr(feature = "loom", doc = "```no_run")]
+// Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::PipeOptions;
 /// let (writer, reader) = PipeOptions::new()
 ///     .minimum_segment_size(512)

@@ -26,7 +26,8 @@ use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::PartitionedPool;
 /// let pool = PartitionedPool::new(2, 4096);
 /// let home = pool.handle(0);
@@ -88,7 +89,8 @@ impl Partition {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::PartitionedPool;
 /// let pool = PartitionedPool::new(4, 64);
 /// let handle = pool.handle(6); // wraps around: partition 2
@@ -104,7 +106,8 @@ pub struct PartitionHandle<'a> {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::PartitionedPool;
 /// let pool = PartitionedPool::new(1, 8);
 /// let buffer = pool.handle(0).rent();
@@ -129,7 +132,8 @@ impl PoolStats {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::PoolStats;
     /// let stats = PoolStats { allocated: 3, pooled: 2, discarded: 0 };
     /// assert_eq!(stats.outstanding(), Some(1));
@@ -147,7 +151,8 @@ impl PartitionedPool {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// let pool = pipecheck_core::PartitionedPool::new(8, 4096);
     /// assert_eq!(pool.partitions(), 8);
     /// ```
@@ -159,7 +164,8 @@ impl PartitionedPool {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::{FaultSet, PartitionedPool};
     /// let pool = PartitionedPool::with_faults(2, 64, FaultSet::NONE);
     /// # drop(pool);
@@ -185,7 +191,8 @@ impl PartitionedPool {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::PartitionedPool;
     /// let pool = PartitionedPool::new(1, 8).keep_per_partition(0);
     /// let home = pool.handle(0);
@@ -201,7 +208,8 @@ impl PartitionedPool {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// assert_eq!(pipecheck_core::PartitionedPool::new(0, 8).partitions(), 1);
     /// ```
     pub fn partitions(&self) -> usize {
@@ -213,7 +221,8 @@ impl PartitionedPool {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// let pool = pipecheck_core::PartitionedPool::new(2, 8);
     /// assert_eq!(pool.handle(1).home(), 1);
     /// ```
@@ -225,7 +234,8 @@ impl PartitionedPool {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// let pool = pipecheck_core::PartitionedPool::new(2, 8);
     /// assert_eq!(pool.stats().outstanding(), Some(0));
     /// ```
@@ -243,7 +253,8 @@ impl PartitionHandle<'_> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// assert_eq!(pipecheck_core::PartitionedPool::new(3, 8).handle(0).home(), 0);
     /// ```
     pub fn home(&self) -> usize {
@@ -255,7 +266,8 @@ impl PartitionHandle<'_> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// let pool = pipecheck_core::PartitionedPool::new(2, 16);
     /// pool.handle(1).give_back(vec![7; 16].into_boxed_slice());
     /// let stolen = pool.handle(0).rent(); // home 0 is empty: steals from 1
@@ -284,7 +296,8 @@ impl PartitionHandle<'_> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// let pool = pipecheck_core::PartitionedPool::new(2, 16);
     /// let home = pool.handle(1);
     /// let buffer = home.rent();

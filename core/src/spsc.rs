@@ -242,9 +242,9 @@ mod tests {
     fn interleaved_push_pop_keeps_order() {
         let (mut tx, mut rx) = channel(1);
         let mut next_out = 0;
-        for i in 0..1000 {
+        for i in 0..1000u32 {
             tx.push(i);
-            if i % 3 == 0 {
+            if i.is_multiple_of(3) {
                 assert_eq!(rx.pop(), Some(next_out));
                 next_out += 1;
             }

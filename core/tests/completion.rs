@@ -198,7 +198,7 @@ fn racing_completions_release_every_buffer_once() {
                 let done = result.is_completed();
                 let end = result.buffer().end();
                 reader.advance(end).unwrap();
-                if done || round % 3 == 0 {
+                if done || round.is_multiple_of(3) {
                     break;
                 }
             }

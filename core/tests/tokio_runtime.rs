@@ -57,7 +57,7 @@ async fn writer_and_reader_tasks_with_back_pressure() {
                 break;
             }
             // Give the writer a chance to run between reads on a busy worker.
-            if reads % 16 == 0 {
+            if reads.is_multiple_of(16) {
                 tokio::task::yield_now().await;
             }
         }

@@ -5,12 +5,18 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use pipecheck_core::{Fault, FaultSet};
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck_properties::invariants::MonotonicOffsets;
+use pipecheck_properties::{CheckConfig, Invariant, Monitor, checked_pipe};
 
-/// Writes 40 bytes in 3-byte pieces, reading in between, then completes both sides.
+/// Writes 40 bytes in 3-byte pieces, reading in between, then completes both sides,
+/// under the whole registry.
 fn scenario(faults: FaultSet) -> Result<(), String> {
     let config = CheckConfig { faults, pause_writer_threshold: 0, ..CheckConfig::default() };
-    let monitor = Monitor::new(config);
+    run_under(Monitor::new(config))
+}
+
+/// The same run under one monitor.
+fn run_under(monitor: std::sync::Arc<Monitor>) -> Result<(), String> {
     let run = catch_unwind(AssertUnwindSafe(|| {
         let (mut writer, mut reader) = checked_pipe(&monitor);
         let data: Vec<u8> = (0..40).collect();
@@ -52,4 +58,19 @@ fn sequential_faults_are_named() {
         let message = scenario(FaultSet::NONE.with(fault)).expect_err(fault.name());
         assert!(message.contains(&format!("`{}`", fault.breaks())), "{fault}: {message}");
     }
+}
+
+/// README's worked example has a planted bug too: a read past the commit lets the
+/// reader consume a byte that was never committed. Alone in the monitor (the registry
+/// would report no-data-race first), monotonic-offsets catches it.
+#[test]
+fn monotonic_offsets_catches_consuming_past_the_commit() {
+    let config = CheckConfig {
+        faults: FaultSet::NONE.with(Fault::ReadPastCommit),
+        pause_writer_threshold: 0,
+        ..CheckConfig::default()
+    };
+    let only = vec![Box::new(MonotonicOffsets::default()) as Box<dyn Invariant>];
+    let message = run_under(Monitor::with_invariants(config, only)).expect_err("the planted bug is caught");
+    assert!(message.contains("invariant `monotonic-offsets` violated"), "{message}");
 }

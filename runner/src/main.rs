@@ -128,7 +128,9 @@ fn campaign(args: CampaignArgs) -> ExitCode {
     let faults = !args.no_faults;
     let jobs: Vec<Job> = plan(&engines, clean, faults)
         .into_iter()
-        .filter(|j| args.scenarios.is_empty() || args.scenarios.contains(&j.scenario) || j.engine == Engine::Proptest)
+        .filter(|j| {
+            args.scenarios.is_empty() || args.scenarios.contains(&j.scenario) || j.engine == Engine::Proptest
+        })
         .filter(|j| args.faults.is_empty() || j.fault.is_some_and(|f| args.faults.contains(&f)))
         .filter(|j| args.shard.is_none_or(|s| s.owns(j.id)))
         .collect();
@@ -161,12 +163,20 @@ fn campaign(args: CampaignArgs) -> ExitCode {
     }
     let kills = report::kills(&results);
     if let Some(table) = report::kill_matrix(&kills) {
-        println!("\nKill matrix: each planted bug under each engine (first catch: executions, time)\n\n{table}");
+        println!(
+            "\nKill matrix: each planted bug under each engine (first catch: executions, time)\n\n{table}"
+        );
     }
     let problems: Vec<_> =
         results.iter().filter(|r| matches!(r.outcome, Outcome::Failed | Outcome::Error)).collect();
     for r in &problems {
-        println!("\n{:?}: {} {} — {}", r.outcome, r.job.engine, r.job.scenario, r.message.as_deref().unwrap_or(""));
+        println!(
+            "\n{:?}: {} {} — {}",
+            r.outcome,
+            r.job.engine,
+            r.job.scenario,
+            r.message.as_deref().unwrap_or("")
+        );
         if let Some(seed) = r.seed {
             println!("  seed: {seed}");
         }

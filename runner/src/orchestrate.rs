@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -15,7 +15,7 @@ use crate::worker::{self, Budget};
 
 /// Runs `jobs`: std jobs in this process, loom and shuttle jobs in workers built with
 /// their feature. Returns one result per job, in job order.
-pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &PathBuf) -> Vec<JobResult> {
+pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &Path) -> Vec<JobResult> {
     let bar = ProgressBar::new(jobs.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
@@ -44,7 +44,7 @@ fn run_group(
     feature: Option<&str>,
     jobs: &[Job],
     budget: Budget,
-    log_dir: &PathBuf,
+    log_dir: &Path,
     bar: &ProgressBar,
 ) -> Vec<JobResult> {
     let Some(feature) = feature else {
@@ -66,7 +66,10 @@ fn run_group(
     let mut remaining: Vec<Job> = jobs.to_vec();
     // A checker may abort the whole process (loom aborts on some deadlocks). The job in
     // flight is then judged from the log, and a new worker takes the rest.
+    // A worker may also stop early on purpose (see `worker::run`): start another one
+    // for what is left, as long as each worker makes progress.
     while !remaining.is_empty() {
+        let before = results.len();
         let outcome = spawn_worker(feature, &remaining, budget, &log_path, bar, &mut results);
         let in_flight = match outcome {
             Ok(in_flight) => in_flight,
@@ -75,10 +78,14 @@ fn run_group(
                 break;
             }
         };
-        let Some(id) = in_flight else { break };
-        let job = remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
-        results.insert(id, judge_crash(&job, &log_path));
-        bar.inc(1);
+        if let Some(id) = in_flight {
+            let job = remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
+            results.insert(id, judge_crash(&job, &log_path));
+            bar.inc(1);
+        }
+        if results.len() == before {
+            break;
+        }
         remaining.retain(|j| !results.contains_key(&j.id));
     }
     // A job without a result: the worker failed to build or start.
@@ -100,7 +107,7 @@ fn spawn_worker(
     feature: &str,
     jobs: &[Job],
     budget: Budget,
-    log_path: &PathBuf,
+    log_path: &Path,
     bar: &ProgressBar,
     results: &mut BTreeMap<usize, JobResult>,
 ) -> std::io::Result<Option<usize>> {
@@ -126,12 +133,12 @@ fn spawn_worker(
             if let Some(job) = in_flight.and_then(|id: usize| jobs.iter().find(|j| j.id == id)) {
                 bar.set_message(describe(job));
             }
-        } else if let Some(json) = line.strip_prefix(RESULT_PREFIX) {
-            if let Ok(result) = serde_json::from_str::<JobResult>(json) {
-                bar.inc(1);
-                in_flight = None;
-                results.insert(result.job.id, result);
-            }
+        } else if let Some(json) = line.strip_prefix(RESULT_PREFIX)
+            && let Ok(result) = serde_json::from_str::<JobResult>(json)
+        {
+            bar.inc(1);
+            in_flight = None;
+            results.insert(result.job.id, result);
         }
     }
     child.wait()?;
@@ -140,7 +147,7 @@ fn spawn_worker(
 
 /// The result of a job whose worker died: a deadlock report in the log is a lost
 /// wakeup found by the checker; anything else is an error.
-fn judge_crash(job: &Job, log_path: &PathBuf) -> JobResult {
+fn judge_crash(job: &Job, log_path: &Path) -> JobResult {
     let log = std::fs::read_to_string(log_path).unwrap_or_default();
     // Only what this job logged: the worker marks each job's start on stderr too.
     let marker = format!("{START_PREFIX}{}", job.id);
@@ -152,6 +159,8 @@ fn judge_crash(job: &Job, log_path: &PathBuf) -> JobResult {
             0,
             0.0,
         ),
-        None => JobResult::error(job, format!("the worker died during this job (see {})", log_path.display())),
+        None => {
+            JobResult::error(job, format!("the worker died during this job (see {})", log_path.display()))
+        }
     }
 }

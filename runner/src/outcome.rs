@@ -48,7 +48,12 @@ pub(crate) struct JobResult {
 
 impl JobResult {
     /// A result for `job` from whether it failed.
-    pub(crate) fn new(job: &Job, failure: Option<(String, Option<String>)>, iterations: u64, seconds: f64) -> Self {
+    pub(crate) fn new(
+        job: &Job,
+        failure: Option<(String, Option<String>)>,
+        iterations: u64,
+        seconds: f64,
+    ) -> Self {
         let outcome = match (&failure, job.fault) {
             (None, None) => Outcome::Passed,
             (Some(_), None) => Outcome::Failed,
@@ -90,7 +95,10 @@ mod tests {
 
     #[test]
     fn failures_name_their_invariant() {
-        assert_eq!(invariant_of("pipecheck: invariant `fifo-pool` violated at step 3"), Some("fifo-pool".into()));
+        assert_eq!(
+            invariant_of("pipecheck: invariant `fifo-pool` violated at step 3"),
+            Some("fifo-pool".into())
+        );
         assert_eq!(invariant_of("deadlock; threads = [..]"), Some("no-lost-wakeup".into()));
         assert_eq!(invariant_of("index out of bounds"), None);
     }

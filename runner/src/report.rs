@@ -90,9 +90,10 @@ pub(crate) fn kills(results: &[JobResult]) -> Vec<Kill> {
             if runs.is_empty() {
                 continue;
             }
-            let best = runs.iter().filter(|r| r.outcome == Outcome::Caught).min_by(|a, b| {
-                a.iterations.cmp(&b.iterations).then(a.seconds.total_cmp(&b.seconds))
-            });
+            let best = runs
+                .iter()
+                .filter(|r| r.outcome == Outcome::Caught)
+                .min_by(|a, b| a.iterations.cmp(&b.iterations).then(a.seconds.total_cmp(&b.seconds)));
             kills.push(match best {
                 Some(r) => Kill {
                     fault: fault.name().to_owned(),

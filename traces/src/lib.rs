@@ -1,4 +1,30 @@
 //! # pipecheck-traces
 //!
-//! Saved failing shuttle schedules (`traces/*.trace`) and the tooling that
-//! replays, minimizes and explains them.
+//! Saved failing shuttle schedules (`traces/*.trace`) and the tooling that finds,
+//! minimizes, replays and explains them.
+//!
+//! * [`schedule`] and [`trace_file`]: the schedule encoding (shuttle's) and the trace
+//!   file format, std-only, with errors that name the file and line;
+//! * with feature `shuttle`: [`explore`] (random and PCT exploration with budgets and
+//!   seeds from the environment), [`minimize`] (fewer preemptions and steps, same
+//!   invariant), [`replay`] (deterministic, exact replay) and [`table`] (the failing
+//!   execution as a per-task table). `src/main.rs` is the command line on top.
+
+pub mod schedule;
+pub mod trace_file;
+
+#[cfg(feature = "shuttle")]
+pub mod explore;
+#[cfg(feature = "shuttle")]
+pub mod minimize;
+#[cfg(feature = "shuttle")]
+mod record;
+#[cfg(feature = "shuttle")]
+pub mod replay;
+#[cfg(feature = "shuttle")]
+mod run;
+#[cfg(feature = "shuttle")]
+pub mod table;
+
+#[cfg(feature = "shuttle")]
+pub use run::Failure;

@@ -108,9 +108,10 @@ pub(crate) struct State {
 }
 
 impl State {
-    /// Committed bytes the reader has not consumed.
+    /// Committed bytes the reader has not consumed. (Saturating: only a planted bug
+    /// consumes past the commit, and its checker must get to see that.)
     pub(crate) fn unconsumed(&self) -> u64 {
-        self.committed - self.consumed
+        self.committed.saturating_sub(self.consumed)
     }
 
     /// Takes the segments for release once both sides have completed.

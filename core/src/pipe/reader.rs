@@ -18,9 +18,9 @@ use crate::primitive::sync::Arc;
 ///
 /// # Examples
 ///
-// Under loom the sync primitives only work inside a model: compile, do not run.
-#[cfg_attr(not(feature = "loom"), doc = "```")]
-#[cfg_attr(feature = "loom", doc = "```no_run")]
+// Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::primitive::future::block_on;
 /// let (mut writer, mut reader) = pipecheck_core::pipe();
 /// writer.write(b"ping").unwrap();
@@ -134,10 +134,10 @@ impl Reader {
         let mut end = state.committed;
         if shared.config.faults.contains(Fault::ReadPastCommit) {
             // The planted bug: one byte past the commit, into the writer's free tail.
-            if let Some(last) = self.view.back() {
-                if last.base + last.memory().capacity() as u64 > end {
-                    end += 1;
-                }
+            if let Some(last) = self.view.back()
+                && last.base + last.memory().capacity() as u64 > end
+            {
+                end += 1;
             }
         }
         shared.observer.emit(|| PipeEvent::ReadReturned {
@@ -313,11 +313,9 @@ fn release_consumed(
 ) {
     // Our view holds the same segments at its front: drop those holds first.
     view.drain(..returned.len().min(view.len()));
-    if leak_last {
-        if let Some(mut last) = returned.pop() {
-            // Freed without going back to the buffer pool.
-            drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
-        }
+    if leak_last && let Some(mut last) = returned.pop() {
+        // Freed without going back to the buffer pool.
+        drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
     }
     if returned.is_empty() {
         return;

@@ -26,9 +26,9 @@ pub struct FlushResult {
 ///
 /// # Examples
 ///
-// Under loom the sync primitives only work inside a model: compile, do not run.
-#[cfg_attr(not(feature = "loom"), doc = "```")]
-#[cfg_attr(feature = "loom", doc = "```no_run")]
+// Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::primitive::future::block_on;
 /// let (mut writer, mut reader) = pipecheck_core::pipe();
 /// let memory = writer.get_memory(5).unwrap();
@@ -201,11 +201,12 @@ impl Writer {
             if !self.unlinked.is_empty() {
                 state.segments.extend(self.unlinked.drain(..));
             }
-            if let Some(head) = &self.head {
-                if !self.head_linked && self.head_written > 0 {
-                    state.segments.push_back(head.clone());
-                    self.head_linked = true;
-                }
+            if let Some(head) = &self.head
+                && !self.head_linked
+                && self.head_written > 0
+            {
+                state.segments.push_back(head.clone());
+                self.head_linked = true;
             }
             state.committed += self.unflushed;
             self.unflushed = 0;
@@ -375,12 +376,12 @@ impl Writer {
 
 /// A segment object from the pool, or a new one.
 fn take_shell(pool: &mut PoolTaker, shared: &Shared, next_id: &mut SegmentId, capacity: usize) -> Shell {
-    if let Some(mut shell) = pool.take(&shared.observer) {
-        if Arc::get_mut(&mut shell).is_some() {
-            return shell;
-        }
-        // Still referenced elsewhere: only a planted bug (a double or premature
-        // return) gets here. Using it would alias memory, so leave it be.
+    // A pooled object still referenced elsewhere can only come from a planted bug (a
+    // double or premature return): using it would alias memory, so leave it be.
+    if let Some(mut shell) = pool.take(&shared.observer)
+        && Arc::get_mut(&mut shell).is_some()
+    {
+        return shell;
     }
     let id = *next_id;
     *next_id += 1;

@@ -33,7 +33,8 @@ fn thread_waker() -> Waker {
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// assert_eq!(pipecheck_core::primitive::future::block_on(async { 7 }), 7);
 /// ```
 pub fn block_on<F: Future>(future: F) -> F::Output {

@@ -4,6 +4,8 @@ mod backpressure;
 mod close_receive;
 mod data;
 mod drive;
+mod large_cancel;
+mod large_stream;
 mod pool;
 
 use crate::Scenario;
@@ -16,6 +18,8 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(data::SCENARIOS);
     all.extend_from_slice(backpressure::SCENARIOS);
     all.extend_from_slice(crate::primitives::SCENARIOS);
+    all.extend_from_slice(large_stream::SCENARIOS);
+    all.extend_from_slice(large_cancel::SCENARIOS);
     all
 }
 

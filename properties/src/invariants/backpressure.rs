@@ -22,7 +22,8 @@ impl Backpressure {
     pub fn new(config: &CheckConfig) -> Backpressure {
         Backpressure {
             pause: config.pause_writer_threshold,
-            resume: config.resume_writer_threshold,
+            // The pipe treats a resume threshold of 0 as 1 (options.rs): nothing is below 0.
+            resume: config.resume_writer_threshold.max(1),
             paused: false,
             reader_completed: false,
             resume_due: None,
@@ -50,14 +51,15 @@ impl Invariant for Backpressure {
             Observation::Pipe(event) => event,
             _ => return Ok(()),
         };
-        if let Some(unconsumed) = self.resume_due.take() {
-            if !matches!(event, E::FlushResumed { .. }) && is_state_event(event) {
-                return Err(format!(
-                    "consumed down to {unconsumed} bytes (resume threshold {}) but the paused flush \
-                     was not released",
-                    self.resume
-                ));
-            }
+        if let Some(unconsumed) = self.resume_due.take()
+            && !matches!(event, E::FlushResumed { .. })
+            && is_state_event(event)
+        {
+            return Err(format!(
+                "consumed down to {unconsumed} bytes (resume threshold {}) but the paused flush \
+                 was not released",
+                self.resume
+            ));
         }
         match *event {
             E::Flushed { unconsumed, paused, .. } if !self.reader_completed => {

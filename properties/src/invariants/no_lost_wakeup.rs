@@ -34,6 +34,11 @@ impl NoLostWakeup {
         }
     }
 
+    fn stop_waiting(&mut self, side: Side) {
+        self.waiting[index(side)] = false;
+        self.owed[index(side)] = None;
+    }
+
     fn check(&self) -> Result<(), String> {
         for side in [Side::Writer, Side::Reader] {
             if let Some(reason) = &self.owed[index(side)] {
@@ -71,14 +76,22 @@ impl Invariant for NoLostWakeup {
                 E::Flushed { committed, .. } if committed > self.examined => {
                     self.owe(Side::Reader, format!("a flush committed bytes up to {committed}"));
                 }
-                E::WriterCompleted { .. } => self.owe(Side::Reader, "the writer completed".into()),
+                E::WriterCompleted { .. } => {
+                    self.stop_waiting(Side::Writer);
+                    self.owe(Side::Reader, "the writer completed".into());
+                }
                 E::ReadCanceled => self.owe(Side::Reader, "the read was canceled".into()),
                 E::Consumed { examined, .. } => self.examined = examined,
                 E::FlushResumed { unconsumed } => {
                     self.owe(Side::Writer, format!("the flush was released at {unconsumed} unconsumed bytes"))
                 }
                 E::FlushCanceled => self.owe(Side::Writer, "the flush was canceled".into()),
-                E::ReaderCompleted { .. } => self.owe(Side::Writer, "the reader completed".into()),
+                E::ReaderCompleted { .. } => {
+                    // Completing takes `&mut Reader`, so the reader's own pending read is
+                    // gone: nothing is owed to it any more (a later flush does not wake it).
+                    self.stop_waiting(Side::Reader);
+                    self.owe(Side::Writer, "the reader completed".into());
+                }
                 _ => {}
             },
             _ => {}

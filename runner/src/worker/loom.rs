@@ -24,8 +24,12 @@ pub(crate) fn run(job: &Job, scenario: Scenario, faults: FaultSet, budget: Budge
             })
         })
     });
-    let mut result =
-        JobResult::new(job, failure.map(|(m, i)| (first_line(&m), i)), executions.load(Ordering::Relaxed), seconds);
+    let mut result = JobResult::new(
+        job,
+        failure.map(|(m, i)| (first_line(&m), i)),
+        executions.load(Ordering::Relaxed),
+        seconds,
+    );
     if result.message.is_some() {
         let fault = job.fault.map_or(String::new(), |f| format!(" --fault {f}"));
         result.reproduce = Some(format!(

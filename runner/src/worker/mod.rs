@@ -57,6 +57,9 @@ pub(crate) fn splitmix64(mut x: u64) -> u64 {
 /// their backtraces would drown the output).
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
+/// Whether this process is a worker (whose stderr is the orchestrator's log).
+static IN_WORKER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn install_quiet_panic_hook() {
     panic::set_hook(Box::new(|info| {
         let message = info
@@ -67,12 +70,15 @@ fn install_quiet_panic_hook() {
             .unwrap_or_else(|| info.to_string());
         // One line to stderr (the worker log): if the checker aborts the process after
         // this panic, the orchestrator still learns what broke.
-        eprintln!("pipecheck-panic: {}", message.lines().next().unwrap_or(""));
+        if IN_WORKER.load(std::sync::atomic::Ordering::Relaxed) {
+            eprintln!("pipecheck-panic: {}", message.lines().next().unwrap_or(""));
+        }
         *LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
     }));
 }
 
 /// Runs `body`, turning a panic into `(message, invariant)`.
+#[cfg_attr(not(feature = "loom"), allow(dead_code))]
 pub(crate) fn catch_failure(body: impl FnOnce()) -> Option<(String, Option<String>)> {
     LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).take();
     let result = panic::catch_unwind(AssertUnwindSafe(body));
@@ -96,12 +102,18 @@ pub(crate) fn first_line(message: &str) -> String {
 
 /// Runs `jobs`, printing a start line and a result line for each.
 pub(crate) fn run(jobs: &[Job], budget: Budget) {
+    IN_WORKER.store(true, std::sync::atomic::Ordering::Relaxed);
     install_quiet_panic_hook();
     for job in jobs {
         println!("{START_PREFIX}{}", job.id);
         eprintln!("{START_PREFIX}{}", job.id);
         let result = run_job(job, budget);
         println!("{RESULT_PREFIX}{}", serde_json::to_string(&result).expect("results serialize"));
+        // After a failing execution shuttle's per-process state is not reliably reusable:
+        // stop, and the orchestrator starts a fresh worker for the remaining jobs.
+        if result.message.is_some() && matches!(job.engine, Engine::ShuttleRandom | Engine::ShuttlePct) {
+            return;
+        }
     }
 }
 

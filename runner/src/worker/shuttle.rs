@@ -1,51 +1,94 @@
-//! Shuttle jobs: random or PCT schedules of a scenario, from a recorded seed.
+//! Shuttle jobs: random or PCT schedules of a scenario from a recorded seed, through
+//! `pipecheck-traces`. A failure without a planted bug is a real bug: its schedule is
+//! minimized and saved under `traces/`, with the one command that replays it.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::PathBuf;
 
 use pipecheck_core::FaultSet;
 use pipecheck_models::Scenario;
-use shuttle::scheduler::{PctScheduler, RandomScheduler};
-use shuttle::{Config, FailurePersistence, Runner};
+use pipecheck_traces::explore::{self, Exploration, SchedulerKind, Settings};
+use pipecheck_traces::minimize::minimize;
+use pipecheck_traces::trace_file::{Trace, replay_command};
 
-use super::{Budget, catch_failure, first_line, timed};
+use super::{Budget, first_line};
 use crate::jobs::{Engine, Job};
 use crate::outcome::JobResult;
 
-/// PCT's bug depth: the number of priority change points (2-3 finds most ordering bugs).
+/// PCT's first bug depth (depth - 1 priority change points); depth 2 follows if it passes.
 const PCT_DEPTH: usize = 3;
+/// Executions the minimizer may spend on one failure.
+const MINIMIZE_RUNS: usize = 300;
 
-pub(crate) fn run(job: &Job, scenario: Scenario, faults: FaultSet, budget: Budget) -> JobResult {
+pub(crate) fn run(job: &Job, scenario: Scenario, _faults: FaultSet, budget: Budget) -> JobResult {
     let seed = budget.seed_for(job.id);
-    let executions = Arc::new(AtomicU64::new(0));
-    let counter = executions.clone();
-    let mut config = Config::new();
-    config.failure_persistence = FailurePersistence::None;
-    config.max_time = Some(budget.time);
-    let iterations = budget.iterations as usize;
-    let body = move || {
-        counter.fetch_add(1, Ordering::Relaxed);
-        scenario.run_once(faults);
+    let settings = Settings { iterations: budget.iterations as usize, seed, ..Settings::default() };
+    let scheduler = match job.engine {
+        Engine::ShuttlePct => SchedulerKind::Pct { depth: PCT_DEPTH },
+        _ => SchedulerKind::Random,
     };
-    let (failure, seconds) = timed(|| {
-        catch_failure(|| {
-            match job.engine {
-                Engine::ShuttlePct => {
-                    Runner::new(PctScheduler::new_from_seed(seed, PCT_DEPTH, iterations), config).run(body)
-                }
-                _ => Runner::new(RandomScheduler::new_from_seed(seed, iterations), config).run(body),
-            };
-        })
-    });
-    let mut result =
-        JobResult::new(job, failure.map(|(m, i)| (first_line(&m), i)), executions.load(Ordering::Relaxed), seconds);
+    let mut exploration = explore::explore(scenario, job.fault, scheduler, &settings);
+    let mut spent = (0, 0.0);
+    if let (Exploration::Passed { iterations, seconds }, SchedulerKind::Pct { .. }) =
+        (&exploration, scheduler)
+    {
+        // A two-task bug can hide from depth 3's extra change point: depth 2 gets the
+        // same budget (the range is depth 2 to 3).
+        spent = (*iterations as u64, *seconds);
+        exploration = explore::explore(scenario, job.fault, SchedulerKind::Pct { depth: 2 }, &settings);
+    }
+    let mut result = match exploration {
+        Exploration::Passed { iterations, seconds } => {
+            JobResult::new(job, None, spent.0 + iterations as u64, spent.1 + seconds)
+        }
+        Exploration::Failed(found) => {
+            let message = first_line(&found.failure.message);
+            let mut result = JobResult::new(
+                job,
+                Some((message, Some(found.failure.invariant.clone()))),
+                spent.0 + found.iteration,
+                spent.1 + found.seconds,
+            );
+            if job.fault.is_none() {
+                save_trace(job, &found, &settings, &mut result);
+            }
+            result
+        }
+    };
     result.seed = Some(seed);
-    if result.message.is_some() {
+    if result.message.is_some() && result.reproduce.is_none() {
         let fault = job.fault.map_or(String::new(), |f| format!(" --fault {f}"));
         result.reproduce = Some(format!(
-            "cargo campaign --engine {} --scenario {}{fault} --seed-of-job {seed}",
-            job.engine, scenario.name
+            "cargo campaign --engine {} --scenario {}{fault} --iterations {} --exact-seed {seed}",
+            job.engine, scenario.name, budget.iterations
         ));
     }
     result
+}
+
+/// Minimizes a real failure's schedule and saves it under `traces/`.
+fn save_trace(job: &Job, found: &explore::Found, settings: &Settings, result: &mut JobResult) {
+    let minimized = minimize(found, settings.max_steps, MINIMIZE_RUNS);
+    let trace = Trace::new(
+        found.scenario.name,
+        &found.scheduler.to_string(),
+        found.seed,
+        found.iteration,
+        found.fault,
+        &found.failure.invariant,
+        found.size,
+        minimized.size,
+        minimized.schedule,
+    );
+    let path = PathBuf::from("traces")
+        .join(format!("new-{}-{}-{}.trace", found.scenario.name, job.engine, found.seed));
+    match trace.save(&path) {
+        Ok(()) => {
+            result.trace = Some(path.display().to_string());
+            result.reproduce = Some(replay_command(&path));
+        }
+        Err(e) => {
+            result.message =
+                Some(format!("{} (could not save the trace: {e})", result.message.take().unwrap_or_default()))
+        }
+    }
 }

@@ -1,0 +1,133 @@
+//! Large streaming scenarios, for shuttle's randomized and PCT schedules: a writer and
+//! a reader move hundreds of messages through many small segments, with back-pressure
+//! on and the segment pool running near its maximum.
+//!
+//! Too big for loom (thousands of scheduling points); every engine but loom runs them.
+
+use std::sync::Arc;
+
+use pipecheck_core::primitive::thread;
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
+
+use crate::{Scale, Scenario};
+
+/// Scenarios of this family.
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "large-stream",
+        summary: "a writer sends 200 messages of 1-9 bytes through 4-16 byte segments; the reader \
+                  consumes most reads fully and some partially; back-pressure pauses the writer",
+        scale: Scale::Large,
+        catches: &[
+            Fault::LifoPool,
+            Fault::DoubleReturn,
+            Fault::LostWakeOnComplete,
+            Fault::ReturnWriteHead,
+            Fault::ReadPastCommit,
+            Fault::NoResumeOnConsume,
+            Fault::NoPauseOnFlush,
+            Fault::LeakOnComplete,
+        ],
+        config: stream_config,
+        body: large_stream,
+    },
+    Scenario {
+        name: "large-pool-churn",
+        summary: "300 full 8-byte segments cycle through a pool of at most 6, so the reader's \
+                  batched returns keep the pool at its maximum",
+        scale: Scale::Large,
+        catches: &[Fault::LifoPool, Fault::DoubleReturn, Fault::PoolOverflow, Fault::NoPauseOnFlush],
+        config: churn_config,
+        body: large_pool_churn,
+    },
+];
+
+fn stream_config() -> CheckConfig {
+    CheckConfig {
+        minimum_segment_size: 4,
+        maximum_segment_size: 16,
+        pause_writer_threshold: 24,
+        resume_writer_threshold: 12,
+        max_pooled_segments: 4,
+        pool_first_chunk: 1,
+        faults: FaultSet::NONE,
+    }
+}
+
+fn churn_config() -> CheckConfig {
+    CheckConfig {
+        minimum_segment_size: 8,
+        maximum_segment_size: 8,
+        pause_writer_threshold: 64,
+        resume_writer_threshold: 32,
+        max_pooled_segments: 6,
+        pool_first_chunk: 2,
+        faults: FaultSet::NONE,
+    }
+}
+
+/// Message `i` of the stream: 1 to 9 bytes, each byte depending on its position.
+pub(crate) fn message(i: usize) -> Vec<u8> {
+    let len = 1 + (i * 7) % 9;
+    (0..len).map(|j| (i * 31 + j * 7) as u8).collect()
+}
+
+/// Reads until the writer has completed and everything is consumed. Every fourth read
+/// leaves its last two bytes unconsumed (fewer than any resume threshold here, so a
+/// paused writer is always released). Records [`Observation::Drained`]; returns the
+/// number of bytes consumed.
+pub(crate) fn read_to_end(reader: &mut CheckedReader, monitor: &Monitor) -> u64 {
+    let mut total = 0u64;
+    for n in 0usize.. {
+        let mut consumed = 0;
+        let outcome = reader
+            .read_and_consume(|len| {
+                consumed = if n % 4 == 3 && len > 2 { len - 2 } else { len };
+                consumed
+            })
+            .expect("reads succeed");
+        total += consumed as u64;
+        if outcome.completed && consumed == outcome.bytes.len() {
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    total
+}
+
+fn large_stream(monitor: &Arc<Monitor>) {
+    const MESSAGES: usize = 200;
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        let mut sent = 0u64;
+        for i in 0..MESSAGES {
+            let bytes = message(i);
+            writer.send(&bytes).expect("the reader stays open");
+            sent += bytes.len() as u64;
+        }
+        writer.complete(None);
+        sent
+    });
+    let read = read_to_end(&mut reader, monitor);
+    reader.complete(None);
+    let sent = writer.join().expect("the writer does not panic");
+    assert_eq!(read, sent, "the reader consumed every byte sent");
+}
+
+fn large_pool_churn(monitor: &Arc<Monitor>) {
+    const SEGMENTS: usize = 300;
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        for i in 0..SEGMENTS {
+            // One full segment per message: each send ends a segment.
+            let bytes: Vec<u8> = (0..8).map(|j| (i * 8 + j) as u8).collect();
+            writer.send(&bytes).expect("the reader stays open");
+        }
+        writer.complete(None);
+    });
+    let bytes = reader.drain().expect("reads succeed");
+    assert_eq!(bytes.len(), SEGMENTS * 8);
+    reader.complete(None);
+    writer.join().expect("the writer does not panic");
+}

@@ -1,0 +1,125 @@
+//! [`hunt`]: runs the operation-sequence property ([`PipeTest`]) from a fixed seed, with
+//! planted bugs switched on or not, and reports the first failure after shrinking.
+//!
+//! This is what the fault tests and the campaign runner's proptest engine call: the
+//! same seed gives the same cases, the same failure and the same shrunk sequence.
+
+use std::cell::Cell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use pipecheck_core::{Fault, FaultSet};
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
+
+use crate::machine::{PipeMachine, PipeTest};
+use crate::{CheckConfig, Op};
+
+/// The planted bugs that pipe operations reach, i.e. those [`hunt`] is for. The other
+/// faults are planted in the seed primitives beside the pipe (async mutex, message
+/// channel, completion source, partitioned pool).
+pub const PIPE_FAULTS: &[Fault] = &[
+    Fault::LifoPool,
+    Fault::DoubleReturn,
+    Fault::PoolOverflow,
+    Fault::LostWakeOnComplete,
+    Fault::ReturnWriteHead,
+    Fault::ReadPastCommit,
+    Fault::NoResumeOnConsume,
+    Fault::NoPauseOnFlush,
+    Fault::LeakOnComplete,
+];
+
+/// How long the generated sequences are (transitions per case).
+pub const HUNT_SEQUENCE_LENGTH: std::ops::Range<usize> = 1..64;
+
+/// A failure found by [`hunt`], shrunk.
+#[derive(Clone, Debug)]
+pub struct HuntFailure {
+    /// The case (1-based) at which the first failure happened, before shrinking.
+    pub first_failing_case: usize,
+    /// The shrunk pipe settings (with the hunt's faults).
+    pub config: CheckConfig,
+    /// The shrunk sequence (the driver's teardown — complete, drain, complete — follows it).
+    pub ops: Vec<Op>,
+    /// The shrunk case's panic message: ``invariant `<name>` violated``, a model mismatch,
+    /// or another panic.
+    pub message: String,
+}
+
+/// What a [`hunt`] did.
+#[derive(Clone, Debug)]
+pub struct Hunt {
+    /// Cases run, including those run while shrinking.
+    pub cases_run: usize,
+    /// The failure, if a case failed.
+    pub failure: Option<HuntFailure>,
+}
+
+/// Runs up to `cases` random sequences with `faults` switched on, from `seed`, stopping
+/// (and shrinking) at the first failure. Cases stop being generated after `time`.
+/// Panics are caught; install a quiet panic hook to keep the shrinking quiet.
+///
+/// # Examples
+///
+// Under loom and shuttle the pipe's primitives only work inside a model: compile only.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+/// use pipecheck_core::{Fault, FaultSet};
+/// # std::panic::set_hook(Box::new(|_| {}));
+/// let hunt = pipecheck_properties::hunt(FaultSet::NONE.with(Fault::LostWakeOnComplete), 1000, 7, None);
+/// let failure = hunt.failure.expect("the planted bug is caught");
+/// assert!(failure.message.contains("invariant `no-lost-wakeup` violated"));
+/// ```
+pub fn hunt(faults: FaultSet, cases: u32, seed: u64, time: Option<Duration>) -> Hunt {
+    let config = Config { cases, failure_persistence: None, ..Config::default() };
+    let mut seed_bytes = [0u8; 32];
+    for chunk in seed_bytes.chunks_mut(8) {
+        chunk.copy_from_slice(&seed.to_le_bytes());
+    }
+    let mut runner =
+        TestRunner::new_with_rng(config.clone(), TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes));
+    let strategy = PipeMachine::sequential_strategy(HUNT_SEQUENCE_LENGTH);
+    let started = Instant::now();
+    let runs = Cell::new(0usize);
+    let first_failure = Cell::new(None);
+    let result = runner.run(&strategy, |(mut model, ops, seen)| {
+        if first_failure.get().is_none() && time.is_some_and(|t| started.elapsed() > t) {
+            return Ok(()); // out of time: pass the remaining cases without running them
+        }
+        model.config_mut().faults = faults;
+        runs.set(runs.get() + 1);
+        catch_unwind(AssertUnwindSafe(|| PipeTest::test_sequential(config.clone(), model, ops, seen)))
+            .map_err(|panic| {
+                if first_failure.get().is_none() {
+                    first_failure.set(Some(runs.get()));
+                }
+                TestCaseError::fail(panic_message(&*panic))
+            })
+    });
+    let failure = match result {
+        Ok(()) => None,
+        Err(TestError::Fail(reason, (model, ops, _))) => Some(HuntFailure {
+            first_failing_case: first_failure.get().unwrap_or(0),
+            config: CheckConfig { faults, ..model.config().clone() },
+            ops,
+            message: reason.message().to_owned(),
+        }),
+        Err(TestError::Abort(reason)) => Some(HuntFailure {
+            first_failing_case: 0,
+            config: CheckConfig { faults, ..CheckConfig::default() },
+            ops: Vec::new(),
+            message: format!("the hunt aborted: {reason}"),
+        }),
+    };
+    Hunt { cases_run: runs.get(), failure }
+}
+
+/// The text of a panic payload.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default()
+}

@@ -1,0 +1,406 @@
+//! [`ReferenceModel`]: what a pipe should do, as plain bytes, counters and flags.
+//!
+//! The model is deliberately naive: no segments shared between threads, no pool, no
+//! wakers — just the offsets (written, committed, consumed, examined), the flags the
+//! pipe keeps under its lock (paused, canceled, completed with or without failure),
+//! whether a read or flush is waiting, and the capacities of the writer's head segment
+//! (so that `get_memory` lengths and `advance` limits are predicted exactly). Each rule
+//! below cites the pipe code it mirrors, in `core/src/pipe/`.
+
+use pipecheck_core::{Failure, FlushResult, PipeError};
+
+use crate::CheckConfig;
+use crate::observation::Side;
+use crate::ops::{Op, Pos, failure_message, fill_byte};
+use crate::outcome::{Outcome, ReadSummary, Step, Woken};
+
+/// A read's identity and bounds, for resolving positions taken from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ReadMark {
+    read: u64,
+    start: u64,
+    end: u64,
+}
+
+/// The writer's head segment: its capacity and the bytes advanced into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Head {
+    capacity: usize,
+    written: usize,
+}
+
+/// The state a pipe should be in after a sequence of [`Op`]s, and the results it
+/// should have returned.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_properties::{CheckConfig, Op, Outcome, ReferenceModel};
+/// let mut model = ReferenceModel::new(CheckConfig::default());
+/// let step = model.apply(&Op::GetMemory { size_hint: 0 });
+/// assert_eq!(step.outcome, Outcome::Memory(Ok(4))); // a fresh minimum-size segment
+/// let step = model.apply(&Op::Advance { bytes: 5 });
+/// assert!(matches!(step.outcome, Outcome::Done(Err(_)))); // only 4 bytes were handed out
+/// ```
+#[derive(Clone, Debug)]
+pub struct ReferenceModel {
+    config: CheckConfig,
+    // The writer's own state (writer.rs, `Writer`).
+    writer_done: bool,
+    head: Option<Head>,
+    next_segment_size: usize,
+    memory_handed_out: bool,
+    generation: u64,
+    written: u64,
+    unflushed: u64,
+    /// Every advanced byte, from stream offset 0.
+    data: Vec<u8>,
+    // The state under the pipe lock (mod.rs, `State`).
+    committed: u64,
+    consumed: u64,
+    examined: u64,
+    writer_paused: bool,
+    read_canceled: bool,
+    flush_canceled: bool,
+    writer_completion: Option<Option<Failure>>,
+    reader_completion: Option<Option<Failure>>,
+    reader_waiting: bool,
+    writer_waiting: bool,
+    // The reader's own state (reader.rs, `Reader`).
+    reader_done: bool,
+    outstanding: Option<(u64, u64)>,
+    read_count: u64,
+    latest: Option<ReadMark>,
+    previous: Option<ReadMark>,
+    last: Option<Step>,
+}
+
+impl ReferenceModel {
+    /// A fresh pipe built with `config`'s sizes and thresholds.
+    pub fn new(config: CheckConfig) -> ReferenceModel {
+        ReferenceModel {
+            next_segment_size: config.minimum_segment_size,
+            config,
+            writer_done: false,
+            head: None,
+            memory_handed_out: false,
+            generation: 0,
+            written: 0,
+            unflushed: 0,
+            data: Vec::new(),
+            committed: 0,
+            consumed: 0,
+            examined: 0,
+            writer_paused: false,
+            read_canceled: false,
+            flush_canceled: false,
+            writer_completion: None,
+            reader_completion: None,
+            reader_waiting: false,
+            writer_waiting: false,
+            reader_done: false,
+            outstanding: None,
+            read_count: 0,
+            latest: None,
+            previous: None,
+            last: None,
+        }
+    }
+
+    /// The settings the pipe is built with.
+    pub fn config(&self) -> &CheckConfig {
+        &self.config
+    }
+
+    /// Mutable settings, e.g. to switch faults on before the run starts.
+    pub fn config_mut(&mut self) -> &mut CheckConfig {
+        &mut self.config
+    }
+
+    /// The predicted step of the last applied operation.
+    pub fn last_step(&self) -> Option<&Step> {
+        self.last.as_ref()
+    }
+
+    /// Bytes `advance` would accept now (what is left of the memory handed out).
+    pub fn advance_available(&self) -> usize {
+        match (self.memory_handed_out, self.head) {
+            (true, Some(head)) => head.capacity - head.written,
+            _ => 0,
+        }
+    }
+
+    /// Length of the outstanding read's buffer, if one is outstanding.
+    pub fn outstanding_len(&self) -> Option<usize> {
+        self.outstanding.map(|(start, end)| (end - start) as usize)
+    }
+
+    /// Whether a read happened before the latest one (so `Pos::Stale` resolves).
+    pub fn has_previous_read(&self) -> bool {
+        self.previous.is_some()
+    }
+
+    /// Whether any read has returned a buffer (so `Pos::At` and `Pos::End` resolve).
+    pub fn has_read(&self) -> bool {
+        self.latest.is_some()
+    }
+
+    /// Whether a read would complete now (reader.rs: canceled, writer completed, or
+    /// committed bytes past the examined offset).
+    pub fn read_ready(&self) -> bool {
+        self.read_canceled || self.writer_completion.is_some() || self.committed > self.examined
+    }
+
+    /// Bytes advanced and not yet flushed.
+    pub fn unflushed(&self) -> u64 {
+        self.unflushed
+    }
+
+    /// Whether a flush crossed the pause threshold and has not been released.
+    pub fn writer_paused(&self) -> bool {
+        self.writer_paused
+    }
+
+    /// Whether the writer has completed.
+    pub fn writer_completed(&self) -> bool {
+        self.writer_done
+    }
+
+    /// Whether the reader has completed.
+    pub fn reader_completed(&self) -> bool {
+        self.reader_done
+    }
+
+    /// Applies `op` and returns (and remembers) what the pipe must do.
+    pub fn apply(&mut self, op: &Op) -> Step {
+        let mut woken = Woken::default();
+        let outcome = match *op {
+            Op::GetMemory { size_hint } => Outcome::Memory(self.get_memory(size_hint)),
+            Op::Advance { bytes } => Outcome::Done(self.advance(bytes)),
+            Op::Flush => Outcome::Flush(self.flush(&mut woken)),
+            Op::Read => Outcome::Read(self.read(true)),
+            Op::TryRead => Outcome::Read(self.read(false)),
+            Op::AdvanceTo { consumed, examined } => self.advance_to(consumed, examined, &mut woken),
+            Op::CancelRead => {
+                // reader.rs `cancel_read`: no completion check; always takes the waker.
+                self.read_canceled = true;
+                woken.reader = std::mem::take(&mut self.reader_waiting);
+                Outcome::Unit
+            }
+            Op::CancelFlush => {
+                // writer.rs `cancel_flush`.
+                self.flush_canceled = true;
+                woken.writer = std::mem::take(&mut self.writer_waiting);
+                Outcome::Unit
+            }
+            Op::CompleteWriter { failed } => {
+                self.complete_writer(failed, &mut woken);
+                Outcome::Unit
+            }
+            Op::CompleteReader { failed } => {
+                self.complete_reader(failed, &mut woken);
+                Outcome::Unit
+            }
+        };
+        let step = Step { outcome, woken };
+        self.last = Some(step.clone());
+        step
+    }
+
+    /// writer.rs `get_memory` and `start_segment`.
+    fn get_memory(&mut self, size_hint: usize) -> Result<usize, PipeError> {
+        if self.writer_done {
+            return Err(PipeError::WriterCompleted);
+        }
+        let needed = size_hint.max(1);
+        let max = self.config.maximum_segment_size;
+        if needed > max {
+            return Err(PipeError::SizeHintTooLarge { size_hint, max });
+        }
+        let head = match self.head {
+            Some(head) if head.capacity - head.written >= needed => head,
+            _ => {
+                // The size doubles on every new segment, also when an empty unlinked
+                // head is replaced in place.
+                let size = needed.max(self.next_segment_size);
+                self.next_segment_size = (self.next_segment_size * 2).min(max);
+                let head = Head { capacity: size, written: 0 };
+                self.head = Some(head);
+                head
+            }
+        };
+        self.memory_handed_out = true;
+        self.generation += 1;
+        Ok(head.capacity - head.written)
+    }
+
+    /// writer.rs `advance`.
+    fn advance(&mut self, bytes: usize) -> Result<(), PipeError> {
+        if self.writer_done {
+            return Err(PipeError::WriterCompleted);
+        }
+        let available = self.advance_available();
+        if bytes > available {
+            return Err(PipeError::AdvancePastMemory { requested: bytes, available });
+        }
+        // `advance(0)` before any `get_memory` succeeds without a head.
+        if let Some(head) = self.head.as_mut() {
+            head.written += bytes;
+        }
+        let generation = self.generation;
+        self.data.extend((self.written..self.written + bytes as u64).map(|o| fill_byte(o, generation)));
+        self.written += bytes as u64;
+        self.unflushed += bytes as u64;
+        Ok(())
+    }
+
+    /// writer.rs `flush`, `commit` and `FlushFuture::poll`.
+    fn flush(&mut self, woken: &mut Woken) -> Option<Result<FlushResult, PipeError>> {
+        if self.writer_done {
+            return Some(Err(PipeError::WriterCompleted));
+        }
+        self.committed += std::mem::take(&mut self.unflushed);
+        if let Some(reader) = &self.reader_completion {
+            // Committed anyway; a pending cancel is dropped; the reader is not woken.
+            self.flush_canceled = false;
+            return Some(match reader {
+                Some(failure) => Err(PipeError::ReaderFailed(failure.clone())),
+                None => Ok(FlushResult { is_completed: true, is_canceled: false }),
+            });
+        }
+        let pause = self.config.pause_writer_threshold;
+        if pause > 0 && self.committed - self.consumed >= pause {
+            self.writer_paused = true;
+        }
+        if self.committed > self.examined {
+            woken.reader = std::mem::take(&mut self.reader_waiting);
+        }
+        if std::mem::take(&mut self.flush_canceled) {
+            return Some(Ok(FlushResult { is_completed: false, is_canceled: true }));
+        }
+        if !self.writer_paused {
+            return Some(Ok(FlushResult::default()));
+        }
+        self.writer_waiting = true;
+        None
+    }
+
+    /// reader.rs `poll_read`; `wait` registers a waker when not ready (`read`, not
+    /// `try_read`).
+    fn read(&mut self, wait: bool) -> Option<Result<ReadSummary, PipeError>> {
+        if self.reader_done {
+            return Some(Err(PipeError::ReaderCompleted));
+        }
+        if self.outstanding.is_some() {
+            return Some(Err(PipeError::AdvanceRequired));
+        }
+        let canceled = std::mem::take(&mut self.read_canceled);
+        let completed = self.writer_completion.is_some();
+        if !canceled {
+            if let Some(Some(failure)) = &self.writer_completion {
+                return Some(Err(PipeError::WriterFailed(failure.clone())));
+            }
+            if !completed && self.committed <= self.examined {
+                if wait {
+                    self.reader_waiting = true;
+                }
+                return None;
+            }
+        }
+        let (start, end) = (self.consumed, self.committed);
+        self.read_count += 1;
+        self.outstanding = Some((start, end));
+        self.previous = self.latest.replace(ReadMark { read: self.read_count, start, end });
+        let bytes = self.data[start as usize..end as usize].to_vec();
+        Some(Ok(ReadSummary { start, bytes, completed, canceled }))
+    }
+
+    /// What the driver gets for `pos`: `(read, offset)`, or `ReadBuf::position`'s error.
+    fn resolve(&self, pos: Pos) -> Option<Result<(u64, u64), PipeError>> {
+        let (mark, n) = match pos {
+            Pos::At(n) => (self.latest?, Some(n)),
+            Pos::End => (self.latest?, None),
+            Pos::Stale(n) => (self.previous?, Some(n)),
+        };
+        Some(match n {
+            None => Ok((mark.read, mark.end)),
+            Some(n) if mark.start + u64::from(n) > mark.end => Err(PipeError::PositionOutOfRange {
+                offset: mark.start + u64::from(n),
+                start: mark.start,
+                end: mark.end,
+            }),
+            Some(n) => Ok((mark.read, mark.start + u64::from(n))),
+        })
+    }
+
+    /// reader.rs `advance_to`.
+    fn advance_to(&mut self, consumed: Pos, examined: Pos, woken: &mut Woken) -> Outcome {
+        let (consumed, examined) = match (self.resolve(consumed), self.resolve(examined)) {
+            (Some(Ok(c)), Some(Ok(e))) => (c, e),
+            (Some(Err(error)), _) | (_, Some(Err(error))) => return Outcome::NoPosition(error),
+            _ => return Outcome::Skipped,
+        };
+        Outcome::Done(self.advance_to_checked(consumed, examined, woken))
+    }
+
+    fn advance_to_checked(
+        &mut self,
+        consumed: (u64, u64),
+        examined: (u64, u64),
+        woken: &mut Woken,
+    ) -> Result<(), PipeError> {
+        if self.reader_done {
+            return Err(PipeError::ReaderCompleted);
+        }
+        let (start, end) = self.outstanding.ok_or(PipeError::NothingToAdvance)?;
+        for (read, offset) in [consumed, examined] {
+            if read != self.read_count {
+                return Err(PipeError::StalePosition { position_read: read, current_read: self.read_count });
+            }
+            if offset < start || offset > end {
+                return Err(PipeError::PositionOutOfRange { offset, start, end });
+            }
+        }
+        let (consumed, examined) = (consumed.1, examined.1);
+        if examined < consumed {
+            return Err(PipeError::ExaminedBeforeConsumed { consumed, examined });
+        }
+        if examined < self.examined {
+            return Err(PipeError::ExaminedWentBackwards { previous: self.examined, examined });
+        }
+        self.outstanding = None;
+        self.consumed = consumed;
+        self.examined = examined;
+        // mod.rs `new_pipe`: a resume threshold of 0 acts as 1.
+        let resume = self.config.resume_writer_threshold.max(1);
+        if self.writer_paused && self.committed - self.consumed < resume {
+            self.writer_paused = false;
+            woken.writer = std::mem::take(&mut self.writer_waiting);
+        }
+        Ok(())
+    }
+
+    /// writer.rs `complete`: commits what is unflushed, always wakes the reader.
+    fn complete_writer(&mut self, failed: bool, woken: &mut Woken) {
+        if self.writer_done {
+            return;
+        }
+        self.writer_done = true;
+        self.memory_handed_out = false;
+        self.committed += std::mem::take(&mut self.unflushed);
+        self.writer_completion = Some(failed.then(|| Failure::new(failure_message(Side::Writer))));
+        woken.reader = std::mem::take(&mut self.reader_waiting);
+    }
+
+    /// reader.rs `complete`: releases a paused flush, always wakes the writer.
+    fn complete_reader(&mut self, failed: bool, woken: &mut Woken) {
+        if self.reader_done {
+            return;
+        }
+        self.reader_done = true;
+        self.outstanding = None;
+        self.reader_completion = Some(failed.then(|| Failure::new(failure_message(Side::Reader))));
+        self.writer_paused = false;
+        woken.writer = std::mem::take(&mut self.writer_waiting);
+    }
+}

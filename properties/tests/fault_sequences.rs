@@ -1,0 +1,117 @@
+//! Every planted bug of the pipe is caught by the operation-sequence property, under
+//! the invariant it is planted to break.
+//!
+//! Each test runs [`hunt`] (the property of `op_sequences.rs`, from a fixed seed, so the
+//! hunt is deterministic) with one fault switched on, asserts that it fails and that
+//! the shrunk failure names `fault.breaks()`, and prints how many cases the hunt took
+//! and the shrunk sequence. Replay one with
+//! `cargo test -p pipecheck-properties --test fault_sequences <test name> -- --nocapture`.
+#![cfg(not(any(feature = "loom", feature = "shuttle")))]
+
+use std::sync::Once;
+
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_properties::{PIPE_FAULTS, hunt, panic_message};
+
+/// The hunts' seed: fixed, so every run finds the same failure in the same number of cases.
+const SEED: u64 = 0x005E_ED0F_FA17;
+/// Cases a hunt may take before the fault counts as missed.
+const MAX_CASES: u32 = 4096;
+
+/// Hides the panic messages of the expected failures (hundreds, while shrinking);
+/// anything else still reaches the default hook.
+fn quiet_expected_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let message = panic_message(info.payload());
+            if !message.contains("pipecheck: invariant") && !message.contains("model mismatch") {
+                default(info);
+            }
+        }));
+    });
+}
+
+/// Asserts that the property catches `fault` under the invariant it breaks.
+fn caught(fault: Fault) {
+    quiet_expected_panics();
+    let found = hunt(FaultSet::NONE.with(fault), MAX_CASES, SEED, None);
+    let Some(failure) = found.failure else {
+        panic!("{fault} was not caught in {MAX_CASES} cases: the op-sequence property misses it");
+    };
+    println!(
+        "{fault}: caught at case {} ({} cases with shrinking); shrunk to {} op(s) + teardown: {:?}\n  \
+         settings: {:?}",
+        failure.first_failing_case,
+        found.cases_run,
+        failure.ops.len(),
+        failure.ops,
+        failure.config
+    );
+    let expected = format!("invariant `{}` violated", fault.breaks());
+    assert!(
+        failure.message.contains(&expected),
+        "{fault} failed the property, but not as `{}`:\n{}",
+        fault.breaks(),
+        failure.message
+    );
+}
+
+/// Faults planted in the seed primitives beside the pipe (async mutex, message channel,
+/// completion source, partitioned pool): pipe operations cannot reach them, so their
+/// property tests are the models' loom and shuttle suites, not operation sequences.
+const NOT_IN_THE_PIPE: &[Fault] = &[
+    Fault::MutexDoubleAdmit,
+    Fault::MutexSkipWakeOnExit,
+    Fault::CloseDropsFrame,
+    Fault::StaleTokenAccepted,
+    Fault::LostCompletionWake,
+    Fault::PartitionLeak,
+];
+
+/// One test per pipe fault, and a check that every fault is either hunted here or
+/// planted outside the pipe.
+macro_rules! fault_tests {
+    ($($test:ident: $fault:ident,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                caught(Fault::$fault);
+            }
+        )*
+
+        #[test]
+        fn every_pipe_fault_has_a_hunt() {
+            let hunted = [$(Fault::$fault),*];
+            for fault in Fault::ALL {
+                assert!(
+                    hunted.contains(fault) || NOT_IN_THE_PIPE.contains(fault),
+                    "no op-sequence hunt for {fault}: add it to fault_tests! (or, if it is planted \
+                     outside the pipe, to NOT_IN_THE_PIPE)"
+                );
+            }
+            assert_eq!(hunted, PIPE_FAULTS, "keep pipecheck_properties::PIPE_FAULTS in step");
+        }
+    };
+}
+
+fault_tests! {
+    lifo_pool_breaks_fifo_pool: LifoPool,
+    double_return_breaks_no_double_return: DoubleReturn,
+    pool_overflow_breaks_bounded_pool: PoolOverflow,
+    lost_wake_on_complete_breaks_no_lost_wakeup: LostWakeOnComplete,
+    return_write_head_breaks_no_double_return: ReturnWriteHead,
+    read_past_commit_breaks_no_data_race: ReadPastCommit,
+    no_resume_on_consume_breaks_no_lost_wakeup: NoResumeOnConsume,
+    no_pause_on_flush_breaks_backpressure: NoPauseOnFlush,
+    leak_on_complete_breaks_release_once: LeakOnComplete,
+}
+
+#[test]
+fn the_clean_pipe_passes_the_same_hunt() {
+    // The twin of the hunts: same seed, no fault, no failure.
+    let found = hunt(FaultSet::NONE, 512, SEED, None);
+    assert!(found.failure.is_none(), "{:?}", found.failure);
+    assert_eq!(found.cases_run, 512);
+}

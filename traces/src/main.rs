@@ -1,0 +1,368 @@
+//! `pipecheck-traces`: find, minimize, save and replay failing shuttle schedules.
+//!
+//! ```text
+//! cargo run -p pipecheck-traces --features shuttle -- replay traces/<file>.trace
+//! cargo run -p pipecheck-traces --features shuttle -- explore --scenario large-stream --fault LifoPool
+//! cargo run -p pipecheck-traces --features shuttle -- corpus
+//! cargo run -p pipecheck-traces -- list
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "pipecheck-traces", about = "Find, minimize, save and replay failing shuttle schedules")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the scenarios, the faults they catch, and the committed traces.
+    List,
+    /// Replay a trace: it must break its recorded invariant; prints the per-task table.
+    Replay {
+        /// The trace file.
+        file: PathBuf,
+        /// Replay this many times and check that every run fails the same way.
+        #[arg(long, default_value_t = 1)]
+        times: usize,
+        /// Replay with the recorded fault off instead: the run must pass.
+        #[arg(long)]
+        fault_off: bool,
+        /// Show only the last N rows of the table.
+        #[arg(long)]
+        last: Option<usize>,
+    },
+    /// Explore a scenario under shuttle; on failure, minimize and save the schedule.
+    Explore {
+        /// Scenario name (see `list`).
+        #[arg(long)]
+        scenario: String,
+        /// A planted bug to switch on.
+        #[arg(long)]
+        fault: Option<String>,
+        /// `random`, `pct` or `pct(depth=N)`.
+        #[arg(long, default_value = "random")]
+        scheduler: String,
+        /// Iterations (default: PIPECHECK_SHUTTLE_ITERATIONS or 300).
+        #[arg(long)]
+        iterations: Option<usize>,
+        /// Seed (default: PIPECHECK_SHUTTLE_SEED or the built-in seed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Where to save the trace.
+        #[arg(long, default_value = "traces")]
+        out: PathBuf,
+    },
+    /// Minimize a trace file again, in place (fewer preemptions, then fewer steps).
+    Minimize {
+        /// The trace file.
+        file: PathBuf,
+    },
+    /// Regenerate the corpus: one minimized trace per fault, and the per-fault table.
+    Corpus {
+        /// Where to save the traces.
+        #[arg(long, default_value = "traces")]
+        out: PathBuf,
+    },
+}
+
+/// Executions the minimizer may spend on one failure.
+#[cfg(feature = "shuttle")]
+const MINIMIZE_RUNS: usize = 400;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn list() {
+    println!("scenarios:");
+    for s in pipecheck_models::all() {
+        let catches: Vec<_> = s.catches.iter().map(|f| f.name()).collect();
+        println!("  {:<28} {:?}  catches: {}", s.name, s.scale, catches.join(", "));
+    }
+    println!("faults:");
+    for f in pipecheck_core::Fault::ALL {
+        println!("  {:<20} breaks {}", f.name(), f.breaks());
+    }
+    let mut traces: Vec<PathBuf> = std::fs::read_dir("traces")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
+        .collect();
+    traces.sort();
+    if !traces.is_empty() {
+        println!("traces:");
+    }
+    for path in traces {
+        match pipecheck_traces::trace_file::Trace::load(&path) {
+            Ok(t) => println!("  {:<44} {} · {} · {}", path.display(), t.scenario, t.invariant, t.minimized),
+            Err(e) => println!("  {e}"),
+        }
+    }
+}
+
+#[cfg(not(feature = "shuttle"))]
+fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::List => {
+            list();
+            Ok(())
+        }
+        _ => Err("this command runs shuttle: build with `--features shuttle`, e.g. \
+                  `cargo run -p pipecheck-traces --features shuttle -- replay traces/<file>`"
+            .into()),
+    }
+}
+
+#[cfg(feature = "shuttle")]
+fn run(command: Command) -> Result<(), String> {
+    use pipecheck_core::Fault;
+    use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt};
+    use pipecheck_traces::minimize::minimize;
+    use pipecheck_traces::replay::{replay, replay_without_fault};
+    use pipecheck_traces::table::render;
+    use pipecheck_traces::trace_file::{Trace, replay_command};
+
+    /// A found failure as a trace, minimized (in this process).
+    fn minimize_here(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
+        let minimized = minimize(found, settings.max_steps, MINIMIZE_RUNS);
+        Trace::new(
+            found.scenario.name,
+            &found.scheduler.to_string(),
+            found.seed,
+            found.iteration,
+            found.fault,
+            &found.failure.invariant,
+            found.size,
+            minimized.size,
+            minimized.schedule,
+        )
+    }
+
+    /// A found failure as a minimized trace. The minimizer runs in a child process
+    /// (`minimize`) whose stderr is discarded: shuttle prints a line for every failing
+    /// candidate. Falls back to this process if the child cannot run.
+    fn minimized_trace(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let unminimized = Trace::new(
+            found.scenario.name,
+            &found.scheduler.to_string(),
+            found.seed,
+            found.iteration,
+            found.fault,
+            &found.failure.invariant,
+            found.size,
+            found.size,
+            found.schedule.clone(),
+        );
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let temp = std::env::temp_dir().join(format!("pipecheck-minimize-{}-{n}.trace", std::process::id()));
+        let child = unminimized.save(&temp).ok().and_then(|()| {
+            let exe = std::env::current_exe().ok()?;
+            let status = std::process::Command::new(exe)
+                .arg("minimize")
+                .arg(&temp)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .ok()?;
+            status.success().then(|| Trace::load(&temp).ok()).flatten()
+        });
+        let _ = std::fs::remove_file(&temp);
+        child.unwrap_or_else(|| minimize_here(found, settings))
+    }
+
+    /// Minimizes and saves a found failure.
+    fn save(
+        found: &pipecheck_traces::explore::Found,
+        settings: &Settings,
+        path: PathBuf,
+    ) -> Result<Trace, String> {
+        let trace = minimized_trace(found, settings);
+        trace.save(&path).map_err(|e| e.to_string())?;
+        eprintln!(
+            "saved {} ({} -> {})\nreplay it with:\n    {}",
+            path.display(),
+            trace.original,
+            trace.minimized,
+            replay_command(&path)
+        );
+        Ok(trace)
+    }
+
+    let settings = Settings::from_env()?;
+    match command {
+        Command::List => list(),
+        Command::Replay { file, times, fault_off, last } => {
+            let trace = Trace::load(&file).map_err(|e| e.to_string())?;
+            if fault_off {
+                let replayed = replay_without_fault(&trace, &file).map_err(|e| e.to_string())?;
+                if let Some(f) = replayed.failure {
+                    println!(
+                        "{}",
+                        render(&replay_without_fault(&trace, &file).map_err(|e| e.to_string())?, last)
+                    );
+                    return Err(format!(
+                        "{}: with the fault off the run still breaks `{}`",
+                        file.display(),
+                        f.invariant
+                    ));
+                }
+                println!("{}: passes with the fault off ({} steps)", file.display(), replayed.size.steps);
+                return Ok(());
+            }
+            let first = replay(&trace, &file).map_err(|e| e.to_string())?;
+            for i in 1..times {
+                let again = replay(&trace, &file).map_err(|e| e.to_string())?;
+                if again.fingerprint() != first.fingerprint() {
+                    let (a, b) = (first.fingerprint(), again.fingerprint());
+                    let at = a.2.iter().zip(&b.2).position(|(x, y)| x != y);
+                    return Err(format!(
+                        "{}: replay {} differed from the first: {:?}/{:?} vs {:?}/{:?}, first different log row {:?}",
+                        file.display(),
+                        i + 1,
+                        a.0,
+                        a.1,
+                        b.0,
+                        b.1,
+                        at
+                    ));
+                }
+            }
+            println!(
+                "{}\nscenario {} · fault {} · recorded {} by {} (seed {}, iteration {})\nschedule: {} (original {})\n",
+                file.display(),
+                trace.scenario,
+                trace.fault.map_or("none", Fault::name),
+                trace.date,
+                trace.scheduler,
+                trace.seed,
+                trace.iteration,
+                trace.minimized,
+                trace.original
+            );
+            println!("{}", render(&first, last));
+            println!(
+                "reproduced: `{}` broke, as recorded{}",
+                trace.invariant,
+                if times > 1 { format!(" ({times} identical replays)") } else { String::new() }
+            );
+        }
+        Command::Explore { scenario, fault, scheduler, iterations, seed, out } => {
+            let scenario =
+                pipecheck_models::find(&scenario).ok_or_else(|| format!("unknown scenario `{scenario}`"))?;
+            let fault = fault.map(|f| f.parse::<Fault>()).transpose().map_err(|e| e.to_string())?;
+            let kind: SchedulerKind = scheduler.parse()?;
+            let settings = Settings {
+                iterations: iterations.unwrap_or(settings.iterations),
+                seed: seed.unwrap_or(settings.seed),
+                ..settings
+            };
+            eprintln!(
+                "exploring {} under {kind}, seed {}, {} iterations",
+                scenario.name, settings.seed, settings.iterations
+            );
+            match explore(scenario, fault, kind, &settings) {
+                Exploration::Passed { iterations, seconds } => {
+                    println!("passed: {iterations} iterations in {seconds:.2}s");
+                }
+                Exploration::Failed(found) => {
+                    println!(
+                        "`{}` broke at iteration {} after {:.2}s: {}",
+                        found.failure.invariant,
+                        found.iteration,
+                        found.seconds,
+                        found.failure.message.lines().next().unwrap_or("")
+                    );
+                    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+                    let name = format!(
+                        "{}-{}-{}-{}.trace",
+                        fault.map_or("nofault", Fault::name),
+                        scenario.name,
+                        kind.to_string().replace(['(', ')', '='], ""),
+                        settings.seed
+                    );
+                    save(&found, &settings, out.join(name))?;
+                }
+            }
+        }
+        Command::Minimize { file } => {
+            let trace = Trace::load(&file).map_err(|e| e.to_string())?;
+            let found = pipecheck_traces::explore::Found::from_trace(&trace)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let mut minimized = minimize_here(&found, &settings);
+            minimized.date = trace.date.clone();
+            minimized.save(&file).map_err(|e| e.to_string())?;
+            println!("{}: {} -> {}", file.display(), trace.minimized, minimized.minimized);
+        }
+        Command::Corpus { out } => {
+            std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+            println!(
+                "| fault | scenario | random: iterations | random: seconds | PCT: iterations | PCT: seconds | original | minimized |"
+            );
+            println!("|---|---|---|---|---|---|---|---|");
+            for &fault in Fault::ALL {
+                let results: Vec<_> =
+                    settings.schedulers().iter().map(|&k| hunt(fault, k, &settings)).collect();
+                let cell = |r: &(Option<pipecheck_traces::explore::Found>, usize)| match &r.0 {
+                    Some(f) => {
+                        let depth = match f.scheduler {
+                            SchedulerKind::Pct { depth } if depth != settings.pct_depth => {
+                                format!(" (depth {depth})")
+                            }
+                            _ => String::new(),
+                        };
+                        (format!("{}{depth}", r.1 + f.iteration as usize), format!("{:.2}", f.seconds))
+                    }
+                    None => (format!("not found in {}", r.1), "-".into()),
+                };
+                let (ri, rs) = cell(&results[0]);
+                let (pi, ps) = cell(&results[1]);
+                // Keep the failure with the smaller minimized schedule.
+                let mut best: Option<(Trace, PathBuf)> = None;
+                for found in results.iter().filter_map(|r| r.0.as_ref()) {
+                    let path = out.join(format!("{}-{}.trace", fault.name(), found.scenario.name));
+                    let trace = minimized_trace(found, &settings);
+                    // Prefer the fault's own invariant, then the smaller schedule.
+                    let rank = |t: &Trace| (t.invariant != fault.breaks(), t.minimized);
+                    if best.as_ref().is_none_or(|(b, _)| rank(&trace) < rank(b)) {
+                        best = Some((trace, path));
+                    }
+                }
+                if let Some((trace, path)) = &best {
+                    trace.save(path).map_err(|e| e.to_string())?;
+                    eprintln!("saved {}\n    {}", path.display(), replay_command(path));
+                }
+                let best = best.map(|(t, _)| t);
+                match best {
+                    Some(t) => println!(
+                        "| {} | {} | {ri} | {rs} | {pi} | {ps} | {} | {} |",
+                        fault.name(),
+                        t.scenario,
+                        t.original,
+                        t.minimized
+                    ),
+                    None => {
+                        println!("| {} | (no scenario declares it) | - | - | - | - | - | - |", fault.name())
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,136 @@
+//! Replaying a trace file: exactly, with its fault on (it must break its invariant), or
+//! leniently with the fault off (it must pass), plus the failing execution's table.
+
+use std::path::Path;
+
+use pipecheck_core::FaultSet;
+use pipecheck_properties::Entry;
+
+use crate::explore::DEFAULT_MAX_STEPS;
+use crate::record::{Guided, Plan};
+use crate::run::{Failure, fresh, run};
+use crate::trace_file::{Size, Trace, TraceError};
+
+/// A replayed execution.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    /// What broke (`None`: it passed).
+    pub failure: Option<Failure>,
+    /// The replayed schedule's size.
+    pub size: Size,
+    /// The monitor's log.
+    pub log: Vec<Entry>,
+    /// For each scheduling decision: the log length then, and the task chosen.
+    pub marks: Vec<(usize, usize)>,
+}
+
+/// Replays `trace` (loaded from `path`) with its fault on, and checks that it breaks
+/// the recorded invariant.
+///
+/// # Errors
+///
+/// A [`TraceError`] naming the file when the scenario is unknown, the schedule does not
+/// fit the program any more, or the run does not break the recorded invariant.
+pub fn replay(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
+    let replayed = execute(trace, path, true)?;
+    let expected = &trace.invariant;
+    match &replayed.failure {
+        Some(f) if &f.invariant == expected => Ok(replayed),
+        Some(f) => Err(TraceError::new(
+            path,
+            trace.line_of("invariant"),
+            format!(
+                "the replay broke `{}`, not the recorded `{expected}`: {}",
+                f.invariant,
+                first_line(&f.message)
+            ),
+        )),
+        None => Err(TraceError::new(
+            path,
+            None,
+            format!(
+                "the schedule ran to its end ({} steps) without breaking `{expected}`: it no longer matches the \
+                 program (was the scenario or the pipe changed?)",
+                trace.schedule.len()
+            ),
+        )),
+    }
+}
+
+/// Replays `trace`'s schedule with no fault on, leniently (where the fixed program
+/// takes other steps, the default choice is made). The caller checks that it passed.
+///
+/// # Errors
+///
+/// A [`TraceError`] when the scenario is unknown.
+pub fn replay_without_fault(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
+    execute(trace, path, false)
+}
+
+fn execute(trace: &Trace, path: &Path, fault_on: bool) -> Result<Replayed, TraceError> {
+    let scenario = pipecheck_models::find(&trace.scenario).ok_or_else(|| {
+        TraceError::new(path, trace.line_of("scenario"), format!("unknown scenario `{}`", trace.scenario))
+    })?;
+    let faults = match trace.fault {
+        Some(fault) if fault_on => FaultSet::NONE.with(fault),
+        _ => FaultSet::NONE,
+    };
+    let (tape, slot) = fresh();
+    let plan = Plan::Exact { schedule: trace.schedule.clone(), strict: fault_on };
+    let outcome = run(
+        scenario,
+        faults,
+        Guided::new(plan, tape.clone(), Some(slot.clone())),
+        &tape,
+        &slot,
+        DEFAULT_MAX_STEPS,
+    );
+    if let Some(why) = &outcome.tape.mismatch {
+        return Err(TraceError::new(
+            path,
+            None,
+            format!(
+                "the schedule no longer matches the program: {why} (was the scenario or the pipe changed?)"
+            ),
+        ));
+    }
+    if fault_on && outcome.tape.overrun > 0 {
+        // A recorded schedule ends where its execution failed: running past its end
+        // means the program now takes more steps than it did.
+        let then = match &outcome.failure {
+            Some(f) => format!("before `{}` broke", f.invariant),
+            None => "and never failed".to_owned(),
+        };
+        return Err(TraceError::new(
+            path,
+            None,
+            format!(
+                "the schedule ended after {} steps but the program went on for {} more {then}: it no longer \
+                 matches the program (was the scenario or the pipe changed?)",
+                trace.schedule.len(),
+                outcome.tape.overrun
+            ),
+        ));
+    }
+    Ok(Replayed {
+        failure: outcome.failure,
+        size: outcome.tape.size(),
+        log: outcome.log,
+        marks: outcome.tape.marks,
+    })
+}
+
+impl Replayed {
+    /// What identifies this execution across replays: the broken invariant, the
+    /// schedule's size, and every logged observation (described without the buffer
+    /// addresses, which the allocator chooses).
+    pub fn fingerprint(&self) -> (Option<String>, Size, Vec<String>) {
+        let log = self.log.iter().map(|e| crate::table::describe(&e.observation)).collect();
+        (self.failure.as_ref().map(|f| f.invariant.clone()), self.size, log)
+    }
+}
+
+/// The first line of a (panic) message.
+pub(crate) fn first_line(message: &str) -> &str {
+    message.lines().next().unwrap_or("")
+}

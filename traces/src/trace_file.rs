@@ -1,0 +1,377 @@
+//! Trace files: a failing shuttle schedule plus what is needed to replay and explain it.
+//!
+//! A trace is text: a format line, `# key: value` header lines, then the schedule in
+//! shuttle's hex encoding ([`crate::schedule`]):
+//!
+//! ```text
+//! # pipecheck-trace v1
+//! # scenario: large-stream
+//! # scheduler: random
+//! # seed: 1234
+//! # iteration: 3
+//! # fault: LifoPool
+//! # invariant: fifo-pool
+//! # shuttle: 0.9.10
+//! # date: 2026-11-30
+//! # original: 2113 steps, 371 preemptions
+//! # minimized: 95 steps, 1 preemptions
+//! # replay: cargo run -p pipecheck-traces --features shuttle -- replay traces/LifoPool-large-stream.trace
+//! 9103...
+//! ```
+//!
+//! Parsing is std-only and never panics: every problem is a [`TraceError`] naming the
+//! file, and the line for problems that have one.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use pipecheck_core::Fault;
+use pipecheck_properties::INVARIANT_NAMES;
+
+use crate::schedule::Schedule;
+
+/// The first line of every trace file.
+pub const FORMAT_LINE: &str = "# pipecheck-trace v1";
+
+/// The shuttle version this build records and replays with. Schedules do not carry
+/// across shuttle versions; `tests/trace_file.rs` checks this against `Cargo.lock`.
+pub const SHUTTLE_VERSION: &str = "0.9.10";
+
+/// What a failure is attributed to when it is not an invariant's own panic.
+pub const OTHER_FAILURES: &[&str] = &["scenario-panic", "step-bound"];
+
+/// Every invariant a failure can be attributed to: the monitor's registry, plus the
+/// invariants the seed primitives' scenarios check themselves (each planted bug names
+/// the invariant it breaks).
+pub fn known_invariants() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = INVARIANT_NAMES.to_vec();
+    for fault in Fault::ALL {
+        if !names.contains(&fault.breaks()) {
+            names.push(fault.breaks());
+        }
+    }
+    names
+}
+
+/// The command that replays `path` (relative to the workspace root).
+pub fn replay_command(path: &Path) -> String {
+    format!("cargo run -p pipecheck-traces --features shuttle -- replay {}", path.display())
+}
+
+/// Size of a schedule: decisions, and how many of them preempted a runnable task.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Size {
+    /// Preemptions: switches away from a task that could have continued.
+    pub preemptions: usize,
+    /// Scheduling decisions.
+    pub steps: usize,
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} steps, {} preemptions", self.steps, self.preemptions)
+    }
+}
+
+/// A parsed trace file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Name of the scenario (see `pipecheck_models::find`).
+    pub scenario: String,
+    /// The scheduler that found it: `random` or `pct(depth=N)`.
+    pub scheduler: String,
+    /// The exploration's seed.
+    pub seed: u64,
+    /// The iteration (1-based) of the exploration that failed.
+    pub iteration: u64,
+    /// The planted bug switched on, if any.
+    pub fault: Option<Fault>,
+    /// The invariant that broke (or one of [`OTHER_FAILURES`]).
+    pub invariant: String,
+    /// The shuttle version it was recorded with.
+    pub shuttle: String,
+    /// The day it was recorded (UTC, `YYYY-MM-DD`).
+    pub date: String,
+    /// Size of the schedule as found.
+    pub original: Size,
+    /// Size of the saved, minimized schedule.
+    pub minimized: Size,
+    /// The schedule.
+    pub schedule: Schedule,
+    lines: HashMap<String, usize>,
+}
+
+/// A problem with a trace file: which file, which line (when there is one), what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceError {
+    /// The file.
+    pub path: PathBuf,
+    /// The 1-based line, for problems on a line.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl TraceError {
+    /// An error about `path` (at `line`, if any).
+    pub fn new(path: &Path, line: Option<usize>, message: impl Into<String>) -> TraceError {
+        TraceError { path: path.to_owned(), line, message: message.into() }
+    }
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{}: {}", self.path.display(), line, self.message),
+            None => write!(f, "{}: {}", self.path.display(), self.message),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+const KEYS: &[&str] = &[
+    "scenario",
+    "scheduler",
+    "seed",
+    "iteration",
+    "fault",
+    "invariant",
+    "shuttle",
+    "date",
+    "original",
+    "minimized",
+    "replay",
+];
+
+impl Trace {
+    /// A new trace recorded today with this build's shuttle version.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        scenario: &str,
+        scheduler: &str,
+        seed: u64,
+        iteration: u64,
+        fault: Option<Fault>,
+        invariant: &str,
+        original: Size,
+        minimized: Size,
+        schedule: Schedule,
+    ) -> Trace {
+        Trace {
+            scenario: scenario.to_owned(),
+            scheduler: scheduler.to_owned(),
+            seed,
+            iteration,
+            fault,
+            invariant: invariant.to_owned(),
+            shuttle: SHUTTLE_VERSION.to_owned(),
+            date: today(),
+            original,
+            minimized,
+            schedule,
+            lines: HashMap::new(),
+        }
+    }
+
+    /// The 1-based line of header `key` in the file it was parsed from.
+    pub fn line_of(&self, key: &str) -> Option<usize> {
+        self.lines.get(key).copied()
+    }
+
+    /// The file's text; `path` is where it will live (for its replay line).
+    pub fn to_text(&self, path: &Path) -> String {
+        let fault = self.fault.map_or("none", Fault::name);
+        format!(
+            "{FORMAT_LINE}\n# scenario: {}\n# scheduler: {}\n# seed: {}\n# iteration: {}\n# fault: {fault}\n\
+             # invariant: {}\n# shuttle: {}\n# date: {}\n# original: {}\n# minimized: {}\n# replay: {}\n{}\n",
+            self.scenario,
+            self.scheduler,
+            self.seed,
+            self.iteration,
+            self.invariant,
+            self.shuttle,
+            self.date,
+            self.original,
+            self.minimized,
+            replay_command(path),
+            self.schedule.encode()
+        )
+    }
+
+    /// Writes the trace to `path`.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error, naming the file.
+    pub fn save(&self, path: &Path) -> Result<(), TraceError> {
+        std::fs::write(path, self.to_text(path))
+            .map_err(|e| TraceError::new(path, None, format!("cannot write: {e}")))
+    }
+
+    /// Reads and parses the trace at `path`.
+    ///
+    /// # Errors
+    ///
+    /// A [`TraceError`] naming the file (and line) for unreadable files, malformed or
+    /// missing headers, unknown scenarios, faults or invariants, another shuttle
+    /// version, and corrupt or truncated schedules.
+    pub fn load(path: &Path) -> Result<Trace, TraceError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| TraceError::new(path, None, format!("cannot read: {e}")))?;
+        Trace::parse(&text, path)
+    }
+
+    /// Parses a trace's text; `path` is only used in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::load`].
+    pub fn parse(text: &str, path: &Path) -> Result<Trace, TraceError> {
+        let err = |line: usize, message: String| TraceError::new(path, Some(line), message);
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end()));
+        match lines.next() {
+            Some((_, FORMAT_LINE)) => {}
+            Some((n, other)) => {
+                return Err(err(
+                    n,
+                    format!("not a pipecheck trace: expected `{FORMAT_LINE}`, found `{other}`"),
+                ));
+            }
+            None => return Err(TraceError::new(path, None, "the file is empty")),
+        }
+        let mut header: HashMap<String, (usize, String)> = HashMap::new();
+        let mut body = String::new();
+        let mut body_start = None;
+        for (n, line) in lines {
+            if let Some(rest) = line.strip_prefix('#') {
+                if body_start.is_some() {
+                    return Err(err(n, "header line after the schedule started".into()));
+                }
+                let Some((key, value)) = rest.split_once(':') else {
+                    return Err(err(n, format!("malformed header line `{line}`: expected `# key: value`")));
+                };
+                let key = key.trim();
+                if !KEYS.contains(&key) {
+                    return Err(err(n, format!("unknown header key `{key}` (known: {})", KEYS.join(", "))));
+                }
+                if header.insert(key.to_owned(), (n, value.trim().to_owned())).is_some() {
+                    return Err(err(n, format!("header key `{key}` appears twice")));
+                }
+            } else if !line.trim().is_empty() {
+                body_start.get_or_insert(n);
+                if let Some(i) = line.find(|c: char| !c.is_ascii_hexdigit() && !c.is_whitespace()) {
+                    let c = line[i..].chars().next().unwrap_or('?');
+                    return Err(err(
+                        n,
+                        format!("schedule line has `{c}` at column {}: expected hex digits", i + 1),
+                    ));
+                }
+                body.push_str(line);
+            }
+        }
+        let get = |key: &str| {
+            header
+                .get(key)
+                .map(|(n, v)| (*n, v.as_str()))
+                .ok_or_else(|| TraceError::new(path, None, format!("the header has no `{key}` line")))
+        };
+        let number = |key: &str| -> Result<u64, TraceError> {
+            let (n, v) = get(key)?;
+            v.parse().map_err(|_| err(n, format!("`{key}` must be a whole number, found `{v}`")))
+        };
+        let size = |key: &str| -> Result<Size, TraceError> {
+            let (n, v) = get(key)?;
+            parse_size(v)
+                .ok_or_else(|| err(n, format!("`{key}` must read `N steps, M preemptions`, found `{v}`")))
+        };
+
+        let (n, scenario) = get("scenario")?;
+        if pipecheck_models::find(scenario).is_none() {
+            let known: Vec<_> = pipecheck_models::all().iter().map(|s| s.name).collect();
+            return Err(err(n, format!("unknown scenario `{scenario}` (known: {})", known.join(", "))));
+        }
+        let (n, fault) = get("fault")?;
+        let fault = match fault {
+            "none" => None,
+            name => Some(name.parse::<Fault>().map_err(|e| err(n, e.to_string()))?),
+        };
+        let (n, invariant) = get("invariant")?;
+        let known = known_invariants();
+        if !known.contains(&invariant) && !OTHER_FAILURES.contains(&invariant) {
+            return Err(err(n, format!("unknown invariant `{invariant}` (known: {})", known.join(", "))));
+        }
+        let (n, shuttle) = get("shuttle")?;
+        if shuttle != SHUTTLE_VERSION {
+            return Err(err(
+                n,
+                format!(
+                    "recorded with shuttle {shuttle}, but this build uses shuttle {SHUTTLE_VERSION}; schedules \
+                     do not carry across shuttle versions: record it again with `cargo run -p pipecheck-traces \
+                     --features shuttle -- explore`"
+                ),
+            ));
+        }
+        let (n, scheduler) = get("scheduler")?;
+        if scheduler != "random" && !scheduler.starts_with("pct(depth=") {
+            return Err(err(
+                n,
+                format!("unknown scheduler `{scheduler}`: expected `random` or `pct(depth=N)`"),
+            ));
+        }
+        let Some(start) = body_start else {
+            return Err(TraceError::new(path, None, "the file has no schedule after its header"));
+        };
+        let schedule = Schedule::decode(&body).map_err(|e| err(start, e.to_string()))?;
+        let trace = Trace {
+            scenario: scenario.to_owned(),
+            scheduler: scheduler.to_owned(),
+            seed: number("seed")?,
+            iteration: number("iteration")?,
+            fault,
+            invariant: invariant.to_owned(),
+            shuttle: shuttle.to_owned(),
+            date: get("date")?.1.to_owned(),
+            original: size("original")?,
+            minimized: size("minimized")?,
+            schedule,
+            lines: header.iter().map(|(k, (n, _))| (k.clone(), *n)).collect(),
+        };
+        if trace.schedule.len() != trace.minimized.steps {
+            return Err(err(
+                start,
+                format!(
+                    "the schedule has {} steps but the header says {}: the file was edited or truncated",
+                    trace.schedule.len(),
+                    trace.minimized.steps
+                ),
+            ));
+        }
+        Ok(trace)
+    }
+}
+
+fn parse_size(text: &str) -> Option<Size> {
+    let (steps, preemptions) = text.split_once(',')?;
+    let steps = steps.trim().strip_suffix("steps")?.trim().parse().ok()?;
+    let preemptions = preemptions.trim().strip_suffix("preemptions")?.trim().parse().ok()?;
+    Some(Size { preemptions, steps })
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`.
+pub fn today() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}

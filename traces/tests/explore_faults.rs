@@ -1,0 +1,130 @@
+//! Exploration under shuttle's random and PCT schedulers: every scenario passes without
+//! faults, and every planted bug is caught within the default budget.
+//!
+//! Budgets and seeds: `PIPECHECK_SHUTTLE_ITERATIONS`, `PIPECHECK_SHUTTLE_SEED`,
+//! `PIPECHECK_SHUTTLE_PCT_DEPTH`, `PIPECHECK_SHUTTLE_MAX_STEPS` (see traces/README.md).
+#![cfg(feature = "shuttle")]
+
+use std::path::Path;
+
+use pipecheck_core::Fault;
+use pipecheck_models::Scale;
+use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt, scenarios_catching};
+use pipecheck_traces::minimize::minimize;
+use pipecheck_traces::trace_file::{Trace, known_invariants, replay_command};
+
+fn settings() -> Settings {
+    let settings = Settings::from_env().unwrap_or_else(|e| panic!("{e}"));
+    eprintln!(
+        "seed {} (PIPECHECK_SHUTTLE_SEED), {} iterations (PIPECHECK_SHUTTLE_ITERATIONS), PCT depth {}",
+        settings.seed, settings.iterations, settings.pct_depth
+    );
+    settings
+}
+
+#[test]
+fn every_scenario_passes_under_random_and_pct_schedules() {
+    let settings = settings();
+    // Random, PCT at the configured depth, and PCT at depth 2 (the issue's range is 2-3).
+    let mut kinds = settings.schedulers().to_vec();
+    if settings.pct_depth != 2 {
+        kinds.push(SchedulerKind::Pct { depth: 2 });
+    }
+    for scenario in pipecheck_models::all() {
+        for &kind in &kinds {
+            match explore(scenario, None, kind, &settings) {
+                Exploration::Passed { iterations, seconds } => {
+                    eprintln!(
+                        "{:<28} {:<14} passed {iterations} iterations in {seconds:.2}s",
+                        scenario.name,
+                        kind.to_string()
+                    );
+                }
+                Exploration::Failed(found) => {
+                    // A real failure: minimize it and save it under traces/ for replay.
+                    let minimized = minimize(&found, settings.max_steps, 400);
+                    let name = format!(
+                        "nofault-{}-{}-{}.trace",
+                        scenario.name,
+                        kind.to_string().replace(['(', ')', '='], ""),
+                        settings.seed
+                    );
+                    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&name);
+                    let trace = Trace::new(
+                        scenario.name,
+                        &kind.to_string(),
+                        found.seed,
+                        found.iteration,
+                        None,
+                        &found.failure.invariant,
+                        found.size,
+                        minimized.size,
+                        minimized.schedule,
+                    );
+                    trace.save(&path).unwrap_or_else(|e| panic!("{e}"));
+                    panic!(
+                        "{} failed under {kind} at iteration {}: {}\nsaved traces/{name}; replay it with:\n    {}",
+                        scenario.name,
+                        found.iteration,
+                        found.failure.message,
+                        replay_command(&Path::new("traces").join(&name))
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_fault_is_caught_under_random_and_under_pct() {
+    let settings = settings();
+    let mut missed = Vec::new();
+    for &fault in Fault::ALL {
+        if scenarios_catching(fault).is_empty() {
+            eprintln!("{fault}: skipped, no pipe scenario declares it");
+            continue;
+        }
+        for kind in settings.schedulers() {
+            match hunt(fault, kind, &settings) {
+                (Some(found), spent) => {
+                    let invariant = &found.failure.invariant;
+                    assert!(
+                        known_invariants().contains(&invariant.as_str()),
+                        "{fault}: {}",
+                        found.failure.message
+                    );
+                    eprintln!(
+                        "{:<20} {:<14} `{invariant}` broke in {} at iteration {} ({} iterations in all) after \
+                         {:.3}s",
+                        fault.name(),
+                        kind.to_string(),
+                        found.scenario.name,
+                        found.iteration,
+                        spent + found.iteration as usize,
+                        found.seconds
+                    );
+                }
+                (None, spent) => missed.push(format!("{fault} under {kind} ({spent} iterations)")),
+            }
+        }
+    }
+    assert!(missed.is_empty(), "not caught within the budget: {missed:?}");
+}
+
+#[test]
+fn every_large_scenario_catches_each_fault_it_declares() {
+    // Small scenarios are sized for loom's exhaustive search, which checks their catches.
+    let settings = settings();
+    let mut missed = Vec::new();
+    for scenario in pipecheck_models::all().into_iter().filter(|s| s.scale == Scale::Large) {
+        for &fault in scenario.catches {
+            let caught = settings.schedulers().iter().any(|&kind| {
+                matches!(explore(scenario, Some(fault), kind, &settings), Exploration::Failed(_))
+            });
+            if !caught {
+                missed.push(format!("{} does not catch {fault}", scenario.name));
+            }
+        }
+    }
+    assert!(missed.is_empty(), "{missed:?}");
+}

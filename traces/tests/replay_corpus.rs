@@ -1,0 +1,59 @@
+//! Regression corpus: every committed trace replays, deterministically, to its recorded
+//! invariant with its fault on, and passes with the fault off.
+#![cfg(feature = "shuttle")]
+
+use std::path::PathBuf;
+
+use pipecheck_traces::replay::{replay, replay_without_fault};
+use pipecheck_traces::trace_file::Trace;
+
+fn corpus() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(env!("CARGO_MANIFEST_DIR"))
+        .expect("the traces directory exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_committed_trace_fails_as_recorded_ten_times_over() {
+    let files = corpus();
+    assert!(!files.is_empty(), "traces/ holds the corpus");
+    for path in files {
+        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let first = replay(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
+        for _ in 1..10 {
+            let again = replay(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(again.fingerprint(), first.fingerprint(), "{}: replays differ", path.display());
+        }
+        eprintln!("{}: `{}` broke, 10 identical replays", path.display(), trace.invariant);
+    }
+}
+
+#[test]
+fn every_committed_trace_passes_with_its_fault_off() {
+    for path in corpus() {
+        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let replayed = replay_without_fault(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
+        if let Some(f) = replayed.failure {
+            panic!("{}: with the fault off it still breaks `{}`: {}", path.display(), f.invariant, f.message);
+        }
+    }
+}
+
+#[test]
+fn stock_shuttle_replays_a_trace_body_to_the_same_invariant() {
+    // Our encoding is shuttle's: `shuttle::replay` with the schedule string reproduces it.
+    let path =
+        corpus().into_iter().find(|p| p.to_string_lossy().contains("NoPauseOnFlush")).expect("a trace");
+    let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let scenario = pipecheck_models::find(&trace.scenario).expect("known scenario");
+    let faults = pipecheck_core::FaultSet::NONE.with(trace.fault.expect("a fault trace"));
+    let encoded = trace.schedule.encode();
+    let result = std::panic::catch_unwind(|| shuttle::replay(move || scenario.run_once(faults), &encoded));
+    let payload = result.expect_err("the replay fails");
+    let message = payload.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(message.contains(&format!("invariant `{}` violated", trace.invariant)), "{message}");
+}

@@ -1,0 +1,183 @@
+//! Trace files, without shuttle: the committed corpus parses and covers every fault,
+//! and every kind of bad file gets an error naming the file (and line).
+
+use std::path::{Path, PathBuf};
+
+use pipecheck_core::Fault;
+use pipecheck_traces::schedule::{Schedule, Step};
+use pipecheck_traces::trace_file::{SHUTTLE_VERSION, Size, Trace, TraceError, known_invariants};
+
+fn corpus() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(env!("CARGO_MANIFEST_DIR"))
+        .expect("the traces directory exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn sample() -> String {
+    let schedule = Schedule { seed: 42, steps: vec![Step::Task(0), Step::Task(1), Step::Task(0)] };
+    let size = Size { preemptions: 1, steps: 3 };
+    let trace =
+        Trace::new("large-stream", "random", 7, 1, Some(Fault::LifoPool), "fifo-pool", size, size, schedule);
+    trace.to_text(Path::new("traces/sample.trace"))
+}
+
+fn parse(text: &str) -> Result<Trace, TraceError> {
+    Trace::parse(text, Path::new("traces/bad.trace"))
+}
+
+fn line_of(text: &str, prefix: &str) -> usize {
+    text.lines().position(|l| l.starts_with(prefix)).expect("the line exists") + 1
+}
+
+#[test]
+fn a_written_trace_parses_back() {
+    let text = sample();
+    let trace = parse(&text).expect("parses");
+    assert_eq!(trace.fault, Some(Fault::LifoPool));
+    assert_eq!(trace.schedule.len(), 3);
+    assert_eq!(trace.line_of("invariant"), Some(line_of(&text, "# invariant")));
+}
+
+#[test]
+fn every_committed_trace_parses() {
+    for path in corpus() {
+        if let Err(e) = Trace::load(&path) {
+            panic!("{e}");
+        }
+    }
+}
+
+#[test]
+fn the_corpus_holds_a_trace_for_every_fault_a_scenario_declares() {
+    let traces: Vec<Trace> = corpus().iter().map(|p| Trace::load(p).expect("parses")).collect();
+    for &fault in Fault::ALL {
+        let declared = pipecheck_models::all().iter().any(|s| s.catches.contains(&fault));
+        if !declared {
+            eprintln!("{fault}: no scenario declares it, so no trace is expected");
+            continue;
+        }
+        let trace = traces.iter().find(|t| t.fault == Some(fault));
+        let trace =
+            trace.unwrap_or_else(|| panic!("traces/ has no trace for {fault}: run the `corpus` command"));
+        // Usually the fault's own invariant; a fault can break another one first (a
+        // returned write head is reused and overwritten: byte-exact).
+        assert!(
+            known_invariants().contains(&trace.invariant.as_str()),
+            "{fault}'s trace breaks an invariant"
+        );
+        assert!(trace.minimized <= trace.original, "{fault}'s trace is minimized");
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_trace_is_refused_at_line_1() {
+    let e = parse("hello\n").unwrap_err();
+    assert_eq!(e.line, Some(1));
+    assert!(e.to_string().starts_with("traces/bad.trace:1: not a pipecheck trace"), "{e}");
+}
+
+#[test]
+fn a_corrupt_header_line_names_file_and_line() {
+    let text = sample().replace("# seed: 7", "# seed 7");
+    let e = parse(&text).unwrap_err();
+    let line = line_of(&text, "# seed 7");
+    assert_eq!(
+        e.to_string(),
+        format!("traces/bad.trace:{line}: malformed header line `# seed 7`: expected `# key: value`")
+    );
+}
+
+#[test]
+fn a_bad_number_names_file_and_line() {
+    let text = sample().replace("# seed: 7", "# seed: seven");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.line, Some(line_of(&text, "# seed")));
+    assert!(e.message.contains("`seed` must be a whole number"), "{e}");
+}
+
+#[test]
+fn an_unknown_fault_names_file_line_and_the_known_faults() {
+    let text = sample().replace("# fault: LifoPool", "# fault: StackPool");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.line, Some(line_of(&text, "# fault")));
+    assert!(e.message.contains("unknown fault `StackPool`") && e.message.contains("LifoPool"), "{e}");
+}
+
+#[test]
+fn an_unknown_scenario_or_invariant_names_the_line() {
+    let text = sample().replace("# scenario: large-stream", "# scenario: huge-stream");
+    assert_eq!(parse(&text).unwrap_err().line, Some(line_of(&text, "# scenario")));
+    let text = sample().replace("# invariant: fifo-pool", "# invariant: lifo-pool");
+    assert_eq!(parse(&text).unwrap_err().line, Some(line_of(&text, "# invariant")));
+}
+
+#[test]
+fn a_trace_from_another_shuttle_version_is_refused() {
+    let text = sample().replace(&format!("# shuttle: {SHUTTLE_VERSION}"), "# shuttle: 0.8.1");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.line, Some(line_of(&text, "# shuttle")));
+    assert!(
+        e.message.contains("recorded with shuttle 0.8.1") && e.message.contains("record it again"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_missing_header_line_is_named() {
+    let text: String =
+        sample().lines().filter(|l| !l.starts_with("# invariant")).map(|l| format!("{l}\n")).collect();
+    assert_eq!(parse(&text).unwrap_err().to_string(), "traces/bad.trace: the header has no `invariant` line");
+}
+
+#[test]
+fn a_truncated_schedule_is_refused_at_its_line() {
+    let long = Schedule { seed: 1, steps: vec![Step::Task(2); 400] };
+    let size = Size { preemptions: 0, steps: 400 };
+    let trace = Trace::new("large-stream", "random", 7, 1, None, "fifo-pool", size, size, long);
+    let text = trace.to_text(Path::new("x"));
+    let cut = &text[..text.len() - 40];
+    let e = parse(cut).unwrap_err();
+    assert_eq!(e.line, Some(line_of(&text, "91")));
+    assert!(e.message.contains("truncated"), "{e}");
+}
+
+#[test]
+fn a_schedule_shorter_than_its_header_says_is_refused() {
+    let text = sample().replace("# minimized: 3 steps", "# minimized: 30 steps");
+    assert!(parse(&text).unwrap_err().message.contains("the header says 30"));
+}
+
+#[test]
+fn a_non_hex_schedule_line_names_line_and_column() {
+    let mut text = sample();
+    text.push_str("91zz\n");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.line, Some(text.lines().count()));
+    assert!(e.message.contains("`z` at column 3"), "{e}");
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let e = Trace::load(Path::new("traces/no-such.trace")).unwrap_err();
+    assert!(e.to_string().starts_with("traces/no-such.trace: cannot read"), "{e}");
+}
+
+#[test]
+fn the_recorded_shuttle_version_is_the_one_in_cargo_lock() {
+    let lock = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock"))
+        .expect("Cargo.lock");
+    let version = lock
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"shuttle\"\n"))
+        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = \"")))
+        .map(|v| v.trim_end_matches('"'))
+        .expect("shuttle is in Cargo.lock");
+    assert_eq!(
+        version, SHUTTLE_VERSION,
+        "shuttle was upgraded: bump SHUTTLE_VERSION and record traces/ again"
+    );
+}

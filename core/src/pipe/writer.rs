@@ -193,10 +193,10 @@ impl Writer {
     }
 
     /// Links unlinked segments and publishes advanced bytes, under the lock. Returns
-    /// the flush's outcome unless it must wait for back-pressure to clear.
+    /// the flush's outcome when it must not wait.
     fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
         let shared = &*self.shared;
-        let (reader_waker, outcome) = {
+        let reader_waker = {
             let mut state = shared.state.lock();
             if !self.unlinked.is_empty() {
                 state.segments.extend(self.unlinked.drain(..));
@@ -229,24 +229,12 @@ impl Writer {
             // Under the lock, so the event log orders it with the reader's events.
             let (committed, unconsumed, paused) = (state.committed, state.unconsumed(), state.writer_paused);
             shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
-            // What the future's first poll would decide, decided under this lock hold so
-            // a flush that need not wait takes the lock once, not twice.
-            let outcome = if state.flush_canceled {
-                state.flush_canceled = false;
-                Some(Ok(FlushResult { is_completed: false, is_canceled: true }))
-            } else if !state.writer_paused {
-                Some(Ok(FlushResult::default()))
-            } else {
-                None
-            };
-            let reader_waker =
-                if state.committed > state.examined { state.reader_waker.take() } else { None };
-            (reader_waker, outcome)
+            if state.committed > state.examined { state.reader_waker.take() } else { None }
         };
         if let Some(waker) = reader_waker {
             waker.wake();
         }
-        outcome
+        None
     }
 
     /// Completes the writer: pending bytes are committed, the reader is woken, and no

@@ -60,6 +60,13 @@ impl DefaultBufferPool {
         DefaultBufferPool { classes: (0..CLASSES).map(|_| Mutex::new(Vec::new())).collect() }
     }
 
+    /// Contended acquisitions of the size classes' locks so far, summed (feature
+    /// `contention-stats`).
+    #[cfg(feature = "contention-stats")]
+    pub fn lock_contention(&self) -> u64 {
+        self.classes.iter().map(Mutex::contended_acquisitions).sum()
+    }
+
     fn class_of(len: usize) -> Option<usize> {
         let shift = len.max(1).next_power_of_two().trailing_zeros().max(MIN_CLASS_SHIFT);
         let class = (shift - MIN_CLASS_SHIFT) as usize;

@@ -50,7 +50,7 @@ pub use error::{Failure, OptionsError, PipeError};
 pub use faults::{Fault, FaultSet};
 pub use message_channel::{ChannelError, Message, MessageReceiver, MessageSender, message_channel};
 pub use observe::{PipeEvent, PipeObserver, SegmentId};
-pub use options::{PipeOptions, PoolDesign};
+pub use options::{LockScope, PipeOptions, PoolDesign};
 pub use partitioned_pool::{PartitionHandle, PartitionedPool, PoolStats};
 pub use pipe::{
     Chunks, FlushCanceller, FlushFuture, FlushResult, Position, ReadBuf, ReadCanceller, ReadCursor,

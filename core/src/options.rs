@@ -21,6 +21,38 @@ pub enum PoolDesign {
     LockedStack,
 }
 
+/// How much of each operation runs under the pipe lock. The default is the
+/// contention-reduced design of seeds 000 and 001.
+///
+/// # Examples
+///
+// Under loom the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(feature = "loom"), doc = "```")]
+#[cfg_attr(feature = "loom", doc = "```no_run")]
+/// use pipecheck_core::{LockScope, PipeOptions, PoolDesign};
+/// // The whole design before seed 000, for side-by-side benchmarks.
+/// let (writer, reader) = PipeOptions::new()
+///     .pool_design(PoolDesign::LockedStack)
+///     .lock_scope(LockScope::EveryOperation)
+///     .build()
+///     .unwrap();
+/// # drop((writer, reader));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LockScope {
+    /// `get_memory` and `advance` take no lock; buffers are rented before and returned
+    /// after the lock is held, so the lock covers only the shared state.
+    #[default]
+    Narrow,
+    /// The design before seeds 000/001: every writer and reader operation takes the
+    /// pipe lock, and buffers are rented and returned (and segment objects taken and
+    /// returned) while it is held. Kept for side-by-side benchmarks; it costs the
+    /// default design one predictable branch in `get_memory`, `advance` and
+    /// `advance_to`.
+    EveryOperation,
+}
+
 /// How to build a pipe. Defaults follow System.IO.Pipelines.
 ///
 /// # Examples
@@ -45,6 +77,7 @@ pub struct PipeOptions {
     pub(crate) max_pooled_segments: usize,
     pub(crate) pool_first_chunk: usize,
     pub(crate) pool_design: PoolDesign,
+    pub(crate) lock_scope: LockScope,
     pub(crate) buffer_pool: Box<dyn BufferPool>,
     pub(crate) observer: Observer,
     pub(crate) faults: FaultSet,
@@ -72,6 +105,7 @@ impl PipeOptions {
             max_pooled_segments: Self::DEFAULT_MAX_POOLED_SEGMENTS,
             pool_first_chunk: 32,
             pool_design: PoolDesign::Fifo,
+            lock_scope: LockScope::Narrow,
             buffer_pool: Box::new(DefaultBufferPool::new()),
             observer: Observer::default(),
             faults: FaultSet::NONE,
@@ -120,6 +154,12 @@ impl PipeOptions {
     /// Which segment pool design to use.
     pub fn pool_design(mut self, design: PoolDesign) -> Self {
         self.pool_design = design;
+        self
+    }
+
+    /// How much of each operation runs under the pipe lock.
+    pub fn lock_scope(mut self, scope: LockScope) -> Self {
+        self.lock_scope = scope;
         self
     }
 
@@ -179,6 +219,7 @@ impl fmt::Debug for PipeOptions {
             .field("resume_writer_threshold", &self.resume_writer_threshold)
             .field("max_pooled_segments", &self.max_pooled_segments)
             .field("pool_design", &self.pool_design)
+            .field("lock_scope", &self.lock_scope)
             .field("observer", &self.observer)
             .field("faults", &self.faults)
             .finish_non_exhaustive()

@@ -31,7 +31,7 @@ use crate::buffer_pool::BufferPool;
 use crate::error::Failure;
 use crate::faults::{Fault, FaultSet};
 use crate::observe::Observer;
-use crate::options::{PipeOptions, PoolDesign};
+use crate::options::{LockScope, PipeOptions, PoolDesign};
 use crate::primitive::sync::{Arc, Mutex};
 use pool::Shell;
 
@@ -53,6 +53,7 @@ pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
             resume_writer_threshold: options.resume_writer_threshold.max(1),
             max_pooled_segments: options.max_pooled_segments,
             faults: options.faults,
+            lock_every_operation: options.lock_scope == LockScope::EveryOperation,
         },
         buffer_pool: options.buffer_pool,
         observer: options.observer,
@@ -69,6 +70,8 @@ pub(crate) struct Config {
     pub(crate) resume_writer_threshold: u64,
     pub(crate) max_pooled_segments: usize,
     pub(crate) faults: FaultSet,
+    /// [`LockScope::EveryOperation`]: the design before seeds 000/001 (benchmarks).
+    pub(crate) lock_every_operation: bool,
 }
 
 /// What both ends share.

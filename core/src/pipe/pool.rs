@@ -90,6 +90,15 @@ impl PoolReturner {
 }
 
 impl PoolTaker {
+    /// Contended acquisitions of the pool's lock (none for the FIFO design).
+    #[cfg(feature = "contention-stats")]
+    pub(crate) fn lock_contention(&self) -> u64 {
+        match self {
+            PoolTaker::Fifo(_) => 0,
+            PoolTaker::Stack(stack) => stack.contended_acquisitions(),
+        }
+    }
+
     /// Takes the next segment object, if the pool has one.
     pub(crate) fn take(&mut self, observer: &Observer) -> Option<Shell> {
         // Reported before the pop publishes the slot as free (see `pop_inspect`).

@@ -44,6 +44,9 @@ pub struct Reader {
     read_count: u64,
     examined: u64,
     completed: bool,
+    /// [`LockScope::EveryOperation`](crate::LockScope::EveryOperation), read once: the
+    /// pre-seed design returns consumed segments while holding the lock (benchmarks).
+    lock_every_operation: bool,
 }
 
 /// What a successful poll of a read produced.
@@ -56,6 +59,7 @@ struct Ready {
 
 impl Reader {
     pub(crate) fn new(shared: Arc<Shared>, pool: PoolReturner) -> Reader {
+        let lock_every_operation = shared.config.lock_every_operation;
         Reader {
             shared,
             pool,
@@ -64,6 +68,7 @@ impl Reader {
             read_count: 0,
             examined: 0,
             completed: false,
+            lock_every_operation,
         }
     }
 
@@ -193,8 +198,7 @@ impl Reader {
         let shared = &*self.shared;
         let faults = shared.config.faults;
         let mut returned = Vec::new();
-        let leak_last;
-        let writer_waker = {
+        let (state, writer_waker, leak_last) = {
             let mut state = shared.state.lock();
             state.consumed = consumed.offset;
             state.examined = examined.offset;
@@ -227,22 +231,26 @@ impl Reader {
                 returned.extend(state.segments.pop_front());
             }
             // The planted bug leaks the stream's final segment, if this unlinked it.
-            leak_last = faults.contains(Fault::LeakOnComplete)
+            let leak_last = faults.contains(Fault::LeakOnComplete)
                 && state.writer_completion.is_some()
                 && state.segments.is_empty()
                 && !returned.is_empty();
-            writer_waker
+            (state, writer_waker, leak_last)
         };
-        if let Some(waker) = writer_waker {
-            waker.wake();
+        if self.lock_every_operation {
+            // The pre-seed design: buffers and segment objects go back under the lock.
+            release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last);
+            drop(state);
+            if let Some(waker) = writer_waker {
+                waker.wake();
+            }
+        } else {
+            drop(state);
+            if let Some(waker) = writer_waker {
+                waker.wake();
+            }
+            release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last);
         }
-        // Our view holds the same segments at its front: drop those holds first.
-        self.view.drain(..returned.len().min(self.view.len()));
-        if leak_last && let Some(mut last) = returned.pop() {
-            // Freed without going back to the buffer pool.
-            drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
-        }
-        self.return_segments(returned);
         Ok(())
     }
 
@@ -253,27 +261,6 @@ impl Reader {
     /// As [`advance_to`](Self::advance_to).
     pub fn advance(&mut self, consumed: Position) -> Result<(), PipeError> {
         self.advance_to(consumed, consumed)
-    }
-
-    /// Gives buffers back to the buffer pool and segment objects to the segment pool.
-    /// Runs outside the pipe lock.
-    fn return_segments(&mut self, mut returned: Vec<Shell>) {
-        if returned.is_empty() {
-            return;
-        }
-        let shared = &*self.shared;
-        let faults = shared.config.faults;
-        returned.retain_mut(|shell| match Arc::get_mut(shell) {
-            Some(segment) => {
-                if let Some(memory) = segment.memory.take() {
-                    shared.buffer_pool.give_back(memory.into_buffer());
-                }
-                true
-            }
-            // Still held by the writer: only the planted bug returns it anyway.
-            None => faults.contains(Fault::ReturnWriteHead),
-        });
-        self.pool.return_all(returned, shared.config.max_pooled_segments, faults, &shared.observer);
     }
 
     /// Completes the reader: the writer is woken (its flushes now report completion)
@@ -312,6 +299,39 @@ impl Reader {
     pub fn read_canceller(&self) -> ReadCanceller {
         ReadCanceller { shared: self.shared.clone() }
     }
+}
+
+/// Drops the reader's holds on the unlinked segments `returned`, then gives their
+/// buffers back to the buffer pool and the objects to the segment pool. Runs outside the
+/// pipe lock (inside it only for [`LockScope::EveryOperation`](crate::LockScope::EveryOperation)).
+fn release_consumed(
+    view: &mut VecDeque<Shell>,
+    pool: &mut PoolReturner,
+    shared: &Shared,
+    mut returned: Vec<Shell>,
+    leak_last: bool,
+) {
+    // Our view holds the same segments at its front: drop those holds first.
+    view.drain(..returned.len().min(view.len()));
+    if leak_last && let Some(mut last) = returned.pop() {
+        // Freed without going back to the buffer pool.
+        drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
+    }
+    if returned.is_empty() {
+        return;
+    }
+    let faults = shared.config.faults;
+    returned.retain_mut(|shell| match Arc::get_mut(shell) {
+        Some(segment) => {
+            if let Some(memory) = segment.memory.take() {
+                shared.buffer_pool.give_back(memory.into_buffer());
+            }
+            true
+        }
+        // Still held by the writer: only the planted bug returns it anyway.
+        None => faults.contains(Fault::ReturnWriteHead),
+    });
+    pool.return_all(returned, shared.config.max_pooled_segments, faults, &shared.observer);
 }
 
 fn cancel_read(shared: &Shared) {

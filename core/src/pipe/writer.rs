@@ -61,11 +61,15 @@ pub struct Writer {
     next_segment_size: usize,
     next_segment_id: SegmentId,
     completed: bool,
+    /// [`LockScope::EveryOperation`](crate::LockScope::EveryOperation), read once: the
+    /// pre-seed design takes the lock in `get_memory` and `advance` too (benchmarks).
+    lock_every_operation: bool,
 }
 
 impl Writer {
     pub(crate) fn new(shared: Arc<Shared>, pool: PoolTaker) -> Writer {
         let next_segment_size = shared.config.minimum_segment_size;
+        let lock_every_operation = shared.config.lock_every_operation;
         Writer {
             shared,
             pool,
@@ -80,6 +84,7 @@ impl Writer {
             next_segment_size,
             next_segment_id: 0,
             completed: false,
+            lock_every_operation,
         }
     }
 
@@ -103,6 +108,8 @@ impl Writer {
         }
         if self.head.is_none() || self.head_capacity - self.head_written < needed {
             self.start_segment(needed);
+        } else if self.lock_every_operation {
+            self.pre_seed_lock_round_trip();
         }
         self.memory_handed_out = true;
         let head = self.head.as_ref().expect("start_segment installs a head");
@@ -126,10 +133,24 @@ impl Writer {
         if bytes > available {
             return Err(PipeError::AdvancePastMemory { requested: bytes, available });
         }
+        if self.lock_every_operation {
+            self.pre_seed_lock_round_trip();
+        }
         self.head_written += bytes;
         self.written += bytes as u64;
         self.unflushed += bytes as u64;
         Ok(())
+    }
+
+    /// [`LockScope::EveryOperation`](crate::LockScope::EveryOperation) only: takes and
+    /// releases the pipe lock, as the pre-seed design did around the head bookkeeping of
+    /// `get_memory` and `advance`. Out of line, so the default path stays lock-free and
+    /// small (the bookkeeping touches writer-owned fields only, so holding the lock
+    /// across it or just before it contends the same way).
+    #[cold]
+    #[inline(never)]
+    fn pre_seed_lock_round_trip(&self) {
+        drop(self.shared.state.lock());
     }
 
     /// Copies `data` into the pipe (unflushed), across segments as needed.
@@ -172,12 +193,14 @@ impl Writer {
     }
 
     /// Links unlinked segments and publishes advanced bytes, under the lock. Returns
-    /// the flush's outcome when it must not wait.
+    /// the flush's outcome unless it must wait for back-pressure to clear.
     fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
         let shared = &*self.shared;
-        let reader_waker = {
+        let (reader_waker, outcome) = {
             let mut state = shared.state.lock();
-            state.segments.extend(self.unlinked.drain(..));
+            if !self.unlinked.is_empty() {
+                state.segments.extend(self.unlinked.drain(..));
+            }
             if let Some(head) = &self.head
                 && !self.head_linked
                 && self.head_written > 0
@@ -206,12 +229,24 @@ impl Writer {
             // Under the lock, so the event log orders it with the reader's events.
             let (committed, unconsumed, paused) = (state.committed, state.unconsumed(), state.writer_paused);
             shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
-            if state.committed > state.examined { state.reader_waker.take() } else { None }
+            // What the future's first poll would decide, decided under this lock hold so
+            // a flush that need not wait takes the lock once, not twice.
+            let outcome = if state.flush_canceled {
+                state.flush_canceled = false;
+                Some(Ok(FlushResult { is_completed: false, is_canceled: true }))
+            } else if !state.writer_paused {
+                Some(Ok(FlushResult::default()))
+            } else {
+                None
+            };
+            let reader_waker =
+                if state.committed > state.examined { state.reader_waker.take() } else { None };
+            (reader_waker, outcome)
         };
         if let Some(waker) = reader_waker {
             waker.wake();
         }
-        None
+        outcome
     }
 
     /// Completes the writer: pending bytes are committed, the reader is woken, and no
@@ -283,13 +318,30 @@ impl Writer {
         self.shared.state.contended_acquisitions()
     }
 
+    /// Acquisitions of this pipe's lock so far, contended or not (feature
+    /// `contention-stats`).
+    #[cfg(feature = "contention-stats")]
+    pub fn lock_acquisitions(&self) -> u64 {
+        self.shared.state.acquisitions()
+    }
+
+    /// Contended acquisitions of the segment pool's own lock so far: always 0 for the
+    /// lock-free [`PoolDesign::Fifo`](crate::PoolDesign::Fifo) (feature `contention-stats`).
+    #[cfg(feature = "contention-stats")]
+    pub fn segment_pool_contention(&self) -> u64 {
+        self.pool.lock_contention()
+    }
+
     /// Moves writing to a new segment with room for `needed` bytes.
     fn start_segment(&mut self, needed: usize) {
-        let config = &self.shared.config;
+        let shared = &*self.shared;
+        // The pre-seed design rents the buffer and takes the segment object under the
+        // pipe lock; by default the writer never holds the lock here.
+        let _pre_seed_lock = self.lock_every_operation.then(|| shared.state.lock());
+        let config = &shared.config;
         let size = needed.max(self.next_segment_size);
         self.next_segment_size = (self.next_segment_size * 2).min(config.maximum_segment_size);
-        // Rented outside the lock (the writer never holds it here).
-        let buffer = self.shared.buffer_pool.rent(size);
+        let buffer = shared.buffer_pool.rent(size);
         let memory = SegmentMemory::new(buffer, size);
         let capacity = memory.capacity();
 
@@ -297,7 +349,7 @@ impl Writer {
         if let Some(head) = self.head.as_mut().filter(|_| !self.head_linked && self.head_written == 0) {
             let segment = Arc::get_mut(head).expect("an unlinked head is held by the writer only");
             if let Some(old) = segment.memory.replace(memory) {
-                self.shared.buffer_pool.give_back(old.into_buffer());
+                shared.buffer_pool.give_back(old.into_buffer());
             }
             segment.base = self.written;
             self.head_capacity = capacity;
@@ -309,9 +361,9 @@ impl Writer {
             if !self.head_linked {
                 self.unlinked.push(old);
             }
-            self.shared.observer.emit(|| PipeEvent::HeadReleased { segment: id });
+            shared.observer.emit(|| PipeEvent::HeadReleased { segment: id });
         }
-        let mut shell = self.take_shell(capacity);
+        let mut shell = take_shell(&mut self.pool, shared, &mut self.next_segment_id, capacity);
         let segment = Arc::get_mut(&mut shell).expect("take_shell returns an unshared object");
         segment.base = self.written;
         segment.memory = Some(memory);
@@ -320,21 +372,21 @@ impl Writer {
         self.head_written = 0;
         self.head_capacity = capacity;
     }
+}
 
-    /// A segment object from the pool, or a new one.
-    fn take_shell(&mut self, capacity: usize) -> Shell {
-        // A pooled object still referenced elsewhere can only come from a planted bug
-        // (a double or premature return): using it would alias memory, so leave it be.
-        if let Some(mut shell) = self.pool.take(&self.shared.observer)
-            && Arc::get_mut(&mut shell).is_some()
-        {
-            return shell;
-        }
-        let id = self.next_segment_id;
-        self.next_segment_id += 1;
-        self.shared.observer.emit(|| PipeEvent::SegmentCreated { segment: id, capacity });
-        Arc::new(Segment::new(id))
+/// A segment object from the pool, or a new one.
+fn take_shell(pool: &mut PoolTaker, shared: &Shared, next_id: &mut SegmentId, capacity: usize) -> Shell {
+    // A pooled object still referenced elsewhere can only come from a planted bug (a
+    // double or premature return): using it would alias memory, so leave it be.
+    if let Some(mut shell) = pool.take(&shared.observer)
+        && Arc::get_mut(&mut shell).is_some()
+    {
+        return shell;
     }
+    let id = *next_id;
+    *next_id += 1;
+    shared.observer.emit(|| PipeEvent::SegmentCreated { segment: id, capacity });
+    Arc::new(Segment::new(id))
 }
 
 /// Sets the flush-canceled flag and wakes a paused flush.

@@ -13,6 +13,8 @@ use super::backend::sync::RawMutex;
 pub struct Mutex<T: ?Sized> {
     #[cfg(feature = "contention-stats")]
     contended: std::sync::atomic::AtomicU64,
+    #[cfg(feature = "contention-stats")]
+    acquired: std::sync::atomic::AtomicU64,
     inner: RawMutex<T>,
 }
 
@@ -34,6 +36,8 @@ impl<T> Mutex<T> {
         Mutex {
             #[cfg(feature = "contention-stats")]
             contended: std::sync::atomic::AtomicU64::new(0),
+            #[cfg(feature = "contention-stats")]
+            acquired: std::sync::atomic::AtomicU64::new(0),
             inner: RawMutex::new(value),
         }
     }
@@ -45,11 +49,20 @@ impl<T: ?Sized> Mutex<T> {
     pub fn lock(&self) -> MutexGuard<'_, T> {
         #[cfg(feature = "contention-stats")]
         {
-            if let Ok(guard) = self.inner.try_lock() {
-                return MutexGuard::wrap(guard);
-            }
-            self.contended.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            use std::sync::atomic::Ordering::Relaxed;
+            let guard = match self.inner.try_lock() {
+                Ok(guard) => guard,
+                Err(_) => {
+                    self.contended.fetch_add(1, Relaxed);
+                    self.inner.lock().unwrap_or_else(|e| e.into_inner())
+                }
+            };
+            // Only the holder writes this counter, and the lock orders the holders, so a
+            // plain load and store count exactly without a locked instruction.
+            self.acquired.store(self.acquired.load(Relaxed) + 1, Relaxed);
+            MutexGuard::wrap(guard)
         }
+        #[cfg(not(feature = "contention-stats"))]
         MutexGuard::wrap(self.inner.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
@@ -57,6 +70,12 @@ impl<T: ?Sized> Mutex<T> {
     #[cfg(feature = "contention-stats")]
     pub fn contended_acquisitions(&self) -> u64 {
         self.contended.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Number of `lock` calls so far, contended or not (feature `contention-stats`).
+    #[cfg(feature = "contention-stats")]
+    pub fn acquisitions(&self) -> u64 {
+        self.acquired.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

@@ -1,7 +1,7 @@
 //! A minimal `block_on` for `std`: poll, park until woken, repeat.
 
 use std::future::Future;
-use std::pin::pin;
+use std::pin::{Pin, pin};
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
@@ -18,6 +18,17 @@ impl Wake for ThreadWaker {
     }
 }
 
+thread_local! {
+    /// This thread's waker, made once: a `block_on` per pipe operation would otherwise
+    /// allocate one (and look up the current thread) on every call, and a pipe end that
+    /// stores it sees the same waker again (`will_wake`) and need not replace it.
+    static WAKER: Waker = thread_waker();
+}
+
+fn thread_waker() -> Waker {
+    Waker::from(Arc::new(ThreadWaker(thread::current())))
+}
+
 /// Runs `future` to completion on the current thread, parking while it is pending.
 ///
 /// # Examples
@@ -28,14 +39,23 @@ impl Wake for ThreadWaker {
 /// ```
 pub fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
-    let waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
-    let mut cx = Context::from_waker(&waker);
+    let mut output = None;
+    if WAKER.try_with(|waker| output = Some(run(future.as_mut(), waker))).is_err() {
+        // Called while this thread's locals are being destroyed: a waker of its own.
+        output = Some(run(future.as_mut(), &thread_waker()));
+    }
+    output.expect("`run` returns the future's output")
+}
+
+fn run<F: Future>(mut future: Pin<&mut F>, waker: &Waker) -> F::Output {
+    let mut cx = Context::from_waker(waker);
     loop {
         if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
             return output;
         }
-        // A wake between the poll and this park leaves the unpark token set, so
-        // the park returns at once: no lost wakeup.
+        // A wake between the poll and this park leaves the unpark token set, so the
+        // park returns at once: no lost wakeup. A token left over from an earlier
+        // call's wake costs one extra poll.
         thread::park();
     }
 }

@@ -1,0 +1,250 @@
+//! The transports under test. Each function moves `total` bytes in `chunk`-byte chunks
+//! from a spawned writer thread to the calling thread, times the whole transfer (thread
+//! start to last byte touched), checks the reader's sum and returns an [`Outcome`].
+
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use pipecheck_core::primitive::future::block_on;
+use pipecheck_core::{DefaultBufferPool, LockScope, PipeOptions, PoolDesign};
+
+use super::{IN_FLIGHT, expected_sum, source, touch};
+
+/// What one transfer measured.
+#[derive(Clone, Copy, Debug)]
+pub struct Outcome {
+    /// Wall time from starting the writer to the reader's last byte.
+    pub elapsed: Duration,
+    /// Contended lock acquisitions (pipes built with `contention-stats` only).
+    pub contention: Option<Contention>,
+}
+
+/// Contended acquisitions of each lock a pipe uses, over one transfer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Contention {
+    /// The pipe's state lock.
+    pub pipe_lock: u64,
+    /// The segment pool's lock (the locked stack only; the FIFO has none).
+    pub segment_pool: u64,
+    /// The buffer pool's size-class locks.
+    pub buffer_pool: u64,
+    /// All acquisitions of the pipe lock, contended or not.
+    pub pipe_lock_acquisitions: u64,
+}
+
+impl Contention {
+    /// All contended acquisitions (not counting `pipe_lock_acquisitions`).
+    pub fn total(&self) -> u64 {
+        self.pipe_lock + self.segment_pool + self.buffer_pool
+    }
+}
+
+/// The two pipe designs of seed 000's A/B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Design {
+    /// Before seeds 000/001: a LIFO segment stack behind a mutex, buffers rented and
+    /// returned inside the pipe lock, the lock taken by every operation.
+    Before,
+    /// The default pipe: the SPSC FIFO pool, rent and return outside the lock, and
+    /// lock-free `get_memory`/`advance`.
+    After,
+}
+
+impl Design {
+    /// Both designs, in report order.
+    pub const BOTH: [Design; 2] = [Design::Before, Design::After];
+
+    /// The name used in benchmark ids and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Design::Before => "before",
+            Design::After => "after",
+        }
+    }
+
+    fn options(self) -> PipeOptions {
+        match self {
+            Design::Before => {
+                PipeOptions::new().pool_design(PoolDesign::LockedStack).lock_scope(LockScope::EveryOperation)
+            }
+            Design::After => PipeOptions::new(),
+        }
+    }
+}
+
+/// pipecheck's pipe with default options: `get_memory`, copy, `advance`, `flush` per
+/// chunk; the reader reads everything committed, touches it, and consumes it all.
+pub fn pipe(chunk: usize, total: u64) -> Outcome {
+    pipe_design(Design::After, chunk, total)
+}
+
+/// pipecheck's pipe in one of the two designs of seed 000 (see [`pipe`]).
+pub fn pipe_design(design: Design, chunk: usize, total: u64) -> Outcome {
+    let buffers = Arc::new(DefaultBufferPool::new());
+    let (mut writer, mut reader) =
+        design.options().buffer_pool(buffers.clone()).build().expect("valid options");
+    let source = source(chunk);
+    let start = Instant::now();
+    let writing = thread::spawn(move || {
+        let mut sent = 0;
+        while sent < total {
+            let memory = writer.get_memory(chunk).expect("chunk fits a segment");
+            memory[..chunk].copy_from_slice(source.bytes());
+            writer.advance(chunk).expect("advance within the memory");
+            block_on(writer.flush()).expect("the reader is alive");
+            sent += chunk as u64;
+        }
+        writer.complete(None);
+        writer // kept alive so its counters can be read after the reader finishes
+    });
+    let (mut sum, mut received) = (0u64, 0u64);
+    loop {
+        let result = block_on(reader.read()).expect("the writer completes without failure");
+        let buffer = result.buffer();
+        for piece in buffer.chunks() {
+            sum = sum.wrapping_add(touch(piece));
+        }
+        received += buffer.len() as u64;
+        let (end, done) = (buffer.end(), result.is_completed());
+        reader.advance_to(end, end).expect("the end of the buffer just read");
+        if done {
+            break;
+        }
+    }
+    let elapsed = start.elapsed();
+    let writer = writing.join().expect("writer thread");
+    check(received, sum, chunk, total);
+    #[cfg(feature = "contention-stats")]
+    let contention = Some(Contention {
+        pipe_lock: writer.lock_contention(),
+        segment_pool: writer.segment_pool_contention(),
+        buffer_pool: buffers.lock_contention(),
+        pipe_lock_acquisitions: writer.lock_acquisitions(),
+    });
+    #[cfg(not(feature = "contention-stats"))]
+    let contention = None;
+    drop((writer, reader, buffers));
+    Outcome { elapsed, contention }
+}
+
+/// `tokio::io::duplex` with a 64 KiB buffer; each side on its own current-thread
+/// runtime. The writer `write_all`s each chunk; the reader reads into a 64 KiB buffer.
+pub fn tokio_duplex(chunk: usize, total: u64) -> Outcome {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let (mut tx, mut rx) = tokio::io::duplex(IN_FLIGHT);
+    let source = source(chunk);
+    let runtime = || tokio::runtime::Builder::new_current_thread().build().expect("a runtime");
+    let start = Instant::now();
+    let writing = thread::spawn(move || {
+        runtime().block_on(async move {
+            let mut sent = 0;
+            while sent < total {
+                tx.write_all(source.bytes()).await.expect("the reader is alive");
+                sent += chunk as u64;
+            }
+            // Dropping `tx` makes the reader see end of stream.
+        })
+    });
+    let (sum, received) = runtime().block_on(async move {
+        let mut buf = vec![0; IN_FLIGHT];
+        let (mut sum, mut received) = (0u64, 0u64);
+        loop {
+            let n = rx.read(&mut buf).await.expect("duplex read");
+            if n == 0 {
+                return (sum, received);
+            }
+            sum = sum.wrapping_add(touch(&buf[..n]));
+            received += n as u64;
+        }
+    });
+    let elapsed = start.elapsed();
+    writing.join().expect("writer thread");
+    check(received, sum, chunk, total);
+    Outcome { elapsed, contention: None }
+}
+
+/// `std::sync::mpsc::sync_channel::<Vec<u8>>` holding 64 KiB of chunks (at least one):
+/// a new `Vec` per chunk, dropped by the reader.
+pub fn std_mpsc(chunk: usize, total: u64) -> Outcome {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>((IN_FLIGHT / chunk).max(1));
+    let source = source(chunk);
+    let start = Instant::now();
+    let writing = thread::spawn(move || {
+        let mut sent = 0;
+        while sent < total {
+            tx.send(source.bytes().to_vec()).expect("the reader is alive");
+            sent += chunk as u64;
+        }
+    });
+    let (mut sum, mut received) = (0u64, 0u64);
+    for bytes in rx {
+        sum = sum.wrapping_add(touch(&bytes));
+        received += bytes.len() as u64;
+    }
+    let elapsed = start.elapsed();
+    writing.join().expect("writer thread");
+    check(received, sum, chunk, total);
+    Outcome { elapsed, contention: None }
+}
+
+/// A bounded crossbeam channel holding 64 KiB of chunks (at least one), with buffer
+/// recycling: the reader sends each `Vec` back on a second channel, and the writer
+/// reuses it (allocating only while none has come back yet).
+pub fn crossbeam_recycled(chunk: usize, total: u64) -> Outcome {
+    let capacity = (IN_FLIGHT / chunk).max(1);
+    let (tx, rx) = crossbeam_channel::bounded::<Vec<u8>>(capacity);
+    // At most capacity + 2 buffers exist (in the channel, at the reader, at the writer).
+    let (recycle_tx, recycle_rx) = crossbeam_channel::bounded::<Vec<u8>>(capacity + 2);
+    let source = source(chunk);
+    let start = Instant::now();
+    let writing = thread::spawn(move || {
+        let mut sent = 0;
+        while sent < total {
+            let mut buffer = recycle_rx.try_recv().unwrap_or_else(|_| Vec::with_capacity(chunk));
+            buffer.clear();
+            buffer.extend_from_slice(source.bytes());
+            tx.send(buffer).expect("the reader is alive");
+            sent += chunk as u64;
+        }
+    });
+    let (mut sum, mut received) = (0u64, 0u64);
+    for buffer in rx {
+        sum = sum.wrapping_add(touch(&buffer));
+        received += buffer.len() as u64;
+        let _ = recycle_tx.try_send(buffer); // the writer may have finished
+    }
+    let elapsed = start.elapsed();
+    writing.join().expect("writer thread");
+    check(received, sum, chunk, total);
+    Outcome { elapsed, contention: None }
+}
+
+/// The physical-limit reference: one thread copies the same chunks into a 64 KiB
+/// buffer and touches each 64 KiB once it is full — the bytes' work at both ends of
+/// every transport above, without a second thread or any synchronization.
+pub fn memcpy(chunk: usize, total: u64) -> Outcome {
+    let source = source(chunk);
+    let mut ring = vec![0u8; IN_FLIGHT.max(chunk)];
+    let start = Instant::now();
+    let (mut sum, mut received, mut filled) = (0u64, 0u64, 0usize);
+    let mut sent = 0;
+    while sent < total {
+        std::hint::black_box(&mut ring[filled..filled + chunk]).copy_from_slice(source.bytes());
+        filled += chunk;
+        sent += chunk as u64;
+        if filled + chunk > ring.len() || sent == total {
+            sum = sum.wrapping_add(touch(std::hint::black_box(&ring[..filled])));
+            received += filled as u64;
+            filled = 0;
+        }
+    }
+    let elapsed = start.elapsed();
+    check(received, sum, chunk, total);
+    Outcome { elapsed, contention: None }
+}
+
+fn check(received: u64, sum: u64, chunk: usize, total: u64) {
+    assert_eq!(received, total, "the reader received every byte");
+    assert_eq!(sum, expected_sum(chunk, total), "the reader saw the bytes the writer sent");
+}

@@ -10,7 +10,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::jobs::Job;
-use crate::outcome::{JobResult, RESULT_PREFIX, START_PREFIX};
+use crate::outcome::{JobResult, PANIC_PREFIX, RESULT_PREFIX, START_PREFIX, invariant_of};
 use crate::worker::{self, Budget};
 
 /// Runs `jobs`: std jobs in this process, loom and shuttle jobs in workers built with
@@ -145,22 +145,26 @@ fn spawn_worker(
     Ok(in_flight)
 }
 
-/// The result of a job whose worker died: a deadlock report in the log is a lost
-/// wakeup found by the checker; anything else is an error.
+/// The result of a job whose worker died (loom aborts when a model's panic panics
+/// again while unwinding): the job's first panic in the log says what broke.
 fn judge_crash(job: &Job, log_path: &Path) -> JobResult {
     let log = std::fs::read_to_string(log_path).unwrap_or_default();
     // Only what this job logged: the worker marks each job's start on stderr too.
-    let marker = format!("{START_PREFIX}{}", job.id);
+    let marker = format!("{START_PREFIX}{}\n", job.id);
     let tail = log.rsplit_once(&marker).map_or(log.as_str(), |(_, after)| after);
-    match tail.lines().rev().find(|l| l.contains("deadlock")) {
-        Some(line) => JobResult::new(
+    // The first panic of the job is what broke; later ones are loom's unwinding.
+    let first = tail.lines().find_map(|l| l.strip_prefix(PANIC_PREFIX));
+    let Some((executions, message)) = first.and_then(|rest| rest.split_once("] ")) else {
+        return JobResult::error(
             job,
-            Some((format!("the checker aborted on {}", line.trim()), Some("no-lost-wakeup".to_owned()))),
-            0,
-            0.0,
-        ),
-        None => {
-            JobResult::error(job, format!("the worker died during this job (see {})", log_path.display()))
+            format!("the worker died during this job (see {})", log_path.display()),
+        );
+    };
+    let executions = executions.trim_start_matches('[').parse().unwrap_or(0);
+    match invariant_of(message) {
+        Some(invariant) => {
+            JobResult::new(job, Some((message.trim().to_owned(), Some(invariant))), executions, 0.0)
         }
+        None => JobResult::error(job, format!("the worker died after: {}", message.trim())),
     }
 }

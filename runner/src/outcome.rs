@@ -7,6 +7,8 @@ use crate::jobs::Job;
 
 /// The prefix of a result line in a worker's output.
 pub(crate) const RESULT_PREFIX: &str = "pipecheck-result ";
+/// The prefix of a panic line in a worker's log: `pipecheck-panic[<executions>] <message>`.
+pub(crate) const PANIC_PREFIX: &str = "pipecheck-panic";
 /// The prefix of a job-started line in a worker's output.
 pub(crate) const START_PREFIX: &str = "pipecheck-start ";
 

@@ -1,7 +1,6 @@
 //! Loom jobs: every interleaving of a small scenario within the preemption bound.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use pipecheck_core::FaultSet;
 use pipecheck_models::Scenario;
@@ -11,15 +10,15 @@ use crate::jobs::Job;
 use crate::outcome::JobResult;
 
 pub(crate) fn run(job: &Job, scenario: Scenario, faults: FaultSet, budget: Budget) -> JobResult {
-    let executions = Arc::new(AtomicU64::new(0));
-    let counter = executions.clone();
+    let executions = &super::EXECUTIONS;
+    executions.store(0, Ordering::Relaxed);
     let mut builder = loom::model::Builder::new();
     builder.preemption_bound = Some(budget.loom_bound);
     builder.max_duration = Some(budget.time);
     let (failure, seconds) = timed(|| {
         catch_failure(move || {
             builder.check(move || {
-                counter.fetch_add(1, Ordering::Relaxed);
+                super::EXECUTIONS.fetch_add(1, Ordering::Relaxed);
                 scenario.run_once(faults);
             })
         })

@@ -18,7 +18,7 @@ use pipecheck_core::FaultSet;
 use pipecheck_models::Scenario;
 
 use crate::jobs::{Engine, Job};
-use crate::outcome::{JobResult, RESULT_PREFIX, START_PREFIX, invariant_of};
+use crate::outcome::{JobResult, PANIC_PREFIX, RESULT_PREFIX, START_PREFIX, invariant_of};
 
 /// Limits for one job.
 #[derive(Clone, Copy, Debug)]
@@ -57,6 +57,10 @@ pub(crate) fn splitmix64(mut x: u64) -> u64 {
 /// their backtraces would drown the output).
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
+/// Executions of the current job so far (std atomic: invisible to the checkers), so a
+/// worker that aborts mid-job still reports how far it got.
+pub(crate) static EXECUTIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Whether this process is a worker (whose stderr is the orchestrator's log).
 static IN_WORKER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -71,7 +75,8 @@ fn install_quiet_panic_hook() {
         // One line to stderr (the worker log): if the checker aborts the process after
         // this panic, the orchestrator still learns what broke.
         if IN_WORKER.load(std::sync::atomic::Ordering::Relaxed) {
-            eprintln!("pipecheck-panic: {}", message.lines().next().unwrap_or(""));
+            let executions = EXECUTIONS.load(std::sync::atomic::Ordering::Relaxed);
+            eprintln!("{PANIC_PREFIX}[{executions}] {}", message.lines().next().unwrap_or(""));
         }
         *LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
     }));

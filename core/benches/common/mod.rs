@@ -40,7 +40,11 @@ pub fn mib(bytes: u64) -> f64 {
 
 /// A short label for a chunk size: `64 B`, `4 KiB`, `64 KiB`.
 pub fn chunk_label(chunk: usize) -> String {
-    if chunk >= 1024 && chunk.is_multiple_of(1024) { format!("{} KiB", chunk / 1024) } else { format!("{chunk} B") }
+    if chunk >= 1024 && chunk.is_multiple_of(1024) {
+        format!("{} KiB", chunk / 1024)
+    } else {
+        format!("{chunk} B")
+    }
 }
 
 /// The bytes the writer sends, chunk after chunk, placed half a page away from where

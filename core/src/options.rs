@@ -26,9 +26,9 @@ pub enum PoolDesign {
 ///
 /// # Examples
 ///
-// Under loom the sync primitives only work inside a model: compile, do not run.
-#[cfg_attr(not(feature = "loom"), doc = "```")]
-#[cfg_attr(feature = "loom", doc = "```no_run")]
+// Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::{LockScope, PipeOptions, PoolDesign};
 /// // The whole design before seed 000, for side-by-side benchmarks.
 /// let (writer, reader) = PipeOptions::new()

@@ -132,25 +132,14 @@ fn run(command: Command) -> Result<(), String> {
 fn run(command: Command) -> Result<(), String> {
     use pipecheck_core::Fault;
     use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt};
-    use pipecheck_traces::minimize::minimize;
+    use pipecheck_traces::minimize;
     use pipecheck_traces::replay::{replay, replay_without_fault};
     use pipecheck_traces::table::render;
     use pipecheck_traces::trace_file::{Trace, replay_command};
 
     /// A found failure as a trace, minimized (in this process).
     fn minimize_here(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
-        let minimized = minimize(found, settings.max_steps, MINIMIZE_RUNS);
-        Trace::new(
-            found.scenario.name,
-            &found.scheduler.to_string(),
-            found.seed,
-            found.iteration,
-            found.fault,
-            &found.failure.invariant,
-            found.size,
-            minimized.size,
-            minimized.schedule,
-        )
+        minimize::minimized_trace(found, settings.max_steps, MINIMIZE_RUNS)
     }
 
     /// A found failure as a minimized trace. The minimizer runs in a child process

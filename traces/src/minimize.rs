@@ -174,3 +174,19 @@ pub fn minimize(found: &Found, max_steps: usize, max_runs: usize) -> Minimized {
         runs: search.runs,
     }
 }
+
+/// `found` minimized (with at most `max_runs` executions) as a trace ready to save.
+pub fn minimized_trace(found: &Found, max_steps: usize, max_runs: usize) -> crate::trace_file::Trace {
+    let minimized = minimize(found, max_steps, max_runs);
+    crate::trace_file::Trace::new(
+        found.scenario.name,
+        &found.scheduler.to_string(),
+        found.seed,
+        found.iteration,
+        found.fault,
+        &found.failure.invariant,
+        found.size,
+        minimized.size,
+        minimized.schedule,
+    )
+}

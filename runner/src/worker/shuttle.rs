@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use pipecheck_core::FaultSet;
 use pipecheck_models::Scenario;
 use pipecheck_traces::explore::{self, Exploration, SchedulerKind, Settings};
-use pipecheck_traces::minimize::minimize;
-use pipecheck_traces::trace_file::{Trace, replay_command};
+use pipecheck_traces::minimize::minimized_trace;
+use pipecheck_traces::trace_file::replay_command;
 
 use super::{Budget, first_line};
 use crate::jobs::{Engine, Job};
@@ -67,18 +67,7 @@ pub(crate) fn run(job: &Job, scenario: Scenario, _faults: FaultSet, budget: Budg
 
 /// Minimizes a real failure's schedule and saves it under `traces/`.
 fn save_trace(job: &Job, found: &explore::Found, settings: &Settings, result: &mut JobResult) {
-    let minimized = minimize(found, settings.max_steps, MINIMIZE_RUNS);
-    let trace = Trace::new(
-        found.scenario.name,
-        &found.scheduler.to_string(),
-        found.seed,
-        found.iteration,
-        found.fault,
-        &found.failure.invariant,
-        found.size,
-        minimized.size,
-        minimized.schedule,
-    );
+    let trace = minimized_trace(found, settings.max_steps, MINIMIZE_RUNS);
     let path = PathBuf::from("traces")
         .join(format!("new-{}-{}-{}.trace", found.scenario.name, job.engine, found.seed));
     match trace.save(&path) {

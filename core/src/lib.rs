@@ -29,7 +29,12 @@
 //! (seed 004's close racing receive), [`completion_source`] (seed 003's reusable,
 //! versioned completion source) and [`partitioned_pool`] (seed 002's per-thread
 //! partitioned buffer pool).
+//!
+//! With feature `tokio` or `futures-io`, the `adapters` module makes the ends async I/O streams
+//! (`AsyncRead`, `AsyncBufRead`, `AsyncWrite`) and copies between a pipe and a stream.
 
+#[cfg(any(feature = "tokio", feature = "futures-io"))]
+pub mod adapters;
 pub mod async_mutex;
 pub mod buffer_pool;
 pub mod completion_source;

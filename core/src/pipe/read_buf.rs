@@ -287,4 +287,16 @@ impl bytes::Buf for ReadCursor<'_> {
         self.buf.start += cnt as u64;
         self.buf.seek_first();
     }
+
+    /// One slice per segment piece, in order, as many as `dst` holds (for vectored
+    /// writes); returns how many were filled. Fewer than the pieces when `dst` is short,
+    /// none when nothing remains.
+    fn chunks_vectored<'b>(&'b self, dst: &mut [std::io::IoSlice<'b>]) -> usize {
+        let mut filled = 0;
+        for (slot, chunk) in dst.iter_mut().zip(self.buf.chunks()) {
+            *slot = std::io::IoSlice::new(chunk);
+            filled += 1;
+        }
+        filled
+    }
 }

@@ -1,5 +1,7 @@
 //! The reading end: `read`, `advance_to`, and returning consumed segments.
 
+mod poll;
+
 use std::collections::VecDeque;
 use std::fmt;
 use std::future::Future;

@@ -1,5 +1,7 @@
 //! The writing end: `get_memory`/`advance` without the lock, `flush` to publish.
 
+mod poll;
+
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;

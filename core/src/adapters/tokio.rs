@@ -1,0 +1,173 @@
+//! tokio's I/O traits for the pipe's ends (feature `tokio`): [`Reader`] is an
+//! [`AsyncRead`] and [`AsyncBufRead`], [`Writer`] an [`AsyncWrite`], and
+//! [`copy_from_reader`] / [`copy_to_writer`] pump bytes between a pipe end and a tokio
+//! stream. The behaviour is described in [`adapters`](super).
+//!
+//! # Examples
+//!
+//! ```
+//! # #[cfg(not(any(feature = "loom", feature = "shuttle")))]
+//! # fn main() {
+//! use pipecheck_core::primitive::future::block_on;
+//! use tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite};
+//! # use std::future::poll_fn;
+//! # use std::pin::Pin;
+//!
+//! let (mut writer, mut reader) = pipecheck_core::pipe();
+//! // Any tokio stream code works on the ends; here, the poll methods by hand.
+//! block_on(poll_fn(|cx| Pin::new(&mut writer).poll_write(cx, b"hello"))).unwrap();
+//! block_on(poll_fn(|cx| Pin::new(&mut writer).poll_shutdown(cx))).unwrap();
+//! let mut storage = [0u8; 8];
+//! let mut buf = tokio::io::ReadBuf::new(&mut storage);
+//! block_on(poll_fn(|cx| Pin::new(&mut reader).poll_read(cx, &mut buf))).unwrap();
+//! assert_eq!(buf.filled(), b"hello");
+//! let rest = block_on(poll_fn(|cx| Pin::new(&mut reader).poll_fill_buf(cx).map_ok(|b| b.len()))).unwrap();
+//! assert_eq!(rest, 0, "end of file");
+//! # }
+//! # #[cfg(any(feature = "loom", feature = "shuttle"))]
+//! # fn main() {}
+//! ```
+
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
+
+use super::copy::{self, Sink, Source};
+use crate::pipe::{Reader, Writer};
+
+impl AsyncRead for Reader {
+    /// Copies unconsumed bytes into `buf` and consumes them; nothing filled is end of
+    /// file. See [`adapters`](super) for errors and cancellation.
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let room = buf.remaining();
+        super::poll_read(self.get_mut(), cx, room, |bytes| buf.put_slice(bytes)).map_ok(|_| ())
+    }
+}
+
+impl AsyncBufRead for Reader {
+    /// The first contiguous piece of the unconsumed bytes (empty at end of file).
+    fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
+        super::poll_fill_buf(self.get_mut(), cx)
+    }
+
+    /// Consumes `amt` bytes of the piece from `poll_fill_buf`.
+    ///
+    /// # Panics
+    ///
+    /// When `amt` is more than `poll_fill_buf` returned.
+    fn consume(self: Pin<&mut Self>, amt: usize) {
+        super::consume(self.get_mut(), amt);
+    }
+}
+
+impl AsyncWrite for Writer {
+    /// Copies into the pipe without publishing (flush publishes), after waiting out a
+    /// pause; commits on its own when the unflushed bytes reach the pause threshold.
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        super::poll_write(self.get_mut(), cx, buf)
+    }
+
+    /// Commits, then waits while the reader is behind by the pause threshold or more.
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        super::poll_flush(self.get_mut(), cx)
+    }
+
+    /// Completes the writer: everything written is committed and the reader sees end of
+    /// file after it.
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        super::poll_shutdown(self.get_mut())
+    }
+}
+
+struct Io<'a, T: ?Sized>(&'a mut T);
+
+impl<R: AsyncRead + Unpin + ?Sized> Source for Io<'_, R> {
+    fn poll_read_into(&mut self, cx: &mut Context<'_>, dst: &mut [u8]) -> Poll<io::Result<usize>> {
+        let mut buf = ReadBuf::new(dst);
+        Pin::new(&mut *self.0).poll_read(cx, &mut buf).map_ok(|()| buf.filled().len())
+    }
+}
+
+impl<W: AsyncWrite + Unpin + ?Sized> Sink for Io<'_, W> {
+    fn poll_write_from(&mut self, cx: &mut Context<'_>, src: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut *self.0).poll_write(cx, src)
+    }
+
+    fn poll_flush_sink(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut *self.0).poll_flush(cx)
+    }
+}
+
+/// Reads `source` to its end into the pipe, straight into the writer's memory (no
+/// intermediate buffer), and returns how many bytes were copied: the role of .NET's
+/// `PipeReader.Create(stream)`. Flushes whenever `source` has nothing ready and at the
+/// end, and waits while the reader is behind by the pause threshold or more. The writer
+/// is not completed: call [`Writer::complete`] after (with the error, if one is returned).
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(not(any(feature = "loom", feature = "shuttle")))]
+/// # fn main() {
+/// use pipecheck_core::adapters::tokio::copy_from_reader;
+/// use pipecheck_core::primitive::future::block_on;
+///
+/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// let mut source: &[u8] = b"from a stream"; // any tokio AsyncRead
+/// let copied = block_on(copy_from_reader(&mut source, &mut writer)).unwrap();
+/// writer.complete(None);
+/// assert_eq!(copied, 13);
+/// assert_eq!(reader.try_read().unwrap().unwrap().buffer().to_vec(), b"from a stream");
+/// # }
+/// # #[cfg(any(feature = "loom", feature = "shuttle"))]
+/// # fn main() {}
+/// ```
+///
+/// # Errors
+///
+/// The first error of `source`; [`BrokenPipe`](io::ErrorKind::BrokenPipe) once the
+/// pipe's reader has completed or when the writer has completed.
+pub async fn copy_from_reader<R>(source: &mut R, writer: &mut Writer) -> io::Result<u64>
+where
+    R: AsyncRead + Unpin + ?Sized,
+{
+    copy::from_source(&mut Io(source), writer).await
+}
+
+/// Writes everything the pipe delivers into `sink` until the pipe's writer completes,
+/// consuming what `sink` accepted, and returns how many bytes were copied: the role of
+/// .NET's `PipeReader.CopyToAsync(stream)`. Flushes `sink` whenever the pipe has nothing
+/// ready and at the end. Neither the reader nor `sink` is completed or shut down.
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(not(any(feature = "loom", feature = "shuttle")))]
+/// # fn main() {
+/// use pipecheck_core::adapters::tokio::copy_to_writer;
+/// use pipecheck_core::primitive::future::block_on;
+///
+/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// writer.write(b"to a stream").unwrap();
+/// writer.complete(None);
+/// let mut sink = Vec::new(); // any tokio AsyncWrite
+/// assert_eq!(block_on(copy_to_writer(&mut reader, &mut sink)).unwrap(), 11);
+/// assert_eq!(sink, b"to a stream");
+/// # }
+/// # #[cfg(any(feature = "loom", feature = "shuttle"))]
+/// # fn main() {}
+/// ```
+///
+/// # Errors
+///
+/// The first error of `sink` ([`WriteZero`](io::ErrorKind::WriteZero) if it accepts
+/// nothing); the writer's failure as in [`AsyncRead`]; [`Interrupted`](io::ErrorKind::Interrupted)
+/// when the read is canceled (nothing is lost: the unwritten bytes stay in the pipe).
+pub async fn copy_to_writer<W>(reader: &mut Reader, sink: &mut W) -> io::Result<u64>
+where
+    W: AsyncWrite + Unpin + ?Sized,
+{
+    copy::to_sink(reader, &mut Io(sink)).await
+}

@@ -58,7 +58,8 @@ impl AsyncBufRead for Reader {
     ///
     /// # Panics
     ///
-    /// When `amt` is more than `poll_fill_buf` returned.
+    /// When `amt` is more than the unconsumed bytes (consuming past the piece but within
+    /// the bytes the pipe holds is allowed).
     fn consume(self: Pin<&mut Self>, amt: usize) {
         super::consume(self.get_mut(), amt);
     }

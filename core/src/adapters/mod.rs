@@ -29,6 +29,14 @@
 //! is paused. `poll_shutdown` (`poll_close`) [`complete`](Writer::complete)s the writer,
 //! which commits everything. Once the reader has completed, writes and flushes fail with
 //! [`BrokenPipe`](io::ErrorKind::BrokenPipe), as tokio's `DuplexStream` does.
+//!
+//! # Method names
+//!
+//! The ends' own `Reader::read`, `Writer::write` and `Writer::flush` are inherent
+//! methods, so they win over the extension traits' methods of the same name: call those
+//! as `AsyncReadExt::read(&mut reader, &mut buf)`, `AsyncWriteExt::write(&mut writer,
+//! bytes)` and `AsyncWriteExt::flush(&mut writer)`. The other helpers (`read_exact`,
+//! `read_to_end`, `write_all`, `shutdown`, `fill_buf`, `read_line`, …) are not shadowed.
 
 use std::io;
 use std::task::{Context, Poll, ready};
@@ -93,10 +101,11 @@ pub(crate) fn poll_fill_buf<'a>(reader: &'a mut Reader, cx: &mut Context<'_>) ->
 ///
 /// # Panics
 ///
-/// When `amt` is more than `poll_fill_buf` returned, as the traits' contract allows.
+/// When `amt` is more than the unconsumed bytes: the traits require `amt` to be at most
+/// what `poll_fill_buf` returned.
 pub(crate) fn consume(reader: &mut Reader, amt: usize) {
     if let Err(e) = reader.consume(amt) {
-        panic!("consume({amt}) past the buffer from poll_fill_buf: {e}");
+        panic!("consume({amt}) past the unconsumed bytes: {e}");
     }
 }
 

@@ -1,0 +1,227 @@
+//! An echo server for length-prefixed frames over a TCP loopback connection, with the
+//! pipe between the socket and the protocol on both sides:
+//!
+//! ```text
+//! client ──tcp──▶ socket ─copy_from_reader─▶ pipe ─framing loop─▶ pipe ─copy_to_writer─▶ socket ──tcp──▶ client
+//! ```
+//!
+//! A frame is a big-endian `u32` length and that many bytes. Some frames are several
+//! times the pipes' pause threshold, so both pipes pause their writers on the way. The
+//! framing loop forwards a frame's payload as it arrives (consuming what it forwarded)
+//! rather than waiting for the whole frame: a frame larger than the pause threshold
+//! could not be held whole. The client checks that every byte comes back.
+//!
+//! ```text
+//! cargo run -p pipecheck-core --features tokio --example tokio_echo
+//! ```
+//!
+//! `tests/adapters_tokio_echo.rs` runs the same [`echo`] in the test suite.
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bytes::Buf;
+use pipecheck_core::adapters::tokio::{copy_from_reader, copy_to_writer};
+use pipecheck_core::{Failure, PipeEvent, PipeObserver, PipeOptions, Reader, Writer};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// The pipes' pause threshold: the frames below go up to several times this.
+pub(crate) const PAUSE: u64 = 16 * 1024;
+/// The pipes' resume threshold.
+pub(crate) const RESUME: u64 = 4 * 1024;
+const HEADER: usize = 4;
+
+/// The frames the example sends: empty, tiny, just under the pause threshold, 4× it and
+/// more, and odd sizes in between.
+pub(crate) fn frames() -> Vec<Vec<u8>> {
+    let pause = PAUSE as usize;
+    [0, 1, 100, pause - 1, 4 * pause, 3 * pause + 7, 1000, 12 * pause + 3, 5]
+        .iter()
+        .enumerate()
+        .map(|(i, &len)| (0..len).map(|j| (i * 31 + j * 7) as u8).collect())
+        .collect()
+}
+
+/// `frames` as they go on the wire.
+pub(crate) fn encode(frames: &[Vec<u8>]) -> Vec<u8> {
+    let mut wire = Vec::new();
+    for frame in frames {
+        wire.extend_from_slice(&(frame.len() as u32).to_be_bytes());
+        wire.extend_from_slice(frame);
+    }
+    wire
+}
+
+/// What the echo did.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Echoed {
+    /// Frames the server's framing loop forwarded.
+    pub(crate) frames: u64,
+    /// The bytes the client received back.
+    pub(crate) bytes: Vec<u8>,
+    /// Flushes of the server's two pipes that paused their writer.
+    pub(crate) paused_flushes: u64,
+}
+
+/// Counts the flushes that paused a pipe's writer.
+#[derive(Debug, Default)]
+struct PauseCounter(AtomicU64);
+
+impl PipeObserver for PauseCounter {
+    fn on_event(&self, event: PipeEvent) {
+        if let PipeEvent::Flushed { paused: true, .. } = event {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Starts an echo server on `127.0.0.1:0`, sends `frames` from a client, and returns what
+/// came back.
+///
+/// # Errors
+///
+/// Any I/O error of the client or the server; `InvalidData` for a truncated frame.
+pub(crate) async fn echo(frames: &[Vec<u8>]) -> io::Result<Echoed> {
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let address = listener.local_addr()?;
+    let pauses = Arc::new(PauseCounter::default());
+    let observer = pauses.clone();
+    let server = tokio::spawn(async move {
+        let (socket, _) = listener.accept().await?;
+        serve(socket, observer).await
+    });
+
+    let (mut from_server, mut to_server) = TcpStream::connect(address).await?.into_split();
+    let wire = encode(frames);
+    // Send and receive at once: the echo of a large frame starts before it is all sent.
+    let sending = async {
+        to_server.write_all(&wire).await?;
+        to_server.shutdown().await
+    };
+    let mut bytes = Vec::new();
+    let (sent, received) = tokio::join!(sending, from_server.read_to_end(&mut bytes));
+    sent?;
+    received?;
+    let frames = server.await.map_err(io::Error::other)??;
+    Ok(Echoed { frames, bytes, paused_flushes: pauses.0.load(Ordering::Relaxed) })
+}
+
+/// One connection: socket → pipe → framing loop → pipe → socket. Returns the number of
+/// frames echoed.
+async fn serve(socket: TcpStream, pauses: Arc<PauseCounter>) -> io::Result<u64> {
+    let (mut from_client, mut to_client) = socket.into_split();
+    let options = || {
+        PipeOptions::new()
+            .minimum_segment_size(4096)
+            .pause_writer_threshold(PAUSE)
+            .resume_writer_threshold(RESUME)
+            .observer(pauses.clone())
+            .build()
+            .expect("valid options")
+    };
+    let (mut input_writer, mut input) = options();
+    let (mut output, mut output_reader) = options();
+
+    let receiving = async {
+        let received = copy_from_reader(&mut from_client, &mut input_writer).await;
+        // The framing loop sees the socket's error as the writer's failure.
+        input_writer.complete(received.as_ref().err().map(|e| Failure::new(e.to_string())));
+        received
+    };
+    let framing = async {
+        let framed = echo_frames(&mut input, &mut output).await;
+        output.complete(framed.as_ref().err().map(|e| Failure::new(e.to_string())));
+        input.complete(None);
+        framed
+    };
+    let sending = async {
+        copy_to_writer(&mut output_reader, &mut to_client).await?;
+        to_client.shutdown().await
+    };
+    let (received, framed, sent) = tokio::join!(receiving, framing, sending);
+    received?;
+    sent?;
+    framed
+}
+
+/// The framing loop: reads each frame's header, then forwards the header and the
+/// payload to `output` as the bytes arrive, flushing (and so waiting for `output`'s
+/// reader) after each piece. Returns the number of frames once `input` completes.
+async fn echo_frames(input: &mut Reader, output: &mut Writer) -> io::Result<u64> {
+    let mut frames = 0;
+    // Payload bytes of the current frame still to forward; `None` between frames.
+    let mut payload_left: Option<usize> = None;
+    loop {
+        let result = input.read().await.map_err(io::Error::other)?;
+        let buffer = *result.buffer();
+        let completed = result.is_completed();
+        let mut cursor = buffer.cursor();
+        let left = match payload_left {
+            Some(left) => left,
+            None if cursor.remaining() >= HEADER => {
+                let len = cursor.get_u32();
+                output.write(&len.to_be_bytes()).map_err(io::Error::other)?;
+                len as usize
+            }
+            None => {
+                // Not even a header: examine everything, consume nothing, wait for more.
+                if completed {
+                    return if buffer.is_empty() {
+                        Ok(frames)
+                    } else {
+                        Err(io::Error::new(io::ErrorKind::InvalidData, "truncated frame header"))
+                    };
+                }
+                let (start, end) = (buffer.start(), buffer.end());
+                input.advance_to(start, end).map_err(io::Error::other)?;
+                continue;
+            }
+        };
+        // Forward the payload bytes at hand, segment by segment, without gathering them.
+        let header = buffer.len() - cursor.remaining();
+        let n = left.min(cursor.remaining());
+        let piece = buffer.slice(header..header + n).map_err(io::Error::other)?;
+        for chunk in piece.chunks() {
+            output.write(chunk).map_err(io::Error::other)?;
+        }
+        let consumed = piece.end();
+        payload_left = if n == left {
+            frames += 1;
+            None
+        } else {
+            Some(left - n)
+        };
+        if completed && payload_left.is_some() {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "truncated frame"));
+        }
+        input.advance(consumed).map_err(io::Error::other)?;
+        output.flush().await.map_err(io::Error::other)?;
+    }
+}
+
+#[cfg(not(any(feature = "loom", feature = "shuttle")))]
+#[tokio::main]
+async fn main() -> io::Result<()> {
+    let frames = frames();
+    let echoed = echo(&frames).await?;
+    let sent = encode(&frames);
+    assert_eq!(echoed.frames, frames.len() as u64, "frames echoed");
+    assert_eq!(echoed.bytes.len(), sent.len(), "bytes echoed");
+    assert!(echoed.bytes == sent, "the echo differs from what was sent");
+    assert!(echoed.paused_flushes > 0, "no pipe writer ever paused");
+    let largest = frames.iter().map(Vec::len).max().unwrap_or(0);
+    println!(
+        "echoed {} frames, {} bytes, through two pipes pausing at {PAUSE} bytes (largest frame {largest} \
+         bytes); {} flushes paused",
+        echoed.frames,
+        sent.len(),
+        echoed.paused_flushes
+    );
+    Ok(())
+}
+
+// Under loom or shuttle the pipe only runs inside a model.
+#[cfg(any(feature = "loom", feature = "shuttle"))]
+fn main() {}

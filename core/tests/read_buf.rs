@@ -210,9 +210,44 @@ fn cursor_chunks_vectored_lists_every_segment() {
     let cursor = result.buffer().cursor();
     let mut slices = [std::io::IoSlice::new(&[]); 8];
     let n = cursor.chunks_vectored(&mut slices);
-    // The default `chunks_vectored` fills one slice; any count is valid if it is a prefix.
-    let gathered: Vec<u8> = slices[..n].iter().flat_map(|s| s.iter().copied()).collect();
-    assert!(n >= 1 && alphabet().starts_with(&gathered));
+    let listed: Vec<&[u8]> = slices[..n].iter().map(|s| &s[..]).collect();
+    assert_eq!(listed, vec![&b"abcdefgh"[..], b"ijklmnop", b"qrstuvwx", b"yz"]);
+    assert!(slices[n..].iter().all(|s| s.is_empty()), "slots past `n` are left alone");
+}
+
+#[test]
+fn cursor_chunks_vectored_starts_at_the_cursor_and_fills_a_short_dst() {
+    let (_writer, mut reader) = segmented(&alphabet(), 8);
+    let result = reader.try_read().unwrap().unwrap();
+    let mut cursor = result.buffer().cursor();
+    cursor.advance(5);
+    // Room for two: the first two pieces from the cursor, and no more.
+    let mut two = [std::io::IoSlice::new(&[]); 2];
+    assert_eq!(cursor.chunks_vectored(&mut two), 2);
+    assert_eq!((&two[0][..], &two[1][..]), (&b"fgh"[..], &b"ijklmnop"[..]));
+    assert_eq!(cursor.chunks_vectored(&mut []), 0, "no room, nothing listed");
+    // A sub-view ending inside a segment lists only its own bytes.
+    let slice = result.buffer().slice(10..20).unwrap().cursor();
+    let mut slices = [std::io::IoSlice::new(&[]); 4];
+    let n = slice.chunks_vectored(&mut slices);
+    let listed: Vec<&[u8]> = slices[..n].iter().map(|s| &s[..]).collect();
+    assert_eq!(listed, vec![&b"klmnop"[..], b"qrst"]);
+    // Nothing remaining, nothing listed.
+    cursor.advance(cursor.remaining());
+    assert_eq!(cursor.chunks_vectored(&mut slices), 0);
+}
+
+#[test]
+fn cursor_chunks_vectored_feeds_a_vectored_write() {
+    use std::io::Write;
+    let (_writer, mut reader) = segmented(&alphabet(), 8);
+    let result = reader.try_read().unwrap().unwrap();
+    let cursor = result.buffer().cursor();
+    let mut slices = [std::io::IoSlice::new(&[]); 8];
+    let n = cursor.chunks_vectored(&mut slices);
+    let mut out = Vec::new();
+    let written = out.write_vectored(&slices[..n]).unwrap();
+    assert_eq!((written, out), (26, alphabet()));
 }
 
 #[test]

@@ -16,6 +16,8 @@
 //! ```
 //!
 //! `tests/adapters_tokio_echo.rs` runs the same [`echo`] in the test suite.
+// Under loom or shuttle `main` does nothing (the pipe only runs inside a model).
+#![cfg_attr(any(feature = "loom", feature = "shuttle"), allow(dead_code))]
 
 use std::io;
 use std::sync::Arc;

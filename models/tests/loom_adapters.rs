@@ -62,14 +62,14 @@ enum Outcome {
     AfterRepoll,
 }
 
-/// One poll of an adapter's read; `Ready` carries the bytes read.
-type PollRead = fn(&mut Reader, &mut Context<'_>) -> Poll<io::Result<Vec<u8>>>;
 /// One poll of an adapter's flush (or of a write the paused writer must not accept).
 type PollFlush = fn(&mut Writer, &mut Context<'_>) -> Poll<io::Result<()>>;
 
 /// The reader polls a read on an empty pipe with waker A, then again with waker B,
 /// while another thread writes one byte and flushes.
-fn read_wakes_the_latest_waker(poll_read: PollRead) -> Outcome {
+fn read_wakes_the_latest_waker(
+    mut poll_read: impl FnMut(&mut Reader, &mut Context<'_>) -> Poll<io::Result<Vec<u8>>>,
+) -> Outcome {
     let (mut writer, mut reader) = pipecheck_core::pipe();
     let writing = thread::spawn(move || {
         writer.write(b"x").unwrap();
@@ -175,7 +175,7 @@ mod tokio_traits {
 
     use super::*;
 
-    fn poll_read(reader: &mut Reader, cx: &mut Context<'_>) -> Poll<io::Result<Vec<u8>>> {
+    pub(super) fn poll_read(reader: &mut Reader, cx: &mut Context<'_>) -> Poll<io::Result<Vec<u8>>> {
         let mut storage = [0u8; 4];
         let mut buf = ReadBuf::new(&mut storage);
         Pin::new(reader).poll_read(cx, &mut buf).map_ok(|()| buf.filled().to_vec())
@@ -218,6 +218,27 @@ mod tokio_traits {
     #[test]
     fn poll_write_while_paused_wakes_the_latest_waker() {
         check("adapter-write-repolled (tokio AsyncWrite)", || flush_wakes_the_latest_waker(poll_write));
+    }
+}
+
+/// The models' twin: an adapter that keeps the waker of its first poll and hands that
+/// one to the pipe ever after (a stored waker never refreshed) must be caught as a lost
+/// wakeup, in the interleaving where the flush comes after the re-poll.
+mod stale_waker_twin {
+    use super::*;
+
+    #[test]
+    fn an_adapter_keeping_its_first_waker_is_caught() {
+        let report = explore("adapter-read-repolled (stale waker)", BOUND, || {
+            let mut first: Option<Waker> = None;
+            read_wakes_the_latest_waker(move |reader, cx| {
+                let stale = first.get_or_insert_with(|| cx.waker().clone()).clone();
+                tokio_traits::poll_read(reader, &mut Context::from_waker(&stale))
+            });
+        })
+        .expect_err("the stale waker went unnoticed");
+        assert!(report.contains("invariant `no-lost-wakeup` violated"), "{report}");
+        eprintln!("stale waker caught: {}", report.lines().next().unwrap_or_default());
     }
 }
 

@@ -217,3 +217,14 @@ fn read_and_write_report_nothing_for_empty_buffers() {
     ));
     assert_eq!(writer.unflushed_bytes(), 0);
 }
+
+#[tokio::test]
+async fn write_vectored_takes_every_buffer() {
+    let (mut writer, mut reader) = pipe(4, 0, 0);
+    let bufs = [io::IoSlice::new(b"split "), io::IoSlice::new(b"across "), io::IoSlice::new(b"segments")];
+    assert_eq!(writer.write_vectored(&bufs).await.unwrap(), 21);
+    writer.close().await.unwrap();
+    let mut text = String::new();
+    reader.read_to_string(&mut text).await.unwrap();
+    assert_eq!(text, "split across segments");
+}

@@ -479,3 +479,28 @@ async fn a_read_polled_again_wakes_the_latest_waker_only() {
     assert!(matches!(read(&mut reader, &second_waker, &mut buf), Poll::Ready(Ok(()))));
     assert_eq!(&buf, b"ping");
 }
+
+#[test]
+fn a_vectored_write_takes_every_buffer_up_to_the_pause_threshold() {
+    let (mut writer, mut reader) = pipe(8, 16, 8);
+    assert!(writer.is_write_vectored());
+    let noop = std::task::Waker::noop();
+    let bufs =
+        [io::IoSlice::new(b"abc"), io::IoSlice::new(b""), io::IoSlice::new(b"defghijklmnopqrstuvwxyz")];
+    // One call takes from every buffer, in order, up to the 16-byte threshold.
+    let wrote = poll_once_with(noop, |cx| Pin::new(&mut writer).poll_write_vectored(cx, &bufs));
+    assert!(matches!(wrote, Poll::Ready(Ok(16))));
+    writer.complete(None);
+    assert_eq!(reader.try_read().unwrap().unwrap().buffer().to_vec(), b"abcdefghijklmnop");
+}
+
+#[tokio::test]
+async fn write_vectored_round_trips_through_the_ext_trait() {
+    let (mut writer, mut reader) = pipecheck_core::pipe();
+    let bufs = [io::IoSlice::new(b"head "), io::IoSlice::new(b"body")];
+    assert_eq!(writer.write_vectored(&bufs).await.unwrap(), 9);
+    writer.shutdown().await.unwrap();
+    let mut text = String::new();
+    reader.read_to_string(&mut text).await.unwrap();
+    assert_eq!(text, "head body");
+}

@@ -110,10 +110,15 @@ pub(crate) fn consume(reader: &mut Reader, amt: usize) {
 }
 
 /// Writes: waits while the writer is paused (or commits first when the unflushed bytes
-/// reached the pause threshold), then copies as much of `data` as fits under the
-/// threshold into the pipe, unflushed.
-pub(crate) fn poll_write(writer: &mut Writer, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
-    if data.is_empty() {
+/// reached the pause threshold), then copies as much of `bufs`, in order, as fits under
+/// the threshold into the pipe, unflushed.
+pub(crate) fn poll_write<'b>(
+    writer: &mut Writer,
+    cx: &mut Context<'_>,
+    bufs: impl Iterator<Item = &'b [u8]> + Clone,
+) -> Poll<io::Result<usize>> {
+    let total: usize = bufs.clone().map(<[u8]>::len).sum();
+    if total == 0 {
         return Poll::Ready(Ok(0));
     }
     let limit = writer.commit_limit();
@@ -123,14 +128,17 @@ pub(crate) fn poll_write(writer: &mut Writer, cx: &mut Context<'_>, data: &[u8])
     if unflushed == 0 || unflushed >= limit {
         ready!(poll_commit(writer, cx))?;
     }
-    let room = limit.saturating_sub(writer.unflushed_bytes()).min(data.len() as u64) as usize;
+    let room = limit.saturating_sub(writer.unflushed_bytes()).min(total as u64) as usize;
     let mut copied = 0;
-    while copied < room {
-        let memory = writer.get_memory(1).map_err(to_io)?;
-        let n = memory.len().min(room - copied);
-        memory[..n].copy_from_slice(&data[copied..copied + n]);
-        writer.advance(n).map_err(to_io)?;
-        copied += n;
+    for mut data in bufs {
+        while copied < room && !data.is_empty() {
+            let memory = writer.get_memory(1).map_err(to_io)?;
+            let n = memory.len().min(room - copied).min(data.len());
+            memory[..n].copy_from_slice(&data[..n]);
+            writer.advance(n).map_err(to_io)?;
+            copied += n;
+            data = &data[n..];
+        }
     }
     Poll::Ready(Ok(copied))
 }

@@ -67,7 +67,21 @@ impl AsyncWrite for Writer {
     /// Copies into the pipe without publishing (flush publishes), after waiting out a
     /// pause; commits on its own when the unflushed bytes reach the pause threshold.
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        super::poll_write(self.get_mut(), cx, buf)
+        super::poll_write(self.get_mut(), cx, std::iter::once(buf))
+    }
+
+    /// As `poll_write`, taking from every buffer in order (one call, one pause check).
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        super::poll_write(self.get_mut(), cx, bufs.iter().map(|b| &**b))
+    }
+
+    /// Yes: a vectored write copies every buffer into the pipe in one call.
+    fn is_write_vectored(&self) -> bool {
+        true
     }
 
     /// Commits, then waits while the reader is behind by the pause threshold or more.

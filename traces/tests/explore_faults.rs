@@ -10,7 +10,7 @@ use std::path::Path;
 use pipecheck_core::Fault;
 use pipecheck_models::Scale;
 use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt, scenarios_catching};
-use pipecheck_traces::minimize::minimize;
+use pipecheck_traces::minimize::{DEFAULT_RUNS, minimize};
 use pipecheck_traces::trace_file::{Trace, known_invariants, replay_command};
 
 fn settings() -> Settings {
@@ -42,7 +42,7 @@ fn every_scenario_passes_under_random_and_pct_schedules() {
                 }
                 Exploration::Failed(found) => {
                     // A real failure: minimize it and save it under traces/ for replay.
-                    let minimized = minimize(&found, settings.max_steps, 400);
+                    let minimized = minimize(&found, settings.max_steps, DEFAULT_RUNS);
                     let name = format!(
                         "nofault-{}-{}-{}.trace",
                         scenario.name,
@@ -66,7 +66,7 @@ fn every_scenario_passes_under_random_and_pct_schedules() {
                         "{} failed under {kind} at iteration {}: {}\nsaved traces/{name}; replay it with:\n    {}",
                         scenario.name,
                         found.iteration,
-                        found.failure.message,
+                        found.failure.message(),
                         replay_command(&Path::new("traces").join(&name))
                     );
                 }
@@ -91,7 +91,7 @@ fn every_fault_is_caught_under_random_and_under_pct() {
                     assert!(
                         known_invariants().contains(&invariant.as_str()),
                         "{fault}: {}",
-                        found.failure.message
+                        found.failure.message()
                     );
                     eprintln!(
                         "{:<20} {:<14} `{invariant}` broke in {} at iteration {} ({} iterations in all) after \

@@ -43,6 +43,7 @@ pub mod partitioned_pool;
 mod pipe;
 pub mod primitive;
 pub mod spsc;
+mod violation;
 
 pub use async_mutex::{AsyncMutex, AsyncMutexGuard, Lock};
 pub use buffer_pool::{BufferPool, DefaultBufferPool};
@@ -58,6 +59,7 @@ pub use pipe::{
     Chunks, FlushCanceller, FlushFuture, FlushResult, Position, ReadBuf, ReadCanceller, ReadCursor,
     ReadFuture, ReadResult, Reader, Writer,
 };
+pub use violation::Violation;
 
 /// A pipe with the default [`PipeOptions`].
 pub fn pipe() -> (Writer, Reader) {

@@ -1,8 +1,6 @@
-//! The [`Invariant`] trait and the [`Violation`] it reports.
+//! The [`Invariant`] trait, and [`ensure`] for checks made outside a monitor.
 
-use std::fmt;
-
-use pipecheck_core::InvariantId;
+use pipecheck_core::{InvariantId, Violation};
 
 use crate::monitor::CheckConfig;
 use crate::observation::Observation;
@@ -36,37 +34,6 @@ pub trait Invariant: Send {
     }
 }
 
-/// A broken invariant: which one, what happened, and where in the log.
-///
-/// A checker reports it by [`raise`](Violation::raise)-ing it: the panic payload is the
-/// value itself, so engines and reports learn what broke from its fields, and people
-/// read its [`Display`](fmt::Display).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    /// The broken invariant.
-    pub invariant: InvariantId,
-    /// What went wrong.
-    pub detail: String,
-    /// Index in the monitor's log of the observation that broke it (the log length
-    /// for end-of-run checks); `None` for checks made outside a monitor.
-    pub step: Option<usize>,
-    /// What led there, for people (the monitor's log tail); may be empty.
-    pub context: String,
-}
-
-impl Violation {
-    /// A violation of `invariant`, found outside a monitor.
-    pub fn new(invariant: InvariantId, detail: impl Into<String>) -> Violation {
-        Violation { invariant, detail: detail.into(), step: None, context: String::new() }
-    }
-
-    /// Fails the current execution with this violation as the panic payload.
-    pub fn raise(self) -> ! {
-        crate::panic_hook::install();
-        std::panic::panic_any(self)
-    }
-}
-
 /// Fails the current execution with a violation of `invariant` unless `holds`.
 ///
 /// # Examples
@@ -83,25 +50,10 @@ impl Violation {
 #[track_caller]
 pub fn ensure(holds: bool, invariant: InvariantId, detail: impl FnOnce() -> String) {
     if !holds {
+        crate::panic_hook::install();
         Violation::new(invariant, detail()).raise();
     }
 }
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invariant `{}` violated", self.invariant)?;
-        if let Some(step) = self.step {
-            write!(f, " at step {step}")?;
-        }
-        write!(f, ": {}", self.detail)?;
-        if !self.context.is_empty() {
-            write!(f, "\n{}", self.context)?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for Violation {}
 
 /// Builds the invariant from the run's settings; used by [`crate::registry`].
 pub(crate) type Constructor = fn(&CheckConfig) -> Box<dyn Invariant>;

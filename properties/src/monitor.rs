@@ -13,9 +13,9 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use pipecheck_core::{BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions};
+use pipecheck_core::{BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions, Violation};
 
-use crate::invariant::{Invariant, Violation};
+use crate::invariant::Invariant;
 use crate::observation::Observation;
 use crate::registry::registry;
 
@@ -101,6 +101,7 @@ impl Monitor {
 
     /// A monitor checking the given invariants.
     pub fn with_invariants(config: CheckConfig, invariants: Vec<Box<dyn Invariant>>) -> Arc<Monitor> {
+        crate::panic_hook::install();
         Arc::new(Monitor {
             config,
             state: Mutex::new(State { invariants, log: Vec::new(), violation: None }),
@@ -195,11 +196,6 @@ impl Monitor {
         if let Err(v) = self.finish() {
             v.raise();
         }
-    }
-
-    /// The first violation so far.
-    pub fn violation(&self) -> Option<Violation> {
-        self.lock().violation.clone()
     }
 
     /// A copy of the log.

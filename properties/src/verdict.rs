@@ -8,9 +8,7 @@
 use std::any::Any;
 use std::fmt;
 
-use pipecheck_core::InvariantId;
-
-use crate::invariant::Violation;
+use pipecheck_core::{InvariantId, Violation};
 
 /// The result of checking a target under an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -96,8 +96,10 @@ pub struct Found {
     pub scheduler: SchedulerKind,
     /// The exploration's seed.
     pub seed: u64,
-    /// The failing iteration, 1-based.
+    /// The failing iteration of `scheduler`, 1-based.
     pub iteration: u64,
+    /// Iterations run by the schedulers of the policy tried before `scheduler`.
+    pub before: usize,
     /// Seconds from the start of the exploration to the failure.
     pub seconds: f64,
     /// What broke.
@@ -122,6 +124,7 @@ impl Found {
             scheduler: trace.scheduler.parse()?,
             seed: trace.seed,
             iteration: trace.iteration,
+            before: 0,
             seconds: 0.0,
             failure: Failure::new(recorded(&trace.invariant)),
             schedule: trace.schedule.clone(),
@@ -155,7 +158,9 @@ pub enum Exploration {
     Failed(Box<Found>),
 }
 
-/// Runs up to `settings.iterations` executions of `scenario` under `scheduler`.
+/// Runs up to `settings.iterations` executions of `scenario` under each scheduler of
+/// `scheduler`'s [`policy`](SchedulerKind::policy) in turn (PCT: its depth, then
+/// depth 2), stopping at the first failure.
 pub fn explore(
     scenario: Scenario,
     fault: Option<Fault>,
@@ -163,25 +168,30 @@ pub fn explore(
     settings: &Settings,
 ) -> Exploration {
     let faults = fault.map_or(FaultSet::NONE, |f| FaultSet::NONE.with(f));
-    let inner = scheduler.scheduler(settings.seed, settings.iterations);
-    let (tape, slot) = fresh();
     let start = Instant::now();
-    let outcome = run(scenario, faults, Recorder::new(inner, tape.clone()), &tape, &slot, settings.max_steps);
-    let seconds = start.elapsed().as_secs_f64();
-    match outcome.failure {
-        None => Exploration::Passed { iterations: outcome.tape.iteration as usize, seconds },
-        Some(failure) => Exploration::Failed(Box::new(Found {
+    let mut before = 0;
+    for kind in scheduler.policy() {
+        let (tape, slot) = fresh();
+        let inner = kind.scheduler(settings.seed, settings.iterations);
+        let ran = run(scenario, faults, Recorder::new(inner, tape.clone()), &tape, &slot, settings.max_steps);
+        let Some(failure) = ran.failure else {
+            before += ran.tape.iteration as usize;
+            continue;
+        };
+        return Exploration::Failed(Box::new(Found {
             scenario,
             fault,
-            scheduler,
+            scheduler: kind,
             seed: settings.seed,
-            iteration: outcome.tape.iteration,
-            seconds,
+            iteration: ran.tape.iteration,
+            before,
+            seconds: start.elapsed().as_secs_f64(),
             failure,
-            size: outcome.tape.size(),
-            schedule: outcome.tape.schedule,
-        })),
+            size: ran.tape.size(),
+            schedule: ran.tape.schedule,
+        }));
     }
+    Exploration::Passed { iterations: before, seconds: start.elapsed().as_secs_f64() }
 }
 
 /// The scenarios declaring that they catch `fault`: large ones first.
@@ -192,17 +202,14 @@ pub fn scenarios_catching(fault: Fault) -> Vec<Scenario> {
     found
 }
 
-/// Explores each scenario that declares `fault` until one fails, under each scheduler of
-/// `scheduler`'s [`policy`](SchedulerKind::policy) in turn (PCT: its depth, then depth 2).
-/// Returns the failure and the iterations spent on explorations that passed before it.
+/// Explores each scenario that declares `fault` until one fails. Returns the failure
+/// and the iterations spent on explorations that passed before it.
 pub fn hunt(fault: Fault, scheduler: SchedulerKind, settings: &Settings) -> (Option<Found>, usize) {
     let mut spent = 0;
-    for kind in scheduler.policy() {
-        for scenario in scenarios_catching(fault) {
-            match explore(scenario, Some(fault), kind, settings) {
-                Exploration::Failed(found) => return (Some(*found), spent),
-                Exploration::Passed { iterations, .. } => spent += iterations,
-            }
+    for scenario in scenarios_catching(fault) {
+        match explore(scenario, Some(fault), scheduler, settings) {
+            Exploration::Failed(found) => return (Some(*found), spent),
+            Exploration::Passed { iterations, .. } => spent += iterations,
         }
     }
     (None, spent)

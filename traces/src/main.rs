@@ -316,7 +316,10 @@ fn run(command: Command) -> Result<(), String> {
                             }
                             _ => String::new(),
                         };
-                        (format!("{}{depth}", r.1 + f.iteration as usize), format!("{:.2}", f.seconds))
+                        (
+                            format!("{}{depth}", r.1 + f.before + f.iteration as usize),
+                            format!("{:.2}", f.seconds),
+                        )
                     }
                     None => (format!("not found in {}", r.1), "-".into()),
                 };

@@ -18,30 +18,19 @@ use crate::outcome::{Fired, JobResult};
 pub(crate) fn run(job: &Job, scenario: Scenario, _faults: FaultSet, budget: Budget) -> JobResult {
     let seed = budget.seed_for(job.id);
     let settings = Settings { iterations: budget.iterations as usize, seed, ..Settings::default() };
-    let first = match job.engine {
+    let scheduler = match job.engine {
         Engine::ShuttlePct => SchedulerKind::Pct { depth: PCT_DEPTHS[0] },
         _ => SchedulerKind::Random,
     };
-    // The depth policy: each scheduler in turn, with the same budget, to the first failure.
-    let mut spent = (0, 0.0);
-    let mut exploration = Exploration::Passed { iterations: 0, seconds: 0.0 };
-    for kind in first.policy() {
-        exploration = explore::explore(scenario, job.fault, kind, &settings);
-        match &exploration {
-            Exploration::Passed { iterations, seconds } => {
-                spent = (spent.0 + *iterations as u64, spent.1 + seconds);
-            }
-            Exploration::Failed(_) => break,
-        }
-    }
+    let exploration = explore::explore(scenario, job.fault, scheduler, &settings);
     let mut result = match exploration {
-        Exploration::Passed { .. } => JobResult::new(job, None, spent.0, spent.1),
+        Exploration::Passed { iterations, seconds } => JobResult::new(job, None, iterations as u64, seconds),
         Exploration::Failed(found) => {
             let mut result = JobResult::new(
                 job,
                 Some(Fired::from(&found.failure.kind)),
-                spent.0 + found.iteration,
-                spent.1 + found.seconds,
+                found.before as u64 + found.iteration,
+                found.seconds,
             );
             if job.fault.is_none() {
                 save_trace(job, &found, &settings, &mut result);

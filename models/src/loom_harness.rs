@@ -11,10 +11,11 @@
 //! Planted-bug twins ([`expect_caught`], [`expect_model_caught`]) run their model in a
 //! child process ([`must_fail_in_child`]).
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use pipecheck_core::{Fault, FaultSet, InvariantId};
-use pipecheck_properties::{Checked, Engine, Invariant, Monitor, Verdict, registry};
+use pipecheck_properties::{Checked, Engine, Entry, FailureKind, Invariant, Monitor, Verdict, registry};
 
 use crate::engine::loom::Loom;
 use crate::must_fail::{ChildVerdict, must_fail_in_child};
@@ -41,9 +42,15 @@ pub enum Checks {
 pub fn explore(model: &str, bound: usize, body: impl Fn() + Send + Sync + 'static) -> Checked {
     let engine = Loom::with_bound(bound);
     let checked = engine.check(Arc::new(body));
+    let monitor = MONITOR.with(|m| m.borrow_mut().take());
     if let Verdict::Fail(failure) = &checked.verdict {
+        // A monitor's violation carries its log tail; loom's own failures get it here.
+        let tail = match (failure, monitor) {
+            (FailureKind::InvariantViolated(_), _) | (_, None) => String::new(),
+            (_, Some(monitor)) => tail(&monitor.log()),
+        };
         panic!(
-            "{failure}\nin loom model `{model}` at interleaving {} ({}, {:.2?})\n{}",
+            "{failure}\n{tail}in loom model `{model}` at interleaving {} ({}, {:.2?})\n{}",
             checked.executions,
             engine.name(),
             checked.elapsed,
@@ -107,8 +114,26 @@ fn run_scenario(scenario: &Scenario, faults: FaultSet, checks: Checks) {
             Monitor::with_invariants(config, invariants)
         }
     };
+    // For the report of a failure the monitor does not see (a deadlock, a race).
+    MONITOR.with(|m| *m.borrow_mut() = Some(monitor.clone()));
     (scenario.body)(&monitor);
     monitor.assert_finished();
+}
+
+thread_local! {
+    /// The monitor of the interleaving running now: loom runs every model thread on
+    /// the test's own thread.
+    static MONITOR: RefCell<Option<Arc<Monitor>>> = const { RefCell::new(None) };
+}
+
+/// The last observations of a failing interleaving, as a monitor's report shows them.
+fn tail(log: &[Entry]) -> String {
+    let from = log.len().saturating_sub(16);
+    let mut tail = format!("last {} observations of the failing interleaving:\n", log.len() - from);
+    for entry in &log[from..] {
+        tail.push_str(&format!("{entry}\n"));
+    }
+    tail
 }
 
 /// How to reproduce a loom failure of the current test.

@@ -56,7 +56,7 @@ pub(crate) fn run(jobs: &[Job], budget: Budget) {
     for job in jobs {
         println!("{START_PREFIX}{}", job.id);
         eprintln!("{START_PREFIX}{}", job.id);
-        let result = run_job(job, budget);
+        let result = run_one(job, budget);
         println!("{RESULT_PREFIX}{}", serde_json::to_string(&result).expect("results serialize"));
         // After a failing execution shuttle's per-process state is not reliably reusable:
         // stop, and the orchestrator starts a fresh worker for the remaining jobs.
@@ -68,10 +68,6 @@ pub(crate) fn run(jobs: &[Job], budget: Budget) {
 
 /// Runs one job in this process (the engines keep their checkers' panics quiet).
 pub(crate) fn run_one(job: &Job, budget: Budget) -> JobResult {
-    run_job(job, budget)
-}
-
-fn run_job(job: &Job, budget: Budget) -> JobResult {
     let faults = job.fault.map_or(FaultSet::NONE, |f| FaultSet::NONE.with(f));
     if job.engine == Engine::Proptest {
         return proptest::run(job, faults, budget);

@@ -22,8 +22,18 @@ const VERDICT_PREFIX: &str = "pipecheck-verdict\t";
 /// Writes `failure` to stderr, past the test harness's capture: the verdict line, then
 /// the failure for people.
 pub fn announce(failure: &FailureKind) {
+    announce_after(failure, None);
+}
+
+/// As [`announce`], with the number of the failing execution when the engine knows it.
+pub fn announce_after(failure: &FailureKind, executions: Option<u64>) {
     let invariant = failure.invariant().map_or("-", InvariantId::name);
-    let _ = write!(std::io::stderr(), "{VERDICT_PREFIX}{}\t{invariant}\n{failure}\n", failure.kind());
+    let executions = executions.map_or_else(|| "-".to_owned(), |n| n.to_string());
+    let _ = write!(
+        std::io::stderr(),
+        "{VERDICT_PREFIX}{}\t{invariant}\t{executions}\n{failure}\n",
+        failure.kind()
+    );
 }
 
 /// What a child's check concluded, as read from its verdict line.
@@ -33,6 +43,8 @@ pub struct ChildVerdict {
     pub kind: String,
     /// The invariant the failure counts as breaking.
     pub invariant: Option<InvariantId>,
+    /// The failing execution's number, when the engine said.
+    pub executions: Option<u64>,
     /// The child's stderr from its verdict on, for people.
     pub report: String,
 }
@@ -44,7 +56,8 @@ impl ChildVerdict {
         let mut fields = from_verdict.lines().next().unwrap_or("").split('\t');
         let kind = fields.next().unwrap_or("").to_owned();
         let invariant = fields.next().filter(|&i| i != "-").map(InvariantId::intern);
-        Some(ChildVerdict { kind, invariant, report: from_verdict.to_owned() })
+        let executions = fields.next().and_then(|n| n.parse().ok());
+        Some(ChildVerdict { kind, invariant, executions, report: from_verdict.to_owned() })
     }
 }
 

@@ -160,8 +160,9 @@ fn judge_crash(job: &Job, log_path: &Path) -> JobResult {
         Some(verdict) => {
             let message = first_line(verdict.report.lines().nth(1).unwrap_or("")).to_owned();
             let label = verdict.invariant.map_or_else(|| verdict.kind.clone(), |i| i.name().to_owned());
+            let executions = verdict.executions.unwrap_or(0);
             let fired = Fired { kind: verdict.kind, invariant: verdict.invariant, label, message };
-            JobResult::new(job, Some(fired), 0, 0.0)
+            JobResult::new(job, Some(fired), executions, 0.0)
         }
         None => {
             JobResult::error(job, format!("the worker died during this job (see {})", log_path.display()))

@@ -1,13 +1,24 @@
 //! [`Loom`]: every interleaving of an execution within a preemption bound.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cell::Cell;
 use std::time::Duration;
 
 use pipecheck_properties::engine::{conclude, timed};
 use pipecheck_properties::{Checked, Engine, Execution};
 
-use crate::must_fail::announce;
+use crate::must_fail::announce_after;
+
+thread_local! {
+    /// Executions of the check running on this thread (loom runs every model thread on
+    /// the calling thread; a std cell is outside loom's view), for the announcement of a
+    /// failure made from the panic hook.
+    static EXECUTIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Announces the first failure with the number of the execution it happened in.
+fn announce(failure: &pipecheck_properties::FailureKind) {
+    announce_after(failure, Some(EXECUTIONS.with(Cell::get)));
+}
 
 /// loom's exhaustive exploration (DPOR) under a preemption bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,19 +47,17 @@ impl Engine for Loom {
         let mut builder = loom::model::Builder::new();
         builder.preemption_bound = Some(self.bound);
         builder.max_duration = self.max_duration;
-        // Counted with a std atomic: outside loom's view, it adds no interleavings.
-        let executions = Arc::new(AtomicU64::new(0));
-        let counter = executions.clone();
+        EXECUTIONS.with(|n| n.set(0));
         // A failure inside loom often panics again while unwinding through loom objects,
         // which aborts the process: the first failure is announced as it happens.
         let (verdict, elapsed) = timed(|| {
             conclude(Some(announce), move || {
                 builder.check(move || {
-                    counter.fetch_add(1, Ordering::Relaxed);
+                    EXECUTIONS.with(|n| n.set(n.get() + 1));
                     execution();
                 })
             })
         });
-        Checked { verdict, executions: executions.load(Ordering::Relaxed), elapsed }
+        Checked { verdict, executions: EXECUTIONS.with(Cell::get), elapsed }
     }
 }

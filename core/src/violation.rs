@@ -41,6 +41,7 @@ impl Violation {
     }
 
     /// Fails the current execution with this violation as the panic payload.
+    #[track_caller]
     pub fn raise(self) -> ! {
         std::panic::panic_any(self)
     }

@@ -157,6 +157,7 @@ pub struct ModelMismatch {
 
 impl ModelMismatch {
     /// Fails the current execution with this mismatch as the panic payload.
+    #[track_caller]
     pub fn raise(self) -> ! {
         crate::panic_hook::install();
         std::panic::panic_any(self)

@@ -39,6 +39,7 @@ use crate::faults::{Fault, FaultSet};
 use crate::primitive::cell::UnsafeCell;
 use crate::primitive::sync::Mutex;
 use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
+use crate::{InvariantId, Violation};
 
 /// An async mutual-exclusion lock: `lock().await` yields a guard; dropping the guard
 /// hands the lock to the oldest waiter.
@@ -210,10 +211,9 @@ impl<T> AsyncMutex<T> {
             }
             // Some entrant has counted itself in the gate but not queued itself yet.
             if !self.faults.contains(Fault::MutexSkipWakeOnExit) {
-                debug_assert!(
-                    !queue.released,
-                    "invariant `mutual-exclusion` violated: an exit reserved a second permit"
-                );
+                if queue.released {
+                    Violation::new(InvariantId::MUTUAL_EXCLUSION, "an exit reserved a second permit").raise();
+                }
                 queue.released = true;
             }
             return;

@@ -8,6 +8,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::InvariantId;
+
 /// A planted bug, each matching the invariant whose checker must catch it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Fault {
@@ -102,23 +104,24 @@ impl Fault {
         }
     }
 
-    /// The invariant this fault is planted to break.
-    pub const fn breaks(self) -> &'static str {
+    /// The invariant this fault is planted to break: a check that catches it counts
+    /// only when it reports this invariant.
+    pub const fn breaks(self) -> InvariantId {
         match self {
-            Fault::LifoPool => "fifo-pool",
-            Fault::DoubleReturn | Fault::ReturnWriteHead => "no-double-return",
-            Fault::PoolOverflow => "bounded-pool",
+            Fault::LifoPool => InvariantId::FIFO_POOL,
+            Fault::DoubleReturn | Fault::ReturnWriteHead => InvariantId::NO_DOUBLE_RETURN,
+            Fault::PoolOverflow => InvariantId::BOUNDED_POOL,
             Fault::LostWakeOnComplete
             | Fault::NoResumeOnConsume
             | Fault::MutexSkipWakeOnExit
-            | Fault::LostCompletionWake => "no-lost-wakeup",
-            Fault::ReadPastCommit => "no-data-race",
-            Fault::NoPauseOnFlush => "backpressure",
-            Fault::LeakOnComplete => "release-once",
-            Fault::MutexDoubleAdmit => "mutual-exclusion",
-            Fault::CloseDropsFrame => "byte-exact",
-            Fault::StaleTokenAccepted => "token-reuse",
-            Fault::PartitionLeak => "balanced-pool",
+            | Fault::LostCompletionWake => InvariantId::NO_LOST_WAKEUP,
+            Fault::ReadPastCommit => InvariantId::NO_DATA_RACE,
+            Fault::NoPauseOnFlush => InvariantId::BACKPRESSURE,
+            Fault::LeakOnComplete => InvariantId::RELEASE_ONCE,
+            Fault::MutexDoubleAdmit => InvariantId::MUTUAL_EXCLUSION,
+            Fault::CloseDropsFrame => InvariantId::BYTE_EXACT,
+            Fault::StaleTokenAccepted => InvariantId::TOKEN_REUSE,
+            Fault::PartitionLeak => InvariantId::BALANCED_POOL,
         }
     }
 

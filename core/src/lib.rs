@@ -40,6 +40,7 @@ pub mod buffer_pool;
 pub mod completion_source;
 pub mod error;
 pub mod faults;
+mod invariant_id;
 pub mod message_channel;
 pub mod observe;
 pub mod options;
@@ -47,12 +48,14 @@ pub mod partitioned_pool;
 mod pipe;
 pub mod primitive;
 pub mod spsc;
+mod violation;
 
 pub use async_mutex::{AsyncMutex, AsyncMutexGuard, Lock};
 pub use buffer_pool::{BufferPool, DefaultBufferPool};
 pub use completion_source::{CompletionError, CompletionSource, Token, Wait};
 pub use error::{Failure, OptionsError, PipeError};
 pub use faults::{Fault, FaultSet};
+pub use invariant_id::InvariantId;
 pub use message_channel::{ChannelError, Message, MessageReceiver, MessageSender, message_channel};
 pub use observe::{PipeEvent, PipeObserver, SegmentId};
 pub use options::{LockScope, PipeOptions, PoolDesign};
@@ -61,6 +64,7 @@ pub use pipe::{
     Chunks, FlushCanceller, FlushFuture, FlushResult, Position, ReadBuf, ReadCanceller, ReadCursor,
     ReadFuture, ReadResult, Reader, Writer,
 };
+pub use violation::Violation;
 
 /// A pipe with the default [`PipeOptions`].
 pub fn pipe() -> (Writer, Reader) {

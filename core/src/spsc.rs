@@ -173,12 +173,6 @@ impl<T> Consumer<T> {
             Some(value)
         })
     }
-
-    /// The queue's length as the consumer sees it: never above the true length.
-    pub fn len_lower_bound(&self) -> usize {
-        let popped = self.inner.popped.load(Ordering::Relaxed);
-        self.inner.pushed.load(Ordering::Acquire) - popped
-    }
 }
 
 impl<T> Drop for Inner<T> {

@@ -7,14 +7,31 @@
 //! [`Monitor`](pipecheck_properties::Monitor).
 //!
 //! [`primitives`] holds the scenarios of the seed primitives next to the pipe (async
-//! mutex, message channel, completion source, partitioned pool), which assert their
-//! invariants directly.
+//! mutex, message channel, completion source, partitioned pool), which check their
+//! invariants directly. [`engine`] has the loom and shuttle engines, and
+//! [`must_fail`] the child-process runner of planted-bug twins.
 
+pub mod engine;
 #[cfg(feature = "loom")]
 pub mod loom_harness;
+pub mod must_fail;
 pub mod primitives;
 mod scenario;
 pub mod scenarios;
 
+use pipecheck_core::InvariantId;
+
 pub use scenario::{Scale, Scenario};
 pub use scenarios::{all, find};
+
+/// Every invariant a scenario checks, with its statement: the monitor's registry, then
+/// the invariants the seed primitives check themselves.
+pub fn invariants() -> Vec<(InvariantId, &'static str)> {
+    let mut all = pipecheck_properties::statements();
+    for &(id, statement) in primitives::INVARIANTS {
+        if !all.iter().any(|(known, _)| *known == id) {
+            all.push((id, statement));
+        }
+    }
+    all
+}

@@ -1,64 +1,25 @@
-//! Running models under loom: a stated preemption bound, a count of the interleavings
-//! explored, and failures reported by the name of the invariant they break, with the
-//! commands that reproduce them.
+//! Running models under loom through the [`Loom`] engine: a stated preemption bound, a
+//! count of the interleavings explored, and failures reported by their [`Verdict`],
+//! with the commands that reproduce them.
 //!
-//! loom reports three kinds of failure, and the harness names each:
-//!
-//! * a [`Monitor`] violation: the panic already reads "invariant `<name>` violated"
-//!   plus the tail of the run's log; it is kept as it is;
-//! * a deadlock (loom's "deadlock; threads = …"): every thread of the model is blocked,
-//!   which in these models means a waiting side was never woken: **no-lost-wakeup**;
-//! * a causality violation on an `UnsafeCell` (loom's "Causality violation: …"): two
-//!   threads touched the same segment bytes or pool slot without a happens-before
-//!   edge: **no-data-race**.
-//!
-//! Every failure message ends with how to reproduce it: the test command, the bound
-//! (`LOOM_MAX_PREEMPTIONS`), `LOOM_LOG=1` for the interleaving log, and
-//! `LOOM_CHECKPOINT_FILE`/`LOOM_CHECKPOINT_INTERVAL` to resume at the failing
-//! interleaving (feature `loom-checkpoint`).
+//! loom reports three kinds of failure, and the verdict names each: a checker's
+//! [`Violation`](pipecheck_properties::Violation); a deadlock (every thread blocked: a
+//! waiting side was never woken, **no-lost-wakeup**); a causality violation on an
+//! `UnsafeCell` (two threads touched the same segment bytes or pool slot without a
+//! happens-before edge, **no-data-race**).
 //!
 //! Planted-bug twins ([`expect_caught`], [`expect_model_caught`]) run their model in a
-//! child process (the same test, rerun with `PIPECHECK_LOOM_TWIN_CHILD=1`). A failure
-//! inside loom often panics a second time while unwinding through loom objects, and
-//! that aborts the process. The parent survives the abort and checks that the report
-//! names the invariant the fault breaks.
+//! child process ([`must_fail_in_child`]).
 
-use std::any::Any;
 use std::cell::RefCell;
-use std::fmt;
-use std::io::Write;
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Once};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
-use pipecheck_core::{Fault, FaultSet};
-use pipecheck_properties::{Invariant, Monitor, registry};
+use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_properties::{Checked, Engine, Entry, FailureKind, Invariant, Monitor, Verdict, registry};
 
+use crate::engine::loom::Loom;
+use crate::must_fail::{ChildVerdict, must_fail_in_child};
 use crate::{Scenario, find};
-
-/// How one exhaustive exploration went.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Explored {
-    /// The model's name (the scenario's, or the queue model's).
-    pub model: String,
-    /// The preemption bound it ran with.
-    pub bound: usize,
-    /// Interleavings (loom executions) run.
-    pub interleavings: usize,
-    /// Wall-clock time of the exploration.
-    pub elapsed: Duration,
-}
-
-impl fmt::Display for Explored {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "loom model `{}`: preemption bound {}, {} interleavings explored in {:.2?}",
-            self.model, self.bound, self.interleavings, self.elapsed
-        )
-    }
-}
 
 /// Which invariants a scenario's monitor checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,208 +33,72 @@ pub enum Checks {
     MemoryByLoomOnly,
 }
 
-/// Explores every interleaving of `body` within `bound` preemptions.
+/// Explores every interleaving of `body` within `bound` preemptions
+/// (`LOOM_MAX_PREEMPTIONS` wins when set); `model` names it in the report.
 ///
-/// `model` names the model in the report. The effective bound is `LOOM_MAX_PREEMPTIONS`
-/// when set, else `bound`. The first failure is also written straight to stderr
-/// (bypassing the test harness's capture): a panic inside loom often panics again while
-/// unwinding through loom objects, which aborts the process and would lose the message.
+/// # Panics
 ///
-/// # Errors
-///
-/// The failure, as a message naming the broken invariant and how to reproduce it.
-pub fn explore(
-    model: &str,
-    bound: usize,
-    body: impl Fn() + Send + Sync + 'static,
-) -> Result<Explored, String> {
-    let mut builder = loom::model::Builder::new();
-    // The environment wins, so a failure can be replayed with another bound.
-    let bound = *builder.preemption_bound.get_or_insert(bound);
-    // Counted with a std atomic: outside loom's view, it adds no interleavings.
-    let interleavings = Arc::new(AtomicUsize::new(0));
-    let counter = interleavings.clone();
-    install_hook();
-    let started = Instant::now();
-    CONTEXT.with(|c| {
-        *c.borrow_mut() = Some(Context {
-            model: model.to_owned(),
-            bound,
-            interleavings: interleavings.clone(),
-            started,
-            reported: None,
-        })
-    });
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        builder.check(move || {
-            counter.fetch_add(1, Ordering::Relaxed);
-            body();
-        })
-    }));
-    let reported = CONTEXT.with(|c| c.borrow_mut().take()).and_then(|c| c.reported);
-    MONITOR.with(|m| m.borrow_mut().take());
-    let explored = Explored {
-        model: model.to_owned(),
-        bound,
-        interleavings: interleavings.load(Ordering::Relaxed),
-        elapsed: started.elapsed(),
-    };
-    match outcome {
-        Ok(()) => {
-            eprintln!("{explored}");
-            Ok(explored)
-        }
-        Err(payload) => Err(reported.unwrap_or_else(|| failure_report(&explored, &panic_message(&*payload)))),
+/// When loom finds a failing interleaving: with the failure and how to reproduce it.
+pub fn explore(model: &str, bound: usize, body: impl Fn() + Send + Sync + 'static) -> Checked {
+    let engine = Loom::with_bound(bound);
+    let checked = engine.check(Arc::new(body));
+    let monitor = MONITOR.with(|m| m.borrow_mut().take());
+    if let Verdict::Fail(failure) = &checked.verdict {
+        // A monitor's violation carries its log tail; loom's own failures get it here.
+        let tail = match (failure, monitor) {
+            (FailureKind::InvariantViolated(_), _) | (_, None) => String::new(),
+            (_, Some(monitor)) => tail(&monitor.log()),
+        };
+        panic!(
+            "{failure}\n{tail}in loom model `{model}` at interleaving {} ({}, {:.2?})\n{}",
+            checked.executions,
+            engine.name(),
+            checked.elapsed,
+            reproduce(engine.bound)
+        );
     }
+    eprintln!(
+        "loom model `{model}`: preemption bound {}, {} interleavings explored in {:.2?}",
+        engine.bound, checked.executions, checked.elapsed
+    );
+    checked
 }
 
-/// Explores scenario `name` with `faults` switched on; panics with the failure report.
+/// Explores scenario `name` with `faults` switched on.
 ///
 /// # Panics
 ///
 /// When the scenario does not exist, or loom finds a failing interleaving.
-pub fn check_scenario(name: &str, faults: FaultSet, bound: usize, checks: Checks) -> Explored {
+pub fn check_scenario(name: &str, faults: FaultSet, bound: usize, checks: Checks) -> Checked {
     let scenario = find(name).unwrap_or_else(|| panic!("no scenario called `{name}`"));
     explore(name, bound, move || run_scenario(&scenario, faults, checks))
-        .unwrap_or_else(|report| panic!("{report}"))
 }
 
-/// Set in the child process that runs a planted-bug model for [`expect_caught`].
-const CHILD_ENV: &str = "PIPECHECK_LOOM_TWIN_CHILD";
-const BEGIN: &str = "---- pipecheck loom failure ----";
-const END: &str = "---- end of pipecheck loom failure ----";
-const PASSED: &str = "---- pipecheck loom: no failure ----";
-
-/// Explores scenario `name` with `fault` planted and asserts that loom finds an
-/// interleaving that fails, reported as a violation of `fault.breaks()`. Returns the
-/// failure report.
-///
-/// The exploration runs in a child process (this same test, re-run with
-/// `PIPECHECK_LOOM_TWIN_CHILD` set): a failure inside loom may abort the process
-/// (a second panic while unwinding through loom objects), and the parent must survive
-/// it to check the message.
+/// Explores scenario `name` with `fault` planted, in a child process, and asserts that
+/// loom's verdict names `fault.breaks()`.
 ///
 /// # Panics
 ///
 /// When the model passes despite the planted bug, or fails naming another invariant.
-pub fn expect_caught(name: &str, fault: Fault, bound: usize, checks: Checks) -> String {
+pub fn expect_caught(name: &str, fault: Fault, bound: usize, checks: Checks) -> ChildVerdict {
     let scenario = find(name).unwrap_or_else(|| panic!("no scenario called `{name}`"));
     let faults = FaultSet::NONE.with(fault);
-    expect_model_caught(&format!("{name} + {fault}"), fault, bound, move || {
-        run_scenario(&scenario, faults, checks)
-    })
+    expect_model_caught(fault.breaks(), bound, move || run_scenario(&scenario, faults, checks))
 }
 
 /// Like [`expect_caught`], for any model `body` (e.g. a queue-level model) that plants
-/// `fault` itself.
+/// its bug itself and must be reported as breaking `expected`.
 ///
 /// # Panics
 ///
-/// When the model passes, or fails naming another invariant than `fault.breaks()`.
+/// When the model passes, or fails naming another invariant.
 pub fn expect_model_caught(
-    label: &str,
-    fault: Fault,
+    expected: InvariantId,
     bound: usize,
     body: impl Fn() + Send + Sync + 'static,
-) -> String {
-    if std::env::var_os(CHILD_ENV).is_some() {
-        if let Ok(explored) = explore(label, bound, body) {
-            write_stderr(&format!("{PASSED}\n{explored}\n"));
-        }
-        // A failure was written by the hook. Exit before the caller's own checks, which
-        // belong to the parent.
-        std::process::exit(0);
-    }
-    let (_, test_name) = current_test();
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let output = std::process::Command::new(exe)
-        .args([test_name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, "1")
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("re-running the test binary");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if let Some(passed) = stderr.split(PASSED).nth(1) {
-        panic!("{}: the planted bug {fault} went unnoticed", passed.trim());
-    }
-    let report = stderr
-        .split(BEGIN)
-        .nth(1)
-        .and_then(|rest| rest.split(END).next())
-        .map(|r| r.trim().to_owned())
-        .unwrap_or_else(|| {
-            panic!("the child run of `{test_name}` reported no failure ({}):\n{stderr}", output.status)
-        });
-    assert_names(&report, fault);
-    report
-}
-
-/// Asserts that a failure `report` names the invariant `fault` breaks.
-///
-/// # Panics
-///
-/// When it does not.
-pub fn assert_names(report: &str, fault: Fault) {
-    let expected = format!("invariant `{}`", fault.breaks());
-    assert!(
-        report.contains(&expected),
-        "planted bug {fault} should be reported as {expected}, got:\n{report}"
-    );
-    eprintln!("planted bug {fault} caught: {}", report.lines().next().unwrap_or_default());
-}
-
-/// The exploration running on this thread, for the panic hook.
-struct Context {
-    model: String,
-    bound: usize,
-    interleavings: Arc<AtomicUsize>,
-    started: Instant,
-    /// The report of the first failure, once made.
-    reported: Option<String>,
-}
-
-thread_local! {
-    // loom runs every model thread as a coroutine on the test's own thread, so a
-    // thread-local set by `explore` is visible to the panic hook of any of them.
-    static CONTEXT: RefCell<Option<Context>> = const { RefCell::new(None) };
-    /// The monitor of the interleaving running now.
-    static MONITOR: RefCell<Option<Arc<Monitor>>> = const { RefCell::new(None) };
-}
-
-/// Installs (once) a panic hook that, for panics inside a loom exploration, writes the
-/// first failure's report to stderr and keeps quiet about the panics that follow it
-/// while loom unwinds; other panics go to the previous hook.
-fn install_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let handled = CONTEXT.with(|c| {
-                let Ok(mut context) = c.try_borrow_mut() else { return true };
-                let Some(context) = context.as_mut() else { return false };
-                if context.reported.is_none() {
-                    let explored = Explored {
-                        model: context.model.clone(),
-                        bound: context.bound,
-                        interleavings: context.interleavings.load(Ordering::Relaxed),
-                        elapsed: context.started.elapsed(),
-                    };
-                    let report = failure_report(&explored, &panic_message(info.payload()));
-                    write_stderr(&format!("{BEGIN}\n{report}\n{END}\n"));
-                    context.reported = Some(report);
-                }
-                true
-            });
-            if !handled {
-                previous(info);
-            }
-        }));
-    });
-}
-
-/// Writes to the process's stderr directly, past the test harness's output capture.
-fn write_stderr(text: &str) {
-    let _ = std::io::stderr().write_all(text.as_bytes());
+) -> ChildVerdict {
+    let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
+    must_fail_in_child(&test, expected, &[], || Loom::with_bound(bound).check(Arc::new(body)))
 }
 
 /// One execution of `scenario` under a fresh monitor.
@@ -284,7 +109,7 @@ fn run_scenario(scenario: &Scenario, faults: FaultSet, checks: Checks) {
             let config = pipecheck_properties::CheckConfig { faults, ..(scenario.config)() };
             let invariants: Vec<Box<dyn Invariant>> = registry(&config)
                 .into_iter()
-                .filter(|i| !matches!(i.name(), "no-data-race" | "byte-exact"))
+                .filter(|i| ![InvariantId::NO_DATA_RACE, InvariantId::BYTE_EXACT].contains(&i.id()))
                 .collect();
             Monitor::with_invariants(config, invariants)
         }
@@ -295,14 +120,15 @@ fn run_scenario(scenario: &Scenario, faults: FaultSet, checks: Checks) {
     monitor.assert_finished();
 }
 
-/// How many observations a deadlock or race report shows (as the monitor's own reports).
-const TAIL: usize = 16;
+thread_local! {
+    /// The monitor of the interleaving running now: loom runs every model thread on
+    /// the test's own thread.
+    static MONITOR: RefCell<Option<Arc<Monitor>>> = const { RefCell::new(None) };
+}
 
-/// The last observations of the current interleaving's monitor, if a scenario runs.
-fn monitor_tail() -> String {
-    let log = MONITOR.with(|m| m.try_borrow().ok().and_then(|m| m.as_ref().map(|m| m.log())));
-    let Some(log) = log else { return String::new() };
-    let from = log.len().saturating_sub(TAIL);
+/// The last observations of a failing interleaving, as a monitor's report shows them.
+fn tail(log: &[Entry]) -> String {
+    let from = log.len().saturating_sub(16);
     let mut tail = format!("last {} observations of the failing interleaving:\n", log.len() - from);
     for entry in &log[from..] {
         tail.push_str(&format!("{entry}\n"));
@@ -310,57 +136,20 @@ fn monitor_tail() -> String {
     tail
 }
 
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-        .unwrap_or_else(|| "(a panic without a message)".to_owned())
-}
-
-/// Names the invariant behind loom's own failures and adds how to reproduce.
-fn failure_report(explored: &Explored, message: &str) -> String {
-    let headline = if message.contains("invariant `") {
-        message.trim_start_matches("pipecheck: ").to_owned()
-    } else if message.starts_with("deadlock") {
-        format!(
-            "invariant `no-lost-wakeup` violated: loom found a deadlock (a waiting side was never woken)\n\
-             loom: {message}\n{}",
-            monitor_tail()
-        )
-    } else if message.contains("Causality violation") {
-        format!(
-            "invariant `no-data-race` violated: loom found two unsynchronized accesses to the same \
-             bytes (segment memory or pool slot)\nloom: {message}\n{}",
-            monitor_tail()
-        )
-    } else {
-        format!("the model panicked outside any invariant: {message}\n{}", monitor_tail())
-    };
-    let (test_binary, test_name) = current_test();
-    format!(
-        "{headline}\n\
-         in loom model `{model}` at interleaving {n} (preemption bound {bound}, {elapsed:.2?})\n\
-         reproduce:\n  \
-           LOOM_MAX_PREEMPTIONS={bound} cargo test -p pipecheck-models --features loom --test {test_binary} -- {test_name} --exact\n  \
-           interleaving log: add LOOM_LOG=1 (and LOOM_LOCATION=1 for source locations)\n  \
-           jump to the failing interleaving: run once with --features loom,loom-checkpoint and \
-           LOOM_CHECKPOINT_FILE=/tmp/{test_name}.json LOOM_CHECKPOINT_INTERVAL=1, then rerun with the same \
-           file and LOOM_LOG=1",
-        model = explored.model,
-        n = explored.interleavings,
-        bound = explored.bound,
-        elapsed = explored.elapsed,
-    )
-}
-
-/// The integration-test binary and the test's name, from the test harness's thread.
-fn current_test() -> (String, String) {
+/// How to reproduce a loom failure of the current test.
+fn reproduce(bound: usize) -> String {
     let binary = std::env::current_exe()
         .ok()
         .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .map(|stem| stem.rsplit_once('-').map_or(stem.clone(), |(name, _hash)| name.to_owned()))
         .unwrap_or_else(|| "<test file>".to_owned());
-    let name = std::thread::current().name().unwrap_or("<test name>").to_owned();
-    (binary, name)
+    let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
+    format!(
+        "reproduce:\n  \
+           LOOM_MAX_PREEMPTIONS={bound} cargo test -p pipecheck-models --features loom --test {binary} -- {test} --exact\n  \
+           interleaving log: add LOOM_LOG=1 (and LOOM_LOCATION=1 for source locations)\n  \
+           jump to the failing interleaving: run once with --features loom,loom-checkpoint and \
+           LOOM_CHECKPOINT_FILE=/tmp/{test}.json LOOM_CHECKPOINT_INTERVAL=1, then rerun with the same \
+           file and LOOM_LOG=1"
+    )
 }

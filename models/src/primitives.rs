@@ -3,14 +3,12 @@
 //! engines: `tests/loom_primitives.rs` (exhaustive, bounded) and
 //! `tests/shuttle_primitives.rs` (random and PCT schedules).
 //!
-//! Every body builds shared state, spawns, acts, joins and asserts, and every failed
-//! assertion names the invariant it checks. A planted bug that loses a wakeup shows up
-//! instead as the engine's own deadlock report; [`names_invariant`] maps that to
-//! **no-lost-wakeup**.
+//! Every body builds shared state, spawns, acts, joins and checks, and every check
+//! raises a typed [`Violation`](pipecheck_properties::Violation) of the invariant it
+//! checks ([`ensure`]). A planted bug that loses a wakeup shows up instead as the
+//! engine's own deadlock report, which the verdict counts as **no-lost-wakeup**.
 
-use std::any::Any;
 use std::pin::pin;
-use std::process::Command;
 use std::task::{Context, Waker};
 
 use pipecheck_core::primitive::future::block_on;
@@ -18,9 +16,10 @@ use pipecheck_core::primitive::sync::Arc;
 use pipecheck_core::primitive::sync::atomic::{AtomicUsize, Ordering};
 use pipecheck_core::primitive::thread;
 use pipecheck_core::{AsyncMutex, CompletionError, CompletionSource, FaultSet, Message, PartitionedPool};
-use pipecheck_core::{Fault, PipeOptions, message_channel};
-use pipecheck_properties::{CheckConfig, Monitor};
+use pipecheck_core::{Fault, InvariantId, PipeOptions, message_channel};
+use pipecheck_properties::{CheckConfig, Monitor, ensure};
 
+use crate::scenarios::join;
 use crate::{Scale, Scenario};
 
 /// The primitives' scenarios, for the campaign runner and its kill matrix. Their
@@ -84,6 +83,17 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
 ];
 
+/// The invariants the primitives' scenarios check themselves, with their statements
+/// (the pipe's are in `pipecheck_properties::registry`).
+pub const INVARIANTS: &[(InvariantId, &str)] = &[
+    (
+        InvariantId::MUTUAL_EXCLUSION,
+        "the async mutex admits one holder; exit with waiters hands over without a lost wakeup",
+    ),
+    (InvariantId::TOKEN_REUSE, "a reusable completion source rejects stale tokens and double results"),
+    (InvariantId::BALANCED_POOL, "every buffer rented from a partitioned pool is returned, stolen or not"),
+];
+
 fn faults_of(monitor: &std::sync::Arc<Monitor>) -> FaultSet {
     monitor.config().faults
 }
@@ -100,10 +110,9 @@ pub fn mutex_mutual_exclusion(faults: FaultSet) {
             block_on(async {
                 let mut guard = mutex.lock().await;
                 let others = holders.fetch_add(1, Ordering::SeqCst);
-                assert_eq!(
-                    others, 0,
-                    "invariant `mutual-exclusion` violated: two tasks hold the async mutex at once"
-                );
+                ensure(others == 0, InvariantId::MUTUAL_EXCLUSION, || {
+                    "two tasks hold the async mutex at once".to_owned()
+                });
                 *guard += 1;
                 holders.fetch_sub(1, Ordering::SeqCst);
             })
@@ -112,9 +121,10 @@ pub fn mutex_mutual_exclusion(faults: FaultSet) {
     let others = [thread::spawn(critical.clone()), thread::spawn(critical.clone())];
     critical();
     for other in others {
-        other.join().expect("another task panicked");
+        join(other);
     }
-    assert_eq!(*block_on(mutex.lock()), 3, "invariant `mutual-exclusion` violated: an increment was lost");
+    let count = *block_on(mutex.lock());
+    ensure(count == 3, InvariantId::MUTUAL_EXCLUSION, || format!("{count} of 3 increments survived"));
 }
 
 /// The holder exits while another task enters: the entrant may have counted itself in
@@ -128,12 +138,9 @@ pub fn mutex_exit_races_enter(faults: FaultSet) {
         thread::spawn(move || block_on(mutex.lock()).push("entrant"))
     };
     drop(guard);
-    entrant.join().expect("the entrant panicked");
-    assert_eq!(
-        *block_on(mutex.lock()),
-        ["entrant"],
-        "invariant `no-lost-wakeup` violated: the entrant never ran"
-    );
+    join(entrant);
+    let ran = block_on(mutex.lock()).clone();
+    ensure(ran == ["entrant"], InvariantId::NO_LOST_WAKEUP, || format!("the entrant never ran ({ran:?})"));
 }
 
 /// A queued enter is dropped (cancelled) while the holder exits. Afterwards exactly one
@@ -152,20 +159,18 @@ pub fn mutex_cancel_races_exit(faults: FaultSet) {
         })
     };
     drop(guard);
-    canceller.join().expect("the canceller panicked");
+    join(canceller);
 
     let first = block_on(mutex.lock());
     let mut second = pin!(mutex.lock());
     let mut cx = Context::from_waker(Waker::noop());
-    assert!(
-        second.as_mut().poll(&mut cx).is_pending(),
-        "invariant `mutual-exclusion` violated: a cancelled enter left a spare permit"
-    );
+    ensure(second.as_mut().poll(&mut cx).is_pending(), InvariantId::MUTUAL_EXCLUSION, || {
+        "a cancelled enter left a spare permit".to_owned()
+    });
     drop(first);
-    assert!(
-        second.as_mut().poll(&mut cx).is_ready(),
-        "invariant `no-lost-wakeup` violated: the exit did not hand the lock to the queued waiter"
-    );
+    ensure(second.as_mut().poll(&mut cx).is_ready(), InvariantId::NO_LOST_WAKEUP, || {
+        "the exit did not hand the lock to the queued waiter".to_owned()
+    });
 }
 
 /// A receiver and a closer start together on an empty channel; then the sender sends
@@ -187,17 +192,15 @@ pub fn channel_close_races_receive(faults: FaultSet) {
         sender.send(b"m").await.expect("send failed");
         sender.close().await.expect("sending the close frame failed");
     });
-    let received = receiving.join().expect("the receiver panicked");
-    let drained = closing.join().expect("the closer panicked");
+    let received = join(receiving);
+    let drained = join(closing);
     let mut seen = drained.clone();
     if let Message::Data(message) = &received {
         seen.push(message.clone());
     }
-    assert_eq!(
-        seen,
-        [b"m".to_vec()],
-        "invariant `byte-exact` violated: the receiver got {received:?} and close drained {drained:?}"
-    );
+    ensure(seen == [b"m".to_vec()], InvariantId::BYTE_EXACT, || {
+        format!("the receiver got {received:?} and close drained {drained:?}")
+    });
 }
 
 /// One task completes an operation while another awaits it. Checks **no-lost-wakeup**
@@ -209,8 +212,9 @@ pub fn completion_wakes_waiter(faults: FaultSet) {
         let source = source.clone();
         thread::spawn(move || source.set_result(token, 7).expect("set_result failed"))
     };
-    assert_eq!(block_on(source.wait(token)), Ok(7), "invariant `no-lost-wakeup` violated: wrong result");
-    completer.join().expect("the completer panicked");
+    let result = block_on(source.wait(token));
+    ensure(result == Ok(7), InvariantId::NO_LOST_WAKEUP, || format!("the waiter got {result:?}, not Ok(7)"));
+    join(completer);
 }
 
 /// A completer completes operation 1 and then, late, tries to complete it again (a
@@ -227,28 +231,23 @@ pub fn completion_stale_token(faults: FaultSet) {
             source.set_result(first, 99)
         })
     };
-    assert_eq!(
-        block_on(source.wait(first)),
-        Ok(1),
-        "invariant `token-reuse` violated: operation 1 got a wrong result"
-    );
+    let result = block_on(source.wait(first));
+    ensure(result == Ok(1), InvariantId::TOKEN_REUSE, || format!("operation 1 got {result:?}, not Ok(1)"));
     let second = source.reset();
     let own = source.set_result(second, 2);
-    let late = completer.join().expect("the completer panicked");
-    assert!(
+    let late = join(completer);
+    ensure(
         matches!(late, Err(CompletionError::AlreadyCompleted { .. } | CompletionError::StaleToken { .. })),
-        "invariant `token-reuse` violated: a late completion of operation 1 was accepted ({late:?})"
+        InvariantId::TOKEN_REUSE,
+        || format!("a late completion of operation 1 was accepted ({late:?})"),
     );
-    assert_eq!(
-        own,
-        Ok(()),
-        "invariant `token-reuse` violated: operation 2 was already completed by a stale token"
-    );
-    assert_eq!(
-        source.get_result(second),
-        Ok(2),
-        "invariant `token-reuse` violated: operation 2 has a stale result"
-    );
+    ensure(own == Ok(()), InvariantId::TOKEN_REUSE, || {
+        format!("operation 2 was already completed by a stale token ({own:?})")
+    });
+    let result = source.get_result(second);
+    ensure(result == Ok(2), InvariantId::TOKEN_REUSE, || {
+        format!("operation 2 has a stale result ({result:?})")
+    });
 }
 
 /// Two workers with different home partitions rent and return while one of them,
@@ -271,72 +270,9 @@ pub fn pool_rents_and_returns_balance(faults: FaultSet) {
     };
     let home = pool.handle(1);
     home.give_back(home.rent());
-    worker.join().expect("the worker panicked");
+    join(worker);
     let stats = pool.stats();
-    assert_eq!(
-        stats.outstanding(),
-        Some(0),
-        "invariant `balanced-pool` violated: rents and returns differ ({stats:?})"
-    );
-}
-
-/// The text of a caught panic.
-pub fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else {
-        "<non-string panic payload>".to_owned()
-    }
-}
-
-/// Whether a checker's failure `message` reports a violation of `invariant`. The
-/// engines report a lost wakeup as a deadlock (loom: "deadlock; threads = …", shuttle:
-/// "deadlock! blocked tasks: …"), which counts as **no-lost-wakeup**.
-pub fn names_invariant(message: &str, invariant: &str) -> bool {
-    message.contains(invariant) || (invariant == "no-lost-wakeup" && message.contains("deadlock"))
-}
-
-/// Set in a child test process to the name of the test it must run for its parent.
-pub const CHILD_TEST_ENV: &str = "PIPECHECK_CHILD_TEST";
-
-/// Asserts that `run` (a model with a planted bug) fails and that the failure names
-/// `invariant`, running it in a child process: loom aborts the process on a deadlock
-/// (its deadlock panic unwinds through loom objects whose destructors panic again),
-/// so `catch_unwind` cannot observe it.
-///
-/// `test` is the calling test's full name as libtest prints it (`module::test_name`):
-/// the parent re-runs the current test binary filtered to exactly that test with
-/// [`CHILD_TEST_ENV`] and `child_env` set; the child sees the variable and calls `run`.
-pub fn must_fail_in_child(
-    engine: &str,
-    test: &str,
-    invariant: &str,
-    child_env: &[(&str, &str)],
-    run: impl FnOnce(),
-) {
-    if std::env::var(CHILD_TEST_ENV).as_deref() == Ok(test) {
-        run();
-        return;
-    }
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let output = Command::new(exe)
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD_TEST_ENV, test)
-        .env("RUST_BACKTRACE", "0")
-        .envs(child_env.iter().copied())
-        .output()
-        .expect("could not run the child test process");
-    let text =
-        format!("{}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout));
-    assert!(
-        text.contains("running 1 test"),
-        "the child process did not run test `{test}` (wrong name?):\n{text}"
-    );
-    assert!(!output.status.success(), "{engine} did not catch the planted bug ({invariant}) in `{test}`");
-    assert!(
-        names_invariant(&text, invariant),
-        "{engine} caught the planted bug in `{test}`, but its failure does not name {invariant}:\n{text}"
-    );
+    ensure(stats.outstanding() == Some(0), InvariantId::BALANCED_POOL, || {
+        format!("rents and returns differ ({stats:?})")
+    });
 }

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use pipecheck_core::{Fault, FaultSet};
-use pipecheck_properties::{CheckConfig, Monitor};
+use pipecheck_properties::{CheckConfig, Execution, Monitor};
 
 /// How big a scenario is, i.e. which engines can afford it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,12 +39,17 @@ impl Scenario {
     }
 
     /// One execution: runs the body under a fresh monitor and checks the end of the run.
-    /// Panics (naming the invariant) on a violation. Call it inside a loom model, a
-    /// shuttle test, or directly.
+    /// Raises the [`Violation`](pipecheck_properties::Violation) on a violation. Call it
+    /// inside a loom model, a shuttle test, or directly.
     pub fn run_once(&self, faults: FaultSet) {
         let monitor = self.monitor(faults);
         (self.body)(&monitor);
         monitor.assert_finished();
+    }
+
+    /// This scenario with `faults` as an [`Execution`] for any engine.
+    pub fn execution(self, faults: FaultSet) -> Execution {
+        Arc::new(move || self.run_once(faults))
     }
 }
 

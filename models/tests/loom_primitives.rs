@@ -5,32 +5,28 @@
 //! Run: `cargo test -p pipecheck-models --features loom --test loom_primitives`.
 #![cfg(feature = "loom")]
 
+use std::sync::Arc;
+
 use pipecheck_core::{Fault, FaultSet};
+use pipecheck_models::engine::loom::Loom;
+use pipecheck_models::must_fail::must_fail_in_child;
 use pipecheck_models::primitives::*;
+use pipecheck_properties::Engine;
 
 /// Explores `body` with loom under `preemption_bound`, and reports how many
 /// interleavings that took.
 fn explore(preemption_bound: usize, body: fn(FaultSet), faults: FaultSet) {
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(preemption_bound);
-    let runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counter = runs.clone();
-    builder.check(move || {
-        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        body(faults)
-    });
-    eprintln!(
-        "loom explored {} interleavings (preemption bound {preemption_bound})",
-        runs.load(std::sync::atomic::Ordering::Relaxed)
-    );
+    let model = std::thread::current().name().unwrap_or("model").to_owned();
+    pipecheck_models::loom_harness::explore(&model, preemption_bound, move || body(faults));
 }
 
 /// Explores `body` with `fault` planted, in a child process (see
-/// [`must_fail_in_child`]), and asserts that loom fails naming the broken invariant.
-/// `test` is the calling test's name.
+/// [`must_fail_in_child`]), and asserts that loom's verdict names the broken
+/// invariant. `test` is the calling test's name.
 fn explore_must_fail(test: &str, preemption_bound: usize, body: fn(FaultSet), fault: Fault) {
-    must_fail_in_child("loom", test, fault.breaks(), &[], || {
-        explore(preemption_bound, body, FaultSet::NONE.with(fault))
+    let faults = FaultSet::NONE.with(fault);
+    must_fail_in_child(test, fault.breaks(), &[], || {
+        Loom::with_bound(preemption_bound).check(Arc::new(move || body(faults)))
     });
 }
 

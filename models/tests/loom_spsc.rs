@@ -16,9 +16,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pipecheck_core::primitive::thread;
 use pipecheck_core::spsc::{self, Consumer, Producer};
-use pipecheck_core::{Fault, PipeEvent, SegmentId};
+use pipecheck_core::{Fault, InvariantId, PipeEvent, SegmentId};
 use pipecheck_models::loom_harness::{expect_model_caught, explore};
-use pipecheck_properties::{CheckConfig, Monitor, Observation};
+use pipecheck_properties::{CheckConfig, Monitor, Observation, ensure};
 
 /// Bound 5. A batch of returns is a handful of queue operations (count, push, count,
 /// push across a chunk boundary); three preemptions place the consumer's pops at any
@@ -66,11 +66,12 @@ impl Returner {
     /// the smallest honest true size.
     fn check_count(&self, count: usize) {
         let held = self.pushed - self.removed.load(Ordering::SeqCst);
-        assert!(
-            count >= held,
-            "invariant `bounded-pool` violated: the pool's count says {count} but it holds {held} \
-             segments, so a cap check against it can let the pool grow past its maximum"
-        );
+        ensure(count >= held, InvariantId::BOUNDED_POOL, || {
+            format!(
+                "the pool's count says {count} but it holds {held} segments, so a cap check against it \
+                 can let the pool grow past its maximum"
+            )
+        });
     }
 }
 
@@ -141,22 +142,20 @@ fn cap_at_two(hoist_count: bool) {
 
 #[test]
 fn count_never_below_true_size_and_order_is_fifo_across_chunks() {
-    explore("spsc-fifo-and-count", BOUND, || fifo_and_count(false)).unwrap_or_else(|r| panic!("{r}"));
+    explore("spsc-fifo-and-count", BOUND, || fifo_and_count(false));
 }
 
 #[test]
 fn count_never_below_true_size_catches_pool_overflow() {
-    expect_model_caught("spsc-fifo-and-count + PoolOverflow", Fault::PoolOverflow, BOUND, || {
-        fifo_and_count(true)
-    });
+    expect_model_caught(Fault::PoolOverflow.breaks(), BOUND, || fifo_and_count(true));
 }
 
 #[test]
 fn cap_never_exceeded_while_returns_race_takes() {
-    explore("spsc-cap-at-two", BOUND, || cap_at_two(false)).unwrap_or_else(|r| panic!("{r}"));
+    explore("spsc-cap-at-two", BOUND, || cap_at_two(false));
 }
 
 #[test]
 fn cap_never_exceeded_catches_pool_overflow() {
-    expect_model_caught("spsc-cap-at-two + PoolOverflow", Fault::PoolOverflow, BOUND, || cap_at_two(true));
+    expect_model_caught(Fault::PoolOverflow.breaks(), BOUND, || cap_at_two(true));
 }

@@ -5,8 +5,13 @@
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle_primitives`.
 #![cfg(feature = "shuttle")]
 
+use std::sync::Arc;
+
 use pipecheck_core::{Fault, FaultSet};
+use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
+use pipecheck_models::must_fail::{CHILD_TEST_ENV, must_fail_in_child};
 use pipecheck_models::primitives::*;
+use pipecheck_properties::{Engine, Verdict};
 
 /// Schedules per scheduler for a green model.
 const ITERATIONS: usize = 1_000;
@@ -14,38 +19,41 @@ const ITERATIONS: usize = 1_000;
 /// (PCT needs its change points inside a few-step window), so the twins search longer;
 /// they stop at the first failure.
 const TWIN_ITERATIONS: usize = 20_000;
-/// PCT depth 2 (one priority change point): each planted bug here needs one preemption
-/// in the right place. Depth 3 and 5 missed `LostCompletionWake` in 20,000 schedules,
-/// because extra change points keep moving the waiter out of the completer's window.
-const PCT_DEPTH: usize = 2;
+/// The exploration seed.
+const SEED: u64 = 0x5eed;
 
-/// Runs `body` under shuttle's random and PCT schedulers.
-fn schedule(body: fn(FaultSet), faults: FaultSet, iterations: usize) {
-    shuttle::check_random(move || body(faults), iterations);
-    shuttle::check_pct(move || body(faults), iterations, PCT_DEPTH);
+/// The engines: random, and PCT by its depth policy (depth 3, then depth 2: each
+/// planted bug here needs one preemption in the right place, which depth 3's extra
+/// change point can keep moving out of the window).
+fn engines(iterations: usize) -> [Shuttle; 2] {
+    let engine = |kind| Shuttle { kind, seed: SEED, iterations, max_steps: DEFAULT_MAX_STEPS };
+    [engine(SchedulerKind::Random), engine(SchedulerKind::Pct { depth: PCT_DEPTHS[0] })]
 }
 
-/// Which scheduler a child process runs a planted-bug model under.
-const SCHEDULER_ENV: &str = "PIPECHECK_SHUTTLE_SCHEDULER";
+/// Runs `body` under shuttle's random and PCT schedulers; every schedule must pass.
+fn schedule(body: fn(FaultSet), faults: FaultSet, iterations: usize) {
+    for engine in engines(iterations) {
+        let checked = engine.check(Arc::new(move || body(faults)));
+        assert_eq!(checked.verdict, Verdict::Pass, "{} failed: {}", engine.name(), checked.verdict);
+    }
+}
 
-/// Runs `body` with `fault` planted under the random scheduler and, separately, the
-/// PCT scheduler, each in a child process (see [`must_fail_in_child`]), and asserts
-/// that each fails naming the broken invariant. `test` is the calling test's name.
+/// Which engine a child process runs a planted-bug model under.
+const ENGINE_ENV: &str = "PIPECHECK_SHUTTLE_ENGINE";
+
+/// Runs `body` with `fault` planted under the random and, separately, the PCT engine,
+/// each in a child process (see [`must_fail_in_child`]), and asserts that each fails
+/// naming the broken invariant. `test` is the calling test's name.
 fn schedule_must_fail(test: &str, body: fn(FaultSet), fault: Fault) {
     let faults = FaultSet::NONE.with(fault);
-    for scheduler in ["random", "pct"] {
-        must_fail_in_child(
-            &format!("shuttle ({scheduler})"),
-            test,
-            fault.breaks(),
-            &[(SCHEDULER_ENV, scheduler)],
-            || match std::env::var(SCHEDULER_ENV).as_deref() {
-                Ok("pct") => shuttle::check_pct(move || body(faults), TWIN_ITERATIONS, PCT_DEPTH),
-                _ => shuttle::check_random(move || body(faults), TWIN_ITERATIONS),
-            },
-        );
+    for index in 0..engines(TWIN_ITERATIONS).len() {
+        let chosen = index.to_string();
+        must_fail_in_child(test, fault.breaks(), &[(ENGINE_ENV, &chosen)], || {
+            let index: usize = std::env::var(ENGINE_ENV).ok().and_then(|i| i.parse().ok()).unwrap_or(0);
+            engines(TWIN_ITERATIONS)[index].check(Arc::new(move || body(faults)))
+        });
         if std::env::var(CHILD_TEST_ENV).is_ok() {
-            return; // the child runs one scheduler, chosen by its parent
+            return; // the child runs one engine, chosen by its parent
         }
     }
 }

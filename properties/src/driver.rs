@@ -27,6 +27,7 @@ use pipecheck_core::{
 
 use crate::ops::{Op, POSITIONS_PER_READ, Pos, failure_message, fill_byte};
 use crate::outcome::{Outcome, ReadSummary, Step, Woken};
+use crate::verdict::ModelMismatch;
 use crate::{Monitor, Observation, Side};
 
 /// How a read or flush that cannot complete at once is handled.
@@ -400,10 +401,15 @@ impl Driver {
     pub fn apply_expecting(&mut self, op: &Op, expected: &Step) {
         let index = self.applied;
         let actual = self.apply(op);
-        assert!(
-            actual == *expected,
-            "model mismatch at op #{index} {op:?}:\n  pipe:  {actual:?}\n  model: {expected:?}"
-        );
+        if actual != *expected {
+            ModelMismatch {
+                index,
+                op: format!("{op:?}"),
+                pipe: format!("{actual:?}"),
+                model: format!("{expected:?}"),
+            }
+            .raise();
+        }
     }
 
     /// Ends the run: completes the writer, drains the reader to the end of the stream

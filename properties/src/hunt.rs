@@ -13,6 +13,8 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, Test
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
 use crate::machine::{PipeMachine, PipeTest};
+use crate::panic_hook::Capture;
+use crate::verdict::{FailureKind, classify, panic_message};
 use crate::{CheckConfig, Op};
 
 /// The planted bugs that pipe operations reach, i.e. those [`hunt`] is for. The other
@@ -42,9 +44,8 @@ pub struct HuntFailure {
     pub config: CheckConfig,
     /// The shrunk sequence (the driver's teardown — complete, drain, complete — follows it).
     pub ops: Vec<Op>,
-    /// The shrunk case's panic message: ``invariant `<name>` violated``, a model mismatch,
-    /// or another panic.
-    pub message: String,
+    /// How the shrunk case fails: an invariant violated, a model mismatch, a panic.
+    pub failure: FailureKind,
 }
 
 /// What a [`hunt`] did.
@@ -58,7 +59,7 @@ pub struct Hunt {
 
 /// Runs up to `cases` random sequences with `faults` switched on, from `seed`, stopping
 /// (and shrinking) at the first failure. Cases stop being generated after `time`.
-/// Panics are caught; install a quiet panic hook to keep the shrinking quiet.
+/// Panics are caught, and kept quiet while the hunt runs.
 ///
 /// # Examples
 ///
@@ -69,7 +70,7 @@ pub struct Hunt {
 /// # std::panic::set_hook(Box::new(|_| {}));
 /// let hunt = pipecheck_properties::hunt(FaultSet::NONE.with(Fault::LostWakeOnComplete), 1000, 7, None);
 /// let failure = hunt.failure.expect("the planted bug is caught");
-/// assert!(failure.message.contains("invariant `no-lost-wakeup` violated"));
+/// assert_eq!(failure.failure.invariant(), Some(pipecheck_core::InvariantId::NO_LOST_WAKEUP));
 /// ```
 pub fn hunt(faults: FaultSet, cases: u32, seed: u64, time: Option<Duration>) -> Hunt {
     let config = Config { cases, failure_persistence: None, ..Config::default() };
@@ -80,6 +81,7 @@ pub fn hunt(faults: FaultSet, cases: u32, seed: u64, time: Option<Duration>) -> 
     let mut runner =
         TestRunner::new_with_rng(config.clone(), TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes));
     let strategy = PipeMachine::sequential_strategy(HUNT_SEQUENCE_LENGTH);
+    let capture = Capture::start(true);
     let started = Instant::now();
     let runs = Cell::new(0usize);
     let first_failure = Cell::new(None);
@@ -99,27 +101,34 @@ pub fn hunt(faults: FaultSet, cases: u32, seed: u64, time: Option<Duration>) -> 
     });
     let failure = match result {
         Ok(()) => None,
-        Err(TestError::Fail(reason, (model, ops, _))) => Some(HuntFailure {
-            first_failing_case: first_failure.get().unwrap_or(0),
-            config: CheckConfig { faults, ..model.config().clone() },
-            ops,
-            message: reason.message().to_owned(),
-        }),
+        Err(TestError::Fail(_, (mut model, ops, seen))) => {
+            // The shrunk case, once more, for its typed failure (the runs are deterministic).
+            model.config_mut().faults = faults;
+            let settings = model.config().clone();
+            let rerun = catch_unwind(AssertUnwindSafe(|| {
+                PipeTest::test_sequential(config, model, ops.clone(), seen)
+            }));
+            let failure = match rerun {
+                Err(panic) => classify(&*panic, None),
+                Ok(()) => FailureKind::Panic {
+                    message: "the shrunk case passed when run again".into(),
+                    location: None,
+                },
+            };
+            Some(HuntFailure {
+                first_failing_case: first_failure.get().unwrap_or(0),
+                config: settings,
+                ops,
+                failure,
+            })
+        }
         Err(TestError::Abort(reason)) => Some(HuntFailure {
             first_failing_case: 0,
             config: CheckConfig { faults, ..CheckConfig::default() },
             ops: Vec::new(),
-            message: format!("the hunt aborted: {reason}"),
+            failure: FailureKind::Panic { message: format!("the hunt aborted: {reason}"), location: None },
         }),
     };
+    drop(capture);
     Hunt { cases_run: runs.get(), failure }
-}
-
-/// The text of a panic payload.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-        .unwrap_or_default()
 }

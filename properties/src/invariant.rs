@@ -1,6 +1,6 @@
-//! The [`Invariant`] trait and the [`Violation`] it reports.
+//! The [`Invariant`] trait, and [`ensure`] for checks made outside a monitor.
 
-use std::fmt;
+use pipecheck_core::{InvariantId, Violation};
 
 use crate::monitor::CheckConfig;
 use crate::observation::Observation;
@@ -9,12 +9,12 @@ use crate::observation::Observation;
 ///
 /// The monitor calls [`observe`](Invariant::observe) for each observation in log
 /// order, and [`finish`](Invariant::finish) once the run has ended normally.
-/// Return `Err(detail)` to report a violation; the monitor adds the name and the log.
+/// Return `Err(detail)` to report a violation; the monitor adds the id and the log.
 pub trait Invariant: Send {
-    /// The stable name, as in README's invariant table (e.g. `"fifo-pool"`).
-    fn name(&self) -> &'static str;
+    /// Which invariant this checks (e.g. [`InvariantId::FIFO_POOL`]).
+    fn id(&self) -> InvariantId;
 
-    /// The statement, in one line.
+    /// The statement, in one line: what reports print next to the id.
     fn statement(&self) -> &'static str;
 
     /// Checks one observation.
@@ -34,25 +34,26 @@ pub trait Invariant: Send {
     }
 }
 
-/// A broken invariant: its name, what happened, and where in the log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    /// The invariant's name.
-    pub invariant: &'static str,
-    /// What went wrong.
-    pub detail: String,
-    /// Index in the monitor's log of the observation that broke it (the log length
-    /// for end-of-run checks).
-    pub step: usize,
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invariant `{}` violated at step {}: {}", self.invariant, self.step, self.detail)
+/// Fails the current execution with a violation of `invariant` unless `holds`.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::InvariantId;
+/// use pipecheck_properties::{Violation, ensure};
+///
+/// ensure(1 + 1 == 2, InvariantId::BYTE_EXACT, || "arithmetic".to_owned());
+/// let caught = std::panic::catch_unwind(|| ensure(false, InvariantId::BYTE_EXACT, || "lost".to_owned()));
+/// let violation = caught.unwrap_err().downcast::<Violation>().unwrap();
+/// assert_eq!(violation.invariant, InvariantId::BYTE_EXACT);
+/// ```
+#[track_caller]
+pub fn ensure(holds: bool, invariant: InvariantId, detail: impl FnOnce() -> String) {
+    if !holds {
+        crate::panic_hook::install();
+        Violation::new(invariant, detail()).raise();
     }
 }
-
-impl std::error::Error for Violation {}
 
 /// Builds the invariant from the run's settings; used by [`crate::registry`].
 pub(crate) type Constructor = fn(&CheckConfig) -> Box<dyn Invariant>;

@@ -3,10 +3,13 @@
 //! The invariants of the pipe, as code that every engine shares:
 //!
 //! * an [`Invariant`] is a small type with a name, a one-line statement, and a check
-//!   over the [`Observation`]s of a run (pipe events plus what the scenario did);
+//!   over the [`Observation`]s of a run (pipe events plus what the scenario did),
+//!   named by an [`InvariantId`](pipecheck_core::InvariantId);
 //! * the [`registry`] lists them all; a [`Monitor`] runs the whole registry online,
-//!   as a run happens, and panics with the invariant's name at the first violation —
-//!   which is how loom, shuttle and proptest report it.
+//!   as a run happens, and raises a typed [`Violation`] at the first one;
+//! * an [`Engine`] runs executions of a target (loom, shuttle, plain [`Threads`]) and
+//!   concludes a [`Verdict`]; [`classify`] turns a panic payload into its
+//!   [`FailureKind`], in one place.
 //!
 //! Operation sequences check the pipe against a plain model: an [`Op`] sequence (from
 //! proptest, a fuzzer, or split across two threads under shuttle) is applied to a real
@@ -19,6 +22,7 @@
 
 pub mod checked;
 pub mod driver;
+pub mod engine;
 mod hunt;
 mod invariant;
 pub mod invariants;
@@ -27,20 +31,26 @@ mod monitor;
 mod observation;
 pub mod ops;
 mod outcome;
+mod panic_hook;
 mod reference;
 mod registry;
+mod verdict;
 
 pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe};
 pub use driver::{Driver, check_sequence};
-pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, PIPE_FAULTS, hunt, panic_message};
-pub use invariant::{Invariant, Violation};
+pub use engine::{Checked, Engine, Execution, Threads};
+pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, PIPE_FAULTS, hunt};
+pub use invariant::{Invariant, ensure};
 pub use machine::{PipeMachine, PipeTest};
 pub use monitor::{CheckConfig, Entry, Monitor};
 pub use observation::{Observation, Side};
 pub use ops::{Op, Pos};
 pub use outcome::{Outcome, ReadSummary, Step, Woken};
+pub use panic_hook::Capture;
+pub use pipecheck_core::Violation;
 pub use reference::ReferenceModel;
-pub use registry::{INVARIANT_NAMES, registry};
+pub use registry::{INVARIANT_IDS, registry, statements};
+pub use verdict::{FailureKind, ModelMismatch, Verdict, classify, first_line, panic_message};
 
 /// README's Rust examples, compiled and run as doctests (not under loom or shuttle: their
 /// sync primitives only work inside a model or a shuttle test, and the examples build

@@ -2,9 +2,9 @@
 //!
 //! One monitor per run. It is the pipe's [`PipeObserver`] and [`BufferPool`] (so it
 //! sees every event and every rent and return), and scenario drivers feed it what the
-//! run did ([`Monitor::record`]). At the first violation it panics with the
-//! invariant's name and the tail of the log: loom, shuttle and proptest all turn that
-//! panic into a failing, reproducible case.
+//! run did ([`Monitor::record`]). At the first violation it raises a [`Violation`]
+//! (the panic payload is the typed value, with the tail of the log as its context):
+//! loom, shuttle and proptest all turn that panic into a failing, reproducible case.
 //!
 //! The monitor's lock is a plain `std` mutex on purpose: it must not add
 //! happens-before edges that loom could see (that would hide real races), and no
@@ -13,9 +13,9 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use pipecheck_core::{BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions};
+use pipecheck_core::{BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions, Violation};
 
-use crate::invariant::{Invariant, Violation};
+use crate::invariant::Invariant;
 use crate::observation::Observation;
 use crate::registry::registry;
 
@@ -86,7 +86,6 @@ struct State {
 /// Records a run and checks invariants as it goes.
 pub struct Monitor {
     config: CheckConfig,
-    panic_on_violation: bool,
     state: Mutex<State>,
 }
 
@@ -102,19 +101,9 @@ impl Monitor {
 
     /// A monitor checking the given invariants.
     pub fn with_invariants(config: CheckConfig, invariants: Vec<Box<dyn Invariant>>) -> Arc<Monitor> {
+        crate::panic_hook::install();
         Arc::new(Monitor {
             config,
-            panic_on_violation: true,
-            state: Mutex::new(State { invariants, log: Vec::new(), violation: None }),
-        })
-    }
-
-    /// A monitor that records violations without panicking (see [`Monitor::violation`]).
-    pub fn quiet(config: CheckConfig) -> Arc<Monitor> {
-        let invariants = registry(&config);
-        Arc::new(Monitor {
-            config,
-            panic_on_violation: false,
             state: Mutex::new(State { invariants, log: Vec::new(), violation: None }),
         })
     }
@@ -156,7 +145,7 @@ impl Monitor {
     }
 
     fn push(&self, task: Option<&'static str>, observation: Observation) {
-        let message = {
+        let raised = {
             let mut state = self.lock();
             let step = state.log.len();
             state.log.push(Entry { step, task, observation });
@@ -167,17 +156,14 @@ impl Monitor {
             let observation = &log[step].observation;
             for invariant in invariants.iter_mut() {
                 if let Err(detail) = invariant.observe(observation) {
-                    *violation = Some(Violation { invariant: invariant.name(), detail, step });
+                    *violation = Some(Violation::new(invariant.id(), detail));
                     break;
                 }
             }
-            match &state.violation {
-                Some(v) if self.panic_on_violation => Some(report(v, &state.log)),
-                _ => None,
-            }
+            state.violation.clone().map(|v| with_context(v, step, &state.log))
         };
-        if let Some(message) = message {
-            panic!("{message}");
+        if let Some(violation) = raised {
+            violation.raise();
         }
     }
 
@@ -195,27 +181,21 @@ impl Monitor {
         let State { invariants, violation, .. } = &mut *state;
         for invariant in invariants.iter_mut() {
             if let Err(detail) = invariant.finish() {
-                *violation = Some(Violation { invariant: invariant.name(), detail, step });
+                *violation = Some(Violation::new(invariant.id(), detail));
                 break;
             }
         }
         match &state.violation {
-            Some(v) => Err(v.clone()),
+            Some(v) => Err(with_context(v.clone(), step, &state.log)),
             None => Ok(()),
         }
     }
 
-    /// Runs the end-of-run checks and panics (with the log) on a violation.
+    /// Runs the end-of-run checks and raises the violation (with the log) if any.
     pub fn assert_finished(&self) {
         if let Err(v) = self.finish() {
-            let log = self.log();
-            panic!("{}", report(&v, &log));
+            v.raise();
         }
-    }
-
-    /// The first violation so far.
-    pub fn violation(&self) -> Option<Violation> {
-        self.lock().violation.clone()
     }
 
     /// A copy of the log.
@@ -224,14 +204,14 @@ impl Monitor {
     }
 }
 
-/// The panic message of a violation: name, detail, and the log tail.
-fn report(violation: &Violation, log: &[Entry]) -> String {
+/// `violation` at log index `step`, with the log tail as its context.
+fn with_context(violation: Violation, step: usize, log: &[Entry]) -> Violation {
     let from = log.len().saturating_sub(TAIL);
-    let mut message = format!("pipecheck: {violation}\nlast {} observations:\n", log.len() - from);
+    let mut context = format!("last {} observations:\n", log.len() - from);
     for entry in &log[from..] {
-        message.push_str(&format!("{entry}\n"));
+        context.push_str(&format!("{entry}\n"));
     }
-    message
+    Violation { step: violation.step.or(Some(step)), context, ..violation }
 }
 
 impl PipeObserver for Monitor {

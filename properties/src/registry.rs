@@ -1,32 +1,34 @@
 //! The list of every invariant. Loom models, shuttle scenarios and property tests all
 //! check this list, so an invariant registered here is checked everywhere at once.
 
+use pipecheck_core::InvariantId;
+
 use crate::invariant::{Constructor, Invariant};
 use crate::invariants::*;
 use crate::monitor::CheckConfig;
 
 /// Every invariant, in README order. One line each.
-const REGISTRY: &[(&str, Constructor)] = &[
-    ("no-double-return", |_| Box::new(NoDoubleReturn::default())),
-    ("fifo-pool", |_| Box::new(FifoPool::default())),
-    ("bounded-pool", |c| Box::new(BoundedPool::new(c.max_pooled_segments))),
-    ("no-lost-wakeup", |_| Box::new(NoLostWakeup::default())),
-    ("byte-exact", |_| Box::new(ByteExact::default())),
-    ("no-data-race", |_| Box::new(NoDataRace::default())),
-    ("release-once", |_| Box::new(ReleaseOnce::default())),
-    ("backpressure", |c| Box::new(Backpressure::new(c))),
-    ("monotonic-offsets", |_| Box::new(MonotonicOffsets::default())),
+const REGISTRY: &[(InvariantId, Constructor)] = &[
+    (InvariantId::NO_DOUBLE_RETURN, |_| Box::new(NoDoubleReturn::default())),
+    (InvariantId::FIFO_POOL, |_| Box::new(FifoPool::default())),
+    (InvariantId::BOUNDED_POOL, |c| Box::new(BoundedPool::new(c.max_pooled_segments))),
+    (InvariantId::NO_LOST_WAKEUP, |_| Box::new(NoLostWakeup::default())),
+    (InvariantId::BYTE_EXACT, |_| Box::new(ByteExact::default())),
+    (InvariantId::NO_DATA_RACE, |_| Box::new(NoDataRace::default())),
+    (InvariantId::RELEASE_ONCE, |_| Box::new(ReleaseOnce::default())),
+    (InvariantId::BACKPRESSURE, |c| Box::new(Backpressure::new(c))),
+    (InvariantId::MONOTONIC_OFFSETS, |_| Box::new(MonotonicOffsets::default())),
 ];
 
-/// The names of all registered invariants.
-pub const INVARIANT_NAMES: &[&str] = &{
-    let mut names = [""; REGISTRY.len()];
+/// The ids of all registered invariants, in registry order.
+pub const INVARIANT_IDS: &[InvariantId] = &{
+    let mut ids = [InvariantId::new(""); REGISTRY.len()];
     let mut i = 0;
     while i < REGISTRY.len() {
-        names[i] = REGISTRY[i].0;
+        ids[i] = REGISTRY[i].0;
         i += 1;
     }
-    names
+    ids
 };
 
 /// A fresh instance of every registered invariant for a run with `config`.
@@ -34,14 +36,30 @@ pub fn registry(config: &CheckConfig) -> Vec<Box<dyn Invariant>> {
     REGISTRY.iter().map(|(_, make)| make(config)).collect()
 }
 
+/// The registered invariants' statements, by id: what reports print as a legend.
+pub fn statements() -> Vec<(InvariantId, &'static str)> {
+    registry(&CheckConfig::default()).iter().map(|i| (i.id(), i.statement())).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn names_match_the_invariants() {
-        for invariant in registry(&CheckConfig::default()) {
-            assert!(INVARIANT_NAMES.contains(&invariant.name()), "{} is not in the table", invariant.name());
+    fn each_constructor_builds_the_invariant_it_is_listed_under() {
+        for (id, make) in REGISTRY {
+            assert_eq!(
+                make(&CheckConfig::default()).id(),
+                *id,
+                "the registry line for {id} builds another checker"
+            );
+        }
+    }
+
+    #[test]
+    fn ids_are_distinct() {
+        for (i, id) in INVARIANT_IDS.iter().enumerate() {
+            assert!(!INVARIANT_IDS[..i].contains(id), "{id} is registered twice");
         }
     }
 }

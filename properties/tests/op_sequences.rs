@@ -9,7 +9,8 @@
 use arbitrary::{Arbitrary, Unstructured};
 use pipecheck_core::{FlushResult, PipeError};
 use pipecheck_properties::{
-    CheckConfig, Driver, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, Step, Woken, check_sequence,
+    CheckConfig, Driver, FailureKind, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, Step, Woken,
+    check_sequence,
 };
 use proptest::test_runner::FileFailurePersistence;
 use proptest_state_machine::prop_state_machine;
@@ -176,9 +177,16 @@ fn arbitrary_bytes_decode_to_sequences_the_driver_runs() {
 }
 
 #[test]
-#[should_panic(expected = "model mismatch at op #0")]
 fn a_step_that_differs_from_the_model_fails_the_case() {
     let mut driver = Driver::new(Monitor::new(CheckConfig::default()));
     let wrong = Step { outcome: Outcome::Memory(Ok(5)), woken: Woken::default() }; // the pipe hands out 4
-    driver.apply_expecting(&Op::GetMemory { size_hint: 0 }, &wrong);
+    let capture = pipecheck_properties::Capture::start(true);
+    let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        driver.apply_expecting(&Op::GetMemory { size_hint: 0 }, &wrong)
+    }));
+    drop(capture);
+    match pipecheck_properties::classify(&*panic.expect_err("the step differs"), None) {
+        FailureKind::ModelMismatch(mismatch) => assert_eq!(mismatch.index, 0, "{mismatch}"),
+        other => panic!("expected a model mismatch, got {other}"),
+    }
 }

@@ -4,19 +4,19 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::{Fault, FaultSet, InvariantId};
 use pipecheck_properties::invariants::MonotonicOffsets;
-use pipecheck_properties::{CheckConfig, Invariant, Monitor, checked_pipe};
+use pipecheck_properties::{CheckConfig, FailureKind, Invariant, Monitor, checked_pipe, classify};
 
 /// Writes 40 bytes in 3-byte pieces, reading in between, then completes both sides,
 /// under the whole registry.
-fn scenario(faults: FaultSet) -> Result<(), String> {
+fn scenario(faults: FaultSet) -> Result<(), FailureKind> {
     let config = CheckConfig { faults, pause_writer_threshold: 0, ..CheckConfig::default() };
     run_under(Monitor::new(config))
 }
 
 /// The same run under one monitor.
-fn run_under(monitor: std::sync::Arc<Monitor>) -> Result<(), String> {
+fn run_under(monitor: std::sync::Arc<Monitor>) -> Result<(), FailureKind> {
     let run = catch_unwind(AssertUnwindSafe(|| {
         let (mut writer, mut reader) = checked_pipe(&monitor);
         let data: Vec<u8> = (0..40).collect();
@@ -31,13 +31,7 @@ fn run_under(monitor: std::sync::Arc<Monitor>) -> Result<(), String> {
         reader.complete(None);
         monitor.assert_finished();
     }));
-    run.map_err(|panic| {
-        panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_default()
-    })
+    run.map_err(|panic| classify(&*panic, None))
 }
 
 #[test]
@@ -55,8 +49,8 @@ fn sequential_faults_are_named() {
         Fault::ReadPastCommit,
         Fault::LeakOnComplete,
     ] {
-        let message = scenario(FaultSet::NONE.with(fault)).expect_err(fault.name());
-        assert!(message.contains(&format!("`{}`", fault.breaks())), "{fault}: {message}");
+        let failure = scenario(FaultSet::NONE.with(fault)).expect_err(fault.name());
+        assert_eq!(failure.invariant(), Some(fault.breaks()), "{fault}: {failure}");
     }
 }
 
@@ -71,6 +65,6 @@ fn monotonic_offsets_catches_consuming_past_the_commit() {
         ..CheckConfig::default()
     };
     let only = vec![Box::new(MonotonicOffsets::default()) as Box<dyn Invariant>];
-    let message = run_under(Monitor::with_invariants(config, only)).expect_err("the planted bug is caught");
-    assert!(message.contains("invariant `monotonic-offsets` violated"), "{message}");
+    let failure = run_under(Monitor::with_invariants(config, only)).expect_err("the planted bug is caught");
+    assert_eq!(failure.invariant(), Some(InvariantId::MONOTONIC_OFFSETS), "{failure}");
 }

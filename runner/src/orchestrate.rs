@@ -10,7 +10,10 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::jobs::Job;
-use crate::outcome::{JobResult, PANIC_PREFIX, RESULT_PREFIX, START_PREFIX, invariant_of};
+use pipecheck_models::must_fail::ChildVerdict;
+use pipecheck_properties::first_line;
+
+use crate::outcome::{Fired, JobResult, RESULT_PREFIX, START_PREFIX};
 use crate::worker::{self, Budget};
 
 /// Runs `jobs`: std jobs in this process, loom and shuttle jobs in workers built with
@@ -146,25 +149,23 @@ fn spawn_worker(
 }
 
 /// The result of a job whose worker died (loom aborts when a model's panic panics
-/// again while unwinding): the job's first panic in the log says what broke.
+/// again while unwinding): the verdict the engine announced in the log at the job's
+/// first failure says what broke.
 fn judge_crash(job: &Job, log_path: &Path) -> JobResult {
     let log = std::fs::read_to_string(log_path).unwrap_or_default();
     // Only what this job logged: the worker marks each job's start on stderr too.
     let marker = format!("{START_PREFIX}{}\n", job.id);
     let tail = log.rsplit_once(&marker).map_or(log.as_str(), |(_, after)| after);
-    // The first panic of the job is what broke; later ones are loom's unwinding.
-    let first = tail.lines().find_map(|l| l.strip_prefix(PANIC_PREFIX));
-    let Some((executions, message)) = first.and_then(|rest| rest.split_once("] ")) else {
-        return JobResult::error(
-            job,
-            format!("the worker died during this job (see {})", log_path.display()),
-        );
-    };
-    let executions = executions.trim_start_matches('[').parse().unwrap_or(0);
-    match invariant_of(message) {
-        Some(invariant) => {
-            JobResult::new(job, Some((message.trim().to_owned(), Some(invariant))), executions, 0.0)
+    match ChildVerdict::read(tail) {
+        Some(verdict) => {
+            let message = first_line(verdict.report.lines().nth(1).unwrap_or("")).to_owned();
+            let label = verdict.invariant.map_or_else(|| verdict.kind.clone(), |i| i.name().to_owned());
+            let executions = verdict.executions.unwrap_or(0);
+            let fired = Fired { kind: verdict.kind, invariant: verdict.invariant, label, message };
+            JobResult::new(job, Some(fired), executions, 0.0)
         }
-        None => JobResult::error(job, format!("the worker died after: {}", message.trim())),
+        None => {
+            JobResult::error(job, format!("the worker died during this job (see {})", log_path.display()))
+        }
     }
 }

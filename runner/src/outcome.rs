@@ -1,14 +1,15 @@
 //! What a job produced, as exchanged between workers and the orchestrator (one JSON
-//! object per line on the worker's stdout) and written by `--json`.
+//! object per line on the worker's stdout) and written by `--json`, and how a job with
+//! a planted bug is judged: caught only as the invariant the bug breaks.
 
+use pipecheck_core::{Fault, InvariantId};
+use pipecheck_properties::{FailureKind, first_line};
 use serde::{Deserialize, Serialize};
 
 use crate::jobs::Job;
 
 /// The prefix of a result line in a worker's output.
 pub(crate) const RESULT_PREFIX: &str = "pipecheck-result ";
-/// The prefix of a panic line in a worker's log: `pipecheck-panic[<executions>] <message>`.
-pub(crate) const PANIC_PREFIX: &str = "pipecheck-panic";
 /// The prefix of a job-started line in a worker's output.
 pub(crate) const START_PREFIX: &str = "pipecheck-start ";
 
@@ -16,16 +17,43 @@ pub(crate) const START_PREFIX: &str = "pipecheck-start ";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Outcome {
-    /// No fault, no violation within the budget.
+    /// No fault, no failure within the budget.
     Passed,
-    /// No fault switched on, yet an invariant broke: a real bug.
+    /// No fault switched on, yet a check failed: a real bug.
     Failed,
-    /// The planted bug was caught.
+    /// The planted bug was caught as the invariant it breaks.
     Caught,
+    /// The planted bug failed the run, but not as its invariant (a model mismatch, a
+    /// panic, another invariant): that does not count as caught.
+    Misattributed,
     /// The planted bug survived the whole budget.
     Escaped,
     /// The job could not run (unknown scenario, worker crash, ...).
     Error,
+}
+
+/// What a failing job's verdict said, in the fields a result records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Fired {
+    /// The failure's kind (`invariant-violated`, `deadlock`, `model-mismatch`, ...).
+    pub(crate) kind: String,
+    /// The invariant it counts as breaking, if any.
+    pub(crate) invariant: Option<InvariantId>,
+    /// The cell label (`fifo-pool`, `model mismatch`, `panic: ...`).
+    pub(crate) label: String,
+    /// First line of the failure, plus any detail the engine adds.
+    pub(crate) message: String,
+}
+
+impl From<&FailureKind> for Fired {
+    fn from(failure: &FailureKind) -> Fired {
+        Fired {
+            kind: failure.kind().to_owned(),
+            invariant: failure.invariant(),
+            label: failure.label(),
+            message: first_line(&failure.to_string()).to_owned(),
+        }
+    }
 }
 
 /// The result of one job.
@@ -33,8 +61,13 @@ pub(crate) enum Outcome {
 pub(crate) struct JobResult {
     pub(crate) job: Job,
     pub(crate) outcome: Outcome,
-    /// The invariant named by the failure, if any.
+    /// The failure's kind, if it failed.
+    pub(crate) kind: Option<String>,
+    /// The invariant the failure counts as breaking, if any: for a `caught` job, always
+    /// the planted bug's own.
     pub(crate) invariant: Option<String>,
+    /// What the failure was, in a few words (the kill-matrix cell).
+    pub(crate) label: Option<String>,
     /// First line of the failure message.
     pub(crate) message: Option<String>,
     /// Executions (loom, shuttle) or cases (proptest) run: to the first failure if any.
@@ -48,26 +81,27 @@ pub(crate) struct JobResult {
     pub(crate) reproduce: Option<String>,
 }
 
+/// The outcome of a run that was to break `expected` (`None`: no planted bug).
+pub(crate) fn judge(expected: Option<InvariantId>, fired: Option<&Fired>) -> Outcome {
+    match (expected, fired) {
+        (None, None) => Outcome::Passed,
+        (None, Some(_)) => Outcome::Failed,
+        (Some(_), None) => Outcome::Escaped,
+        (Some(expected), Some(fired)) if fired.invariant == Some(expected) => Outcome::Caught,
+        (Some(_), Some(_)) => Outcome::Misattributed,
+    }
+}
+
 impl JobResult {
-    /// A result for `job` from whether it failed.
-    pub(crate) fn new(
-        job: &Job,
-        failure: Option<(String, Option<String>)>,
-        iterations: u64,
-        seconds: f64,
-    ) -> Self {
-        let outcome = match (&failure, job.fault) {
-            (None, None) => Outcome::Passed,
-            (Some(_), None) => Outcome::Failed,
-            (Some(_), Some(_)) => Outcome::Caught,
-            (None, Some(_)) => Outcome::Escaped,
-        };
-        let (message, invariant) = failure.map_or((None, None), |(m, i)| (Some(m), i));
+    /// A result for `job` from what failed, if anything.
+    pub(crate) fn new(job: &Job, fired: Option<Fired>, iterations: u64, seconds: f64) -> Self {
         JobResult {
             job: job.clone(),
-            outcome,
-            invariant,
-            message,
+            outcome: judge(job.fault.map(Fault::breaks), fired.as_ref()),
+            kind: fired.as_ref().map(|f| f.kind.clone()),
+            invariant: fired.as_ref().and_then(|f| f.invariant).map(|i| i.name().to_owned()),
+            label: fired.as_ref().map(|f| f.label.clone()),
+            message: fired.map(|f| f.message),
             iterations,
             seconds,
             seed: None,
@@ -78,30 +112,44 @@ impl JobResult {
 
     /// An error result.
     pub(crate) fn error(job: &Job, message: String) -> Self {
-        JobResult { outcome: Outcome::Error, ..JobResult::new(job, Some((message, None)), 0, 0.0) }
+        JobResult { outcome: Outcome::Error, message: Some(message), ..JobResult::new(job, None, 0, 0.0) }
     }
-}
-
-/// The invariant a failure message names: "invariant `x`" from the monitor, or a
-/// deadlock reported by loom or shuttle (a waiting side never woken).
-pub(crate) fn invariant_of(message: &str) -> Option<String> {
-    if let Some(rest) = message.split("invariant `").nth(1) {
-        return rest.split('`').next().map(str::to_owned);
-    }
-    message.to_lowercase().contains("deadlock").then(|| "no-lost-wakeup".to_owned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jobs::Engine;
+
+    fn fired(failure: &FailureKind) -> Fired {
+        Fired::from(failure)
+    }
 
     #[test]
-    fn failures_name_their_invariant() {
-        assert_eq!(
-            invariant_of("pipecheck: invariant `fifo-pool` violated at step 3"),
-            Some("fifo-pool".into())
-        );
-        assert_eq!(invariant_of("deadlock; threads = [..]"), Some("no-lost-wakeup".into()));
-        assert_eq!(invariant_of("index out of bounds"), None);
+    fn only_the_faults_own_invariant_counts_as_caught() {
+        let expected = Some(InvariantId::FIFO_POOL);
+        let own =
+            FailureKind::InvariantViolated(pipecheck_properties::Violation::new(InvariantId::FIFO_POOL, "x"));
+        let other = FailureKind::InvariantViolated(pipecheck_properties::Violation::new(
+            InvariantId::BYTE_EXACT,
+            "x",
+        ));
+        let panic = FailureKind::Panic { message: "index out of bounds".into(), location: None };
+        let deadlock = FailureKind::Deadlock { detail: "deadlock; threads = []".into() };
+        assert_eq!(judge(expected, Some(&fired(&own))), Outcome::Caught);
+        assert_eq!(judge(expected, Some(&fired(&other))), Outcome::Misattributed);
+        assert_eq!(judge(expected, Some(&fired(&panic))), Outcome::Misattributed);
+        assert_eq!(judge(expected, Some(&fired(&deadlock))), Outcome::Misattributed);
+        assert_eq!(judge(Some(InvariantId::NO_LOST_WAKEUP), Some(&fired(&deadlock))), Outcome::Caught);
+        assert_eq!(judge(expected, None), Outcome::Escaped);
+    }
+
+    #[test]
+    fn caught_results_carry_the_faults_own_invariant() {
+        let job = Job { id: 0, engine: Engine::Proptest, scenario: "x".into(), fault: Some(Fault::LifoPool) };
+        let own =
+            FailureKind::InvariantViolated(pipecheck_properties::Violation::new(InvariantId::FIFO_POOL, "x"));
+        let result = JobResult::new(&job, Some(fired(&own)), 1, 0.0);
+        assert_eq!((result.outcome, result.invariant.as_deref()), (Outcome::Caught, Some("fifo-pool")));
     }
 }

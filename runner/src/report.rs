@@ -16,6 +16,7 @@ fn cell(result: &JobResult) -> String {
         Outcome::Passed => "pass",
         Outcome::Failed => "FAIL",
         Outcome::Caught => "caught",
+        Outcome::Misattributed => "NOT-ITS-INVARIANT",
         Outcome::Escaped => "ESCAPED",
         Outcome::Error => "error",
     };
@@ -72,10 +73,15 @@ pub(crate) fn summary(results: &[JobResult]) -> Option<String> {
 pub(crate) struct Kill {
     pub(crate) fault: String,
     pub(crate) engine: Engine,
+    /// Caught as the invariant the fault breaks, by at least one of its jobs.
     pub(crate) caught: bool,
     /// The scenario that caught it first (fewest iterations).
     pub(crate) scenario: Option<String>,
+    /// The invariant that fired: when `caught`, always the fault's own.
     pub(crate) invariant: Option<String>,
+    /// What the failure was when it was not caught as its invariant (`model mismatch`,
+    /// `panic: ...`, another invariant).
+    pub(crate) instead: Option<String>,
     pub(crate) iterations: u64,
     pub(crate) seconds: f64,
 }
@@ -101,6 +107,7 @@ pub(crate) fn kills(results: &[JobResult]) -> Vec<Kill> {
                     caught: true,
                     scenario: Some(r.job.scenario.clone()),
                     invariant: r.invariant.clone(),
+                    instead: None,
                     iterations: r.iterations,
                     seconds: r.seconds,
                 },
@@ -110,6 +117,10 @@ pub(crate) fn kills(results: &[JobResult]) -> Vec<Kill> {
                     caught: false,
                     scenario: None,
                     invariant: None,
+                    instead: runs
+                        .iter()
+                        .find(|r| r.outcome == Outcome::Misattributed)
+                        .and_then(|r| r.label.clone()),
                     iterations: runs.iter().map(|r| r.iterations).sum(),
                     seconds: runs.iter().map(|r| r.seconds).sum(),
                 },
@@ -136,7 +147,13 @@ pub(crate) fn kill_matrix(kills: &[Kill]) -> Option<String> {
         let cells = engines
             .iter()
             .map(|e| match mine.iter().find(|k| k.engine == *e) {
-                Some(k) if k.caught => format!("caught {} it {:.2}s", k.iterations, k.seconds),
+                Some(k) if k.caught => format!(
+                    "caught as {} {} it {:.2}s",
+                    k.invariant.as_deref().unwrap_or("?"),
+                    k.iterations,
+                    k.seconds
+                ),
+                Some(Kill { instead: Some(instead), .. }) => format!("ESCAPED (failed as {instead})"),
                 Some(k) => format!("ESCAPED ({} it)", k.iterations),
                 None => "-".to_owned(),
             })
@@ -146,11 +163,30 @@ pub(crate) fn kill_matrix(kills: &[Kill]) -> Option<String> {
     Some(table("fault (invariant it breaks)", &rows, &engines))
 }
 
-/// Faults that no engine caught.
+/// The legend of the kill matrix: each invariant a listed fault breaks, with its statement.
+pub(crate) fn legend(kills: &[Kill]) -> String {
+    let mut out = String::new();
+    for (id, statement) in pipecheck_models::invariants() {
+        let listed = Fault::ALL.iter().any(|f| f.breaks() == id && kills.iter().any(|k| k.fault == f.name()));
+        if listed {
+            let _ = writeln!(out, "  {id}: {statement}");
+        }
+    }
+    out
+}
+
+/// Faults that no engine caught as their own invariant.
 pub(crate) fn escaped_everywhere(kills: &[Kill]) -> Vec<String> {
     let mut faults: Vec<String> = kills.iter().map(|k| k.fault.clone()).collect();
     faults.dedup();
     faults.into_iter().filter(|f| !kills.iter().any(|k| &k.fault == f && k.caught)).collect()
+}
+
+/// Whether the campaign is green: no real failure, no job that could not run, and
+/// every planted bug caught as its own invariant by at least one engine.
+pub(crate) fn green(results: &[JobResult], kills: &[Kill]) -> bool {
+    let problems = results.iter().any(|r| matches!(r.outcome, Outcome::Failed | Outcome::Error));
+    !problems && escaped_everywhere(kills).is_empty()
 }
 
 /// The `--json` document.
@@ -160,4 +196,74 @@ pub(crate) struct Document<'a> {
     pub(crate) kill_matrix: &'a [Kill],
     pub(crate) escaped_everywhere: Vec<String>,
     pub(crate) failed: Vec<String>,
+}
+
+// The tests run real proptest jobs, whose pipe runs on std primitives: not in the loom or
+// shuttle worker builds, where the primitives only work inside a model.
+#[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
+mod tests {
+    use pipecheck_core::InvariantId;
+
+    use super::*;
+    use crate::jobs::{Job, OP_SEQUENCES};
+    use crate::outcome::{Fired, judge};
+    use crate::worker::{Budget, run_one};
+
+    /// A real proptest job with `fault`, small budget.
+    fn run(fault: Fault) -> JobResult {
+        let job = Job { id: 0, engine: Engine::Proptest, scenario: OP_SEQUENCES.into(), fault: Some(fault) };
+        let budget = Budget {
+            iterations: 2_000,
+            time: std::time::Duration::from_secs(60),
+            loom_bound: 2,
+            seed: 1,
+            exact_seed: None,
+        };
+        run_one(&job, budget)
+    }
+
+    #[test]
+    fn a_planted_bug_caught_as_its_invariant_is_green() {
+        let results = vec![run(Fault::LifoPool)];
+        assert_eq!(results[0].outcome, Outcome::Caught, "{:?}", results[0]);
+        let kills = kills(&results);
+        assert!(kills[0].caught && kills[0].invariant.as_deref() == Some("fifo-pool"));
+        assert!(green(&results, &kills));
+    }
+
+    /// A broken checker: the fault's own invariant is not what fires (here, as if
+    /// `breaks()` named another invariant than the one whose checker catches it). The
+    /// fault is reported as escaped, the cell says what fired instead, the JSON has no
+    /// `caught`, and the campaign is not green.
+    #[test]
+    fn a_fault_whose_checker_is_broken_escapes_and_fails_the_campaign() {
+        let mut result = run(Fault::LifoPool);
+        let fired = Fired {
+            kind: result.kind.clone().expect("it failed"),
+            invariant: result.invariant.as_deref().map(InvariantId::intern),
+            label: result.label.clone().expect("it failed"),
+            message: result.message.clone().expect("it failed"),
+        };
+        result.outcome = judge(Some(InvariantId::new("broken-checker")), Some(&fired));
+        assert_eq!(result.outcome, Outcome::Misattributed);
+        let results = vec![result];
+        let kills = kills(&results);
+        assert!(!kills[0].caught);
+        assert_eq!(kills[0].instead.as_deref(), Some("fifo-pool"));
+        assert_eq!(escaped_everywhere(&kills), ["LifoPool"]);
+        assert!(!green(&results, &kills));
+        let table = kill_matrix(&kills).expect("a row");
+        assert!(table.contains("ESCAPED (failed as fifo-pool)"), "{table}");
+        let json = serde_json::to_string(&Document {
+            jobs: &results,
+            kill_matrix: &kills,
+            escaped_everywhere: escaped_everywhere(&kills),
+            failed: Vec::new(),
+        })
+        .expect("serializes");
+        assert!(
+            !json.contains(r#""outcome":"caught""#) && json.contains(r#""outcome":"misattributed""#),
+            "{json}"
+        );
+    }
 }

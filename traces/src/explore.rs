@@ -1,13 +1,14 @@
 //! Exploration: many executions of a scenario under shuttle's random or PCT scheduler,
 //! stopping at the first failure, with budgets and seeds from the environment.
 
-use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_models::engine::shuttle::PCT_DEPTHS;
+pub use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind};
 use pipecheck_models::{Scale, Scenario};
-use shuttle::scheduler::{PctScheduler, RandomScheduler, Scheduler};
+use pipecheck_properties::{FailureKind, Violation};
 
 use crate::record::Recorder;
 use crate::run::{Failure, fresh, run};
@@ -19,51 +20,7 @@ pub const DEFAULT_ITERATIONS: usize = 300;
 /// The exploration seed (env `PIPECHECK_SHUTTLE_SEED`).
 pub const DEFAULT_SEED: u64 = 0x5eed_9c4e_c0de;
 /// PCT's bug depth (env `PIPECHECK_SHUTTLE_PCT_DEPTH`).
-pub const DEFAULT_PCT_DEPTH: usize = 3;
-/// shuttle's bound on scheduling steps per execution (env `PIPECHECK_SHUTTLE_MAX_STEPS`).
-pub const DEFAULT_MAX_STEPS: usize = 200_000;
-
-/// Which of shuttle's schedulers explores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SchedulerKind {
-    /// `RandomScheduler`: a uniformly random runnable task at every step.
-    Random,
-    /// `PctScheduler`: random priorities with `depth - 1` priority change points.
-    Pct {
-        /// The bug depth.
-        depth: usize,
-    },
-}
-
-impl fmt::Display for SchedulerKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SchedulerKind::Random => f.write_str("random"),
-            SchedulerKind::Pct { depth } => write!(f, "pct(depth={depth})"),
-        }
-    }
-}
-
-impl FromStr for SchedulerKind {
-    type Err = String;
-
-    /// `random`, `pct` (default depth) or `pct(depth=N)`.
-    fn from_str(s: &str) -> Result<SchedulerKind, String> {
-        match s {
-            "random" => Ok(SchedulerKind::Random),
-            "pct" => Ok(SchedulerKind::Pct { depth: DEFAULT_PCT_DEPTH }),
-            _ => s
-                .strip_prefix("pct(depth=")
-                .and_then(|r| r.strip_suffix(')'))
-                .and_then(|d| d.parse().ok())
-                .filter(|&depth| depth > 0)
-                .map(|depth| SchedulerKind::Pct { depth })
-                .ok_or_else(|| {
-                    format!("unknown scheduler `{s}`: expected `random`, `pct` or `pct(depth=N)`")
-                }),
-        }
-    }
-}
+pub const DEFAULT_PCT_DEPTH: usize = PCT_DEPTHS[0];
 
 /// Budgets and seeds, from the environment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,8 +96,10 @@ pub struct Found {
     pub scheduler: SchedulerKind,
     /// The exploration's seed.
     pub seed: u64,
-    /// The failing iteration, 1-based.
+    /// The failing iteration of `scheduler`, 1-based.
     pub iteration: u64,
+    /// Iterations run by the schedulers of the policy tried before `scheduler`.
+    pub before: usize,
     /// Seconds from the start of the exploration to the failure.
     pub seconds: f64,
     /// What broke.
@@ -165,11 +124,23 @@ impl Found {
             scheduler: trace.scheduler.parse()?,
             seed: trace.seed,
             iteration: trace.iteration,
+            before: 0,
             seconds: 0.0,
-            failure: Failure { invariant: trace.invariant.clone(), message: String::new(), step: None },
+            failure: Failure::new(recorded(&trace.invariant)),
             schedule: trace.schedule.clone(),
             size: trace.original,
         })
+    }
+}
+
+/// A failure of the kind a trace header names (`step-bound`, `scenario-panic`, or an
+/// invariant), to compare a minimized run with.
+fn recorded(name: &str) -> FailureKind {
+    let detail = "as recorded in the trace".to_owned();
+    match name {
+        "step-bound" => FailureKind::StepBound { detail },
+        "scenario-panic" => FailureKind::Panic { message: detail, location: None },
+        name => FailureKind::InvariantViolated(Violation::new(InvariantId::intern(name), detail)),
     }
 }
 
@@ -187,7 +158,9 @@ pub enum Exploration {
     Failed(Box<Found>),
 }
 
-/// Runs up to `settings.iterations` executions of `scenario` under `scheduler`.
+/// Runs up to `settings.iterations` executions of `scenario` under each scheduler of
+/// `scheduler`'s [`policy`](SchedulerKind::policy) in turn (PCT: its depth, then
+/// depth 2), stopping at the first failure.
 pub fn explore(
     scenario: Scenario,
     fault: Option<Fault>,
@@ -195,30 +168,30 @@ pub fn explore(
     settings: &Settings,
 ) -> Exploration {
     let faults = fault.map_or(FaultSet::NONE, |f| FaultSet::NONE.with(f));
-    let inner: Box<dyn Scheduler> = match scheduler {
-        SchedulerKind::Random => Box::new(RandomScheduler::new_from_seed(settings.seed, settings.iterations)),
-        SchedulerKind::Pct { depth } => {
-            Box::new(PctScheduler::new_from_seed(settings.seed, depth, settings.iterations))
-        }
-    };
-    let (tape, slot) = fresh();
     let start = Instant::now();
-    let outcome = run(scenario, faults, Recorder::new(inner, tape.clone()), &tape, &slot, settings.max_steps);
-    let seconds = start.elapsed().as_secs_f64();
-    match outcome.failure {
-        None => Exploration::Passed { iterations: outcome.tape.iteration as usize, seconds },
-        Some(failure) => Exploration::Failed(Box::new(Found {
+    let mut before = 0;
+    for kind in scheduler.policy() {
+        let (tape, slot) = fresh();
+        let inner = kind.scheduler(settings.seed, settings.iterations);
+        let ran = run(scenario, faults, Recorder::new(inner, tape.clone()), &tape, &slot, settings.max_steps);
+        let Some(failure) = ran.failure else {
+            before += ran.tape.iteration as usize;
+            continue;
+        };
+        return Exploration::Failed(Box::new(Found {
             scenario,
             fault,
-            scheduler,
+            scheduler: kind,
             seed: settings.seed,
-            iteration: outcome.tape.iteration,
-            seconds,
+            iteration: ran.tape.iteration,
+            before,
+            seconds: start.elapsed().as_secs_f64(),
             failure,
-            size: outcome.tape.size(),
-            schedule: outcome.tape.schedule,
-        })),
+            size: ran.tape.size(),
+            schedule: ran.tape.schedule,
+        }));
     }
+    Exploration::Passed { iterations: before, seconds: start.elapsed().as_secs_f64() }
 }
 
 /// The scenarios declaring that they catch `fault`: large ones first.
@@ -230,21 +203,13 @@ pub fn scenarios_catching(fault: Fault) -> Vec<Scenario> {
 }
 
 /// Explores each scenario that declares `fault` until one fails. Returns the failure
-/// and the iterations spent on scenarios that passed before it. Under PCT at a depth
-/// other than 2 that finds nothing, PCT at depth 2 gets the same budget (the issue's
-/// range is depth 2 to 3; a two-task bug can hide from depth 3's extra change point).
+/// and the iterations spent on explorations that passed before it.
 pub fn hunt(fault: Fault, scheduler: SchedulerKind, settings: &Settings) -> (Option<Found>, usize) {
     let mut spent = 0;
-    let mut kinds = vec![scheduler];
-    if matches!(scheduler, SchedulerKind::Pct { depth } if depth != 2) {
-        kinds.push(SchedulerKind::Pct { depth: 2 });
-    }
-    for kind in kinds {
-        for scenario in scenarios_catching(fault) {
-            match explore(scenario, Some(fault), kind, settings) {
-                Exploration::Failed(found) => return (Some(*found), spent),
-                Exploration::Passed { iterations, .. } => spent += iterations,
-            }
+    for scenario in scenarios_catching(fault) {
+        match explore(scenario, Some(fault), scheduler, settings) {
+            Exploration::Failed(found) => return (Some(*found), spent),
+            Exploration::Passed { iterations, .. } => spent += iterations,
         }
     }
     (None, spent)

@@ -71,10 +71,6 @@ enum Command {
     },
 }
 
-/// Executions the minimizer may spend on one failure.
-#[cfg(feature = "shuttle")]
-const MINIMIZE_RUNS: usize = 400;
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli.command) {
@@ -95,6 +91,10 @@ fn list() {
     println!("faults:");
     for f in pipecheck_core::Fault::ALL {
         println!("  {:<20} breaks {}", f.name(), f.breaks());
+    }
+    println!("invariants:");
+    for (id, statement) in pipecheck_models::invariants() {
+        println!("  {:<20} {statement}", id.name());
     }
     let mut traces: Vec<PathBuf> = std::fs::read_dir("traces")
         .into_iter()
@@ -139,7 +139,7 @@ fn run(command: Command) -> Result<(), String> {
 
     /// A found failure as a trace, minimized (in this process).
     fn minimize_here(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
-        minimize::minimized_trace(found, settings.max_steps, MINIMIZE_RUNS)
+        minimize::minimized_trace(found, settings.max_steps, minimize::DEFAULT_RUNS)
     }
 
     /// A found failure as a minimized trace. The minimizer runs in a child process
@@ -276,7 +276,7 @@ fn run(command: Command) -> Result<(), String> {
                         found.failure.invariant,
                         found.iteration,
                         found.seconds,
-                        found.failure.message.lines().next().unwrap_or("")
+                        pipecheck_properties::first_line(&found.failure.message())
                     );
                     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
                     let name = format!(
@@ -316,7 +316,10 @@ fn run(command: Command) -> Result<(), String> {
                             }
                             _ => String::new(),
                         };
-                        (format!("{}{depth}", r.1 + f.iteration as usize), format!("{:.2}", f.seconds))
+                        (
+                            format!("{}{depth}", r.1 + f.before + f.iteration as usize),
+                            format!("{:.2}", f.seconds),
+                        )
                     }
                     None => (format!("not found in {}", r.1), "-".into()),
                 };
@@ -328,7 +331,7 @@ fn run(command: Command) -> Result<(), String> {
                     let path = out.join(format!("{}-{}.trace", fault.name(), found.scenario.name));
                     let trace = minimized_trace(found, &settings);
                     // Prefer the fault's own invariant, then the smaller schedule.
-                    let rank = |t: &Trace| (t.invariant != fault.breaks(), t.minimized);
+                    let rank = |t: &Trace| (t.invariant != fault.breaks().name(), t.minimized);
                     if best.as_ref().is_none_or(|(b, _)| rank(&trace) < rank(b)) {
                         best = Some((trace, path));
                     }

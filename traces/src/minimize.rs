@@ -20,6 +20,9 @@ use crate::run::{Failure, fresh, run};
 use crate::schedule::Schedule;
 use crate::trace_file::Size;
 
+/// Executions the minimizer may spend on one failure, by default.
+pub const DEFAULT_RUNS: usize = 400;
+
 /// The result of minimizing.
 #[derive(Clone, Debug)]
 pub struct Minimized {

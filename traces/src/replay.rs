@@ -4,12 +4,12 @@
 use std::path::Path;
 
 use pipecheck_core::FaultSet;
-use pipecheck_properties::Entry;
+use pipecheck_properties::{Entry, first_line};
 
-use crate::explore::DEFAULT_MAX_STEPS;
 use crate::record::{Guided, Plan};
 use crate::run::{Failure, fresh, run};
 use crate::trace_file::{Size, Trace, TraceError};
+use pipecheck_models::engine::shuttle::DEFAULT_MAX_STEPS;
 
 /// A replayed execution.
 #[derive(Clone, Debug)]
@@ -42,7 +42,7 @@ pub fn replay(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
             format!(
                 "the replay broke `{}`, not the recorded `{expected}`: {}",
                 f.invariant,
-                first_line(&f.message)
+                first_line(&f.message())
             ),
         )),
         None => Err(TraceError::new(
@@ -128,9 +128,4 @@ impl Replayed {
         let log = self.log.iter().map(|e| crate::table::describe(&e.observation)).collect();
         (self.failure.as_ref().map(|f| f.invariant.clone()), self.size, log)
     }
-}
-
-/// The first line of a (panic) message.
-pub(crate) fn first_line(message: &str) -> &str {
-    message.lines().next().unwrap_or("")
 }

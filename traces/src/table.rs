@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use pipecheck_core::PipeEvent as E;
-use pipecheck_properties::{Entry, Observation};
+use pipecheck_properties::{Entry, FailureKind, Observation, first_line};
 
 use crate::replay::Replayed;
 
@@ -110,8 +110,8 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
     if replayed.log.is_empty() {
         let mut out = render_steps(replayed);
         if let Some(failure) = &replayed.failure {
-            let what = crate::replay::first_line(&failure.message);
-            let _ = writeln!(out, "  ✗ `{}` broke: {what}", failure.invariant);
+            let message = failure.message();
+            let _ = writeln!(out, "  ✗ `{}` broke: {}", failure.invariant, first_line(&message));
         }
         return out;
     }
@@ -177,10 +177,9 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
         );
     }
     if let Some(failure) = &replayed.failure {
-        let what = crate::replay::first_line(&failure.message);
-        let _ =
-            writeln!(out, "  ✗ `{}` broke: {}", failure.invariant, what.trim_start_matches("pipecheck: "));
-        if failure.message.starts_with("deadlock") {
+        let message = failure.message();
+        let _ = writeln!(out, "  ✗ `{}` broke: {}", failure.invariant, first_line(&message));
+        if matches!(failure.kind, FailureKind::Deadlock { .. }) {
             let _ = writeln!(out, "    every task is blocked and none can be woken: a wakeup was lost");
         }
     }

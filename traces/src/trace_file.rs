@@ -28,7 +28,6 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use pipecheck_core::Fault;
-use pipecheck_properties::INVARIANT_NAMES;
 
 use crate::schedule::Schedule;
 
@@ -43,16 +42,9 @@ pub const SHUTTLE_VERSION: &str = "0.9.10";
 pub const OTHER_FAILURES: &[&str] = &["scenario-panic", "step-bound"];
 
 /// Every invariant a failure can be attributed to: the monitor's registry, plus the
-/// invariants the seed primitives' scenarios check themselves (each planted bug names
-/// the invariant it breaks).
+/// invariants the seed primitives' scenarios check themselves.
 pub fn known_invariants() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = INVARIANT_NAMES.to_vec();
-    for fault in Fault::ALL {
-        if !names.contains(&fault.breaks()) {
-            names.push(fault.breaks());
-        }
-    }
-    names
+    pipecheck_models::invariants().into_iter().map(|(id, _)| id.name()).collect()
 }
 
 /// The command that replays `path` (relative to the workspace root).

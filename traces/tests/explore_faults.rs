@@ -9,9 +9,9 @@ use std::path::Path;
 
 use pipecheck_core::Fault;
 use pipecheck_models::Scale;
-use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt, scenarios_catching};
-use pipecheck_traces::minimize::minimize;
-use pipecheck_traces::trace_file::{Trace, known_invariants, replay_command};
+use pipecheck_traces::explore::{Exploration, Settings, explore, hunt, scenarios_catching};
+use pipecheck_traces::minimize::{DEFAULT_RUNS, minimized_trace};
+use pipecheck_traces::trace_file::{known_invariants, replay_command};
 
 fn settings() -> Settings {
     let settings = Settings::from_env().unwrap_or_else(|e| panic!("{e}"));
@@ -25,13 +25,9 @@ fn settings() -> Settings {
 #[test]
 fn every_scenario_passes_under_random_and_pct_schedules() {
     let settings = settings();
-    // Random, PCT at the configured depth, and PCT at depth 2 (the issue's range is 2-3).
-    let mut kinds = settings.schedulers().to_vec();
-    if settings.pct_depth != 2 {
-        kinds.push(SchedulerKind::Pct { depth: 2 });
-    }
+    // Random, and PCT by its depth policy (the configured depth, then depth 2).
     for scenario in pipecheck_models::all() {
-        for &kind in &kinds {
+        for kind in settings.schedulers() {
             match explore(scenario, None, kind, &settings) {
                 Exploration::Passed { iterations, seconds } => {
                     eprintln!(
@@ -42,31 +38,20 @@ fn every_scenario_passes_under_random_and_pct_schedules() {
                 }
                 Exploration::Failed(found) => {
                     // A real failure: minimize it and save it under traces/ for replay.
-                    let minimized = minimize(&found, settings.max_steps, 400);
+                    let trace = minimized_trace(&found, settings.max_steps, DEFAULT_RUNS);
                     let name = format!(
                         "nofault-{}-{}-{}.trace",
                         scenario.name,
-                        kind.to_string().replace(['(', ')', '='], ""),
+                        found.scheduler.to_string().replace(['(', ')', '='], ""),
                         settings.seed
                     );
                     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&name);
-                    let trace = Trace::new(
-                        scenario.name,
-                        &kind.to_string(),
-                        found.seed,
-                        found.iteration,
-                        None,
-                        &found.failure.invariant,
-                        found.size,
-                        minimized.size,
-                        minimized.schedule,
-                    );
                     trace.save(&path).unwrap_or_else(|e| panic!("{e}"));
                     panic!(
                         "{} failed under {kind} at iteration {}: {}\nsaved traces/{name}; replay it with:\n    {}",
                         scenario.name,
                         found.iteration,
-                        found.failure.message,
+                        found.failure.message(),
                         replay_command(&Path::new("traces").join(&name))
                     );
                 }
@@ -91,7 +76,7 @@ fn every_fault_is_caught_under_random_and_under_pct() {
                     assert!(
                         known_invariants().contains(&invariant.as_str()),
                         "{fault}: {}",
-                        found.failure.message
+                        found.failure.message()
                     );
                     eprintln!(
                         "{:<20} {:<14} `{invariant}` broke in {} at iteration {} ({} iterations in all) after \

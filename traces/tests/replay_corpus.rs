@@ -38,7 +38,12 @@ fn every_committed_trace_passes_with_its_fault_off() {
         let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let replayed = replay_without_fault(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
         if let Some(f) = replayed.failure {
-            panic!("{}: with the fault off it still breaks `{}`: {}", path.display(), f.invariant, f.message);
+            panic!(
+                "{}: with the fault off it still breaks `{}`: {}",
+                path.display(),
+                f.invariant,
+                f.message()
+            );
         }
     }
 }
@@ -54,6 +59,6 @@ fn stock_shuttle_replays_a_trace_body_to_the_same_invariant() {
     let encoded = trace.schedule.encode();
     let result = std::panic::catch_unwind(|| shuttle::replay(move || scenario.run_once(faults), &encoded));
     let payload = result.expect_err("the replay fails");
-    let message = payload.downcast_ref::<String>().cloned().unwrap_or_default();
-    assert!(message.contains(&format!("invariant `{}` violated", trace.invariant)), "{message}");
+    let failure = pipecheck_properties::classify(&*payload, None);
+    assert_eq!(failure.invariant().map(|i| i.name()), Some(trace.invariant.as_str()), "{failure}");
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use pipecheck_core::Fault;
 use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore};
-use pipecheck_traces::minimize::minimize;
+use pipecheck_traces::minimize::{DEFAULT_RUNS, minimize};
 use pipecheck_traces::replay::{replay, replay_without_fault};
 use pipecheck_traces::table::render;
 use pipecheck_traces::trace_file::{Size, Trace};
@@ -26,7 +26,7 @@ fn saved_trace(dir: &std::path::Path) -> (PathBuf, Trace) {
     else {
         panic!("PoolOverflow is caught within the default budget");
     };
-    let minimized = minimize(&found, settings.max_steps, 400);
+    let minimized = minimize(&found, settings.max_steps, DEFAULT_RUNS);
     assert_eq!(minimized.failure.invariant, "bounded-pool");
     assert!(minimized.size <= found.size, "{} is not smaller than {}", minimized.size, found.size);
     eprintln!("found at iteration {}: {} minimized to {}", found.iteration, found.size, minimized.size);

@@ -12,7 +12,7 @@ use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
-use super::drive::read_to_end;
+use super::drive::{join, read_to_end};
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -81,7 +81,7 @@ fn writer_complete_races_read(monitor: &Arc<Monitor>) {
     let bytes = reader.drain().unwrap();
     assert_eq!(bytes, b"ab");
     reader.complete(None);
-    writer.join().unwrap();
+    join(writer);
 }
 
 /// A pending read is released by the cancel (or sees it at once); the reader then
@@ -96,7 +96,7 @@ fn cancel_races_read(monitor: &Arc<Monitor>) {
     let bytes = reader.drain().unwrap();
     assert!(bytes.is_empty());
     reader.complete(None);
-    writer.join().unwrap();
+    join(writer);
 }
 
 /// As `cancel-races-read`, with the cancel on a thread of its own (seed 004's
@@ -113,8 +113,8 @@ fn cancel_from_third_thread_races_read(monitor: &Arc<Monitor>) {
     let bytes = reader.drain().unwrap();
     assert_eq!(bytes, b"a");
     reader.complete(None);
-    writer.join().unwrap();
-    cancel.join().unwrap();
+    join(writer);
+    join(cancel);
 }
 
 /// The reader consumes only whole two-byte frames but examines everything, so after
@@ -129,7 +129,7 @@ fn flush_races_read(monitor: &Arc<Monitor>) {
     let frames = read_to_end(&mut reader, monitor, |len| len - len % 2).unwrap();
     assert_eq!(frames, b"ab");
     reader.complete(None);
-    writer.join().unwrap();
+    join(writer);
 }
 
 /// The first flush pauses the writer (two bytes unconsumed); the reader's consume must
@@ -145,7 +145,7 @@ fn consume_races_paused_flush(monitor: &Arc<Monitor>) {
     let bytes = reader.drain().unwrap();
     assert_eq!(bytes, b"abc");
     reader.complete(None);
-    writer.join().unwrap();
+    join(writer);
 }
 
 /// Consuming one of two bytes leaves the writer paused (one is not below the resume
@@ -159,5 +159,5 @@ fn reader_complete_races_paused_flush(monitor: &Arc<Monitor>) {
     });
     reader.read_and_consume(|len| len.min(1)).unwrap();
     reader.complete(None);
-    writer.join().unwrap();
+    join(writer);
 }

@@ -13,7 +13,7 @@ use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
-use super::drive::read_to_end;
+use super::drive::{join, read_to_end};
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -70,7 +70,7 @@ fn bytes_across_segments(monitor: &Arc<Monitor>) {
     let bytes = read_to_end(&mut reader, monitor, |len| len.div_ceil(2)).unwrap();
     assert_eq!(bytes, b"abcde");
     reader.complete(None);
-    writer.join().unwrap();
+    join(writer);
 }
 
 /// The reader's only read may come before or after the writer's completion, and the
@@ -83,7 +83,7 @@ fn both_complete_race_last_read(monitor: &Arc<Monitor>) {
     });
     reader.read_and_consume(|len| len).unwrap();
     reader.complete(None);
-    writer.join().unwrap();
+    join(writer);
 }
 
 /// After "a" is flushed, the writer's `get_memory` for "b" takes bytes 1..4 of the
@@ -99,5 +99,5 @@ fn writer_fills_tail_while_reader_reads(monitor: &Arc<Monitor>) {
     });
     reader.read_and_consume(|_| 0).unwrap();
     reader.complete(None);
-    writer.join().unwrap();
+    join(writer);
 }

@@ -30,3 +30,9 @@ pub(crate) fn read_to_end(
         }
     }
 }
+
+/// Joins `task`, re-raising its panic as it was: a checker's typed payload reaches the
+/// engine unchanged, on plain threads as under loom and shuttle.
+pub(crate) fn join<T>(task: pipecheck_core::primitive::thread::JoinHandle<T>) -> T {
+    task.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}

@@ -9,6 +9,7 @@ use pipecheck_core::{Fault, FaultSet};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
 use super::large_stream::{message, read_to_end};
+use crate::scenarios::drive::join;
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -71,8 +72,8 @@ fn large_cancel(monitor: &Arc<Monitor>) {
     });
     let read = read_to_end(&mut reader, monitor);
     reader.complete(None);
-    let sent = writer.join().expect("the writer does not panic");
-    canceller.join().expect("the canceller does not panic");
+    let sent = join(writer);
+    join(canceller);
     assert_eq!(read, sent, "the reader consumed every byte sent");
 }
 
@@ -94,5 +95,5 @@ fn large_reader_closes(monitor: &Arc<Monitor>) {
         read += outcome.bytes.len() as u64;
     }
     reader.complete(None);
-    writer.join().expect("the writer does not panic");
+    join(writer);
 }

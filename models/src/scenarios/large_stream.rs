@@ -10,6 +10,7 @@ use pipecheck_core::primitive::thread;
 use pipecheck_core::{Fault, FaultSet};
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
 
+use crate::scenarios::drive::join;
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -111,7 +112,7 @@ fn large_stream(monitor: &Arc<Monitor>) {
     });
     let read = read_to_end(&mut reader, monitor);
     reader.complete(None);
-    let sent = writer.join().expect("the writer does not panic");
+    let sent = join(writer);
     assert_eq!(read, sent, "the reader consumed every byte sent");
 }
 
@@ -129,5 +130,5 @@ fn large_pool_churn(monitor: &Arc<Monitor>) {
     let bytes = reader.drain().expect("reads succeed");
     assert_eq!(bytes.len(), SEGMENTS * 8);
     reader.complete(None);
-    writer.join().expect("the writer does not panic");
+    join(writer);
 }

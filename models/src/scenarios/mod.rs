@@ -4,6 +4,7 @@ mod backpressure;
 mod close_receive;
 mod data;
 mod drive;
+pub(crate) use drive::join;
 mod large_cancel;
 mod large_stream;
 mod pool;

@@ -11,6 +11,7 @@ use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
+use crate::scenarios::drive::join;
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -65,5 +66,5 @@ fn return_races_take(monitor: &Arc<Monitor>) {
     let bytes = reader.drain().unwrap();
     assert_eq!(bytes, b"abcdefgh");
     reader.complete(None);
-    writer.join().unwrap();
+    join(writer);
 }

@@ -3,6 +3,8 @@
 
 use pipecheck_core::PipeEvent as E;
 
+use pipecheck_core::InvariantId;
+
 use crate::{CheckConfig, Invariant, Observation};
 
 /// Replays the pause/resume state machine over the pipe's events.
@@ -32,8 +34,8 @@ impl Backpressure {
 }
 
 impl Invariant for Backpressure {
-    fn name(&self) -> &'static str {
-        "backpressure"
+    fn id(&self) -> InvariantId {
+        InvariantId::BACKPRESSURE
     }
 
     fn statement(&self) -> &'static str {

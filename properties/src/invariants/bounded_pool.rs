@@ -6,7 +6,7 @@
 //! never above the count the pool checked: a log occupancy over the maximum is a real
 //! overflow.
 
-use pipecheck_core::PipeEvent;
+use pipecheck_core::{InvariantId, PipeEvent};
 
 use crate::{Invariant, Observation};
 
@@ -25,8 +25,8 @@ impl BoundedPool {
 }
 
 impl Invariant for BoundedPool {
-    fn name(&self) -> &'static str {
-        "bounded-pool"
+    fn id(&self) -> InvariantId {
+        InvariantId::BOUNDED_POOL
     }
 
     fn statement(&self) -> &'static str {

@@ -1,7 +1,7 @@
 //! **byte-exact**: every committed byte is read exactly once, in order; nothing lost,
 //! duplicated or torn.
 
-use pipecheck_core::PipeEvent;
+use pipecheck_core::{InvariantId, PipeEvent};
 
 use crate::{Invariant, Observation};
 
@@ -15,8 +15,8 @@ pub struct ByteExact {
 }
 
 impl Invariant for ByteExact {
-    fn name(&self) -> &'static str {
-        "byte-exact"
+    fn id(&self) -> InvariantId {
+        InvariantId::BYTE_EXACT
     }
 
     fn statement(&self) -> &'static str {

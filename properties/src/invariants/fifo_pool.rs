@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use pipecheck_core::{PipeEvent, SegmentId};
+use pipecheck_core::{InvariantId, PipeEvent, SegmentId};
 
 use crate::{Invariant, Observation};
 
@@ -13,8 +13,8 @@ pub struct FifoPool {
 }
 
 impl Invariant for FifoPool {
-    fn name(&self) -> &'static str {
-        "fifo-pool"
+    fn id(&self) -> InvariantId {
+        InvariantId::FIFO_POOL
     }
 
     fn statement(&self) -> &'static str {

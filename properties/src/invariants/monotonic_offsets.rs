@@ -5,6 +5,8 @@
 
 use pipecheck_core::PipeEvent::{Consumed, Flushed, WriterCompleted};
 
+use pipecheck_core::InvariantId;
+
 use crate::{Invariant, Observation};
 
 /// The offsets seen last.
@@ -16,8 +18,8 @@ pub struct MonotonicOffsets {
 }
 
 impl Invariant for MonotonicOffsets {
-    fn name(&self) -> &'static str {
-        "monotonic-offsets"
+    fn id(&self) -> InvariantId {
+        InvariantId::MONOTONIC_OFFSETS
     }
 
     fn statement(&self) -> &'static str {

@@ -4,7 +4,7 @@
 //! This checker adds the protocol-level half that every engine can see: a read never
 //! hands out bytes past the committed end, which is the writer's free tail.
 
-use pipecheck_core::PipeEvent;
+use pipecheck_core::{InvariantId, PipeEvent};
 
 use crate::{Invariant, Observation};
 
@@ -15,8 +15,8 @@ pub struct NoDataRace {
 }
 
 impl Invariant for NoDataRace {
-    fn name(&self) -> &'static str {
-        "no-data-race"
+    fn id(&self) -> InvariantId {
+        InvariantId::NO_DATA_RACE
     }
 
     fn statement(&self) -> &'static str {

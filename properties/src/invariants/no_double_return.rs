@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use pipecheck_core::{PipeEvent, SegmentId};
+use pipecheck_core::{InvariantId, PipeEvent, SegmentId};
 
 use crate::{Invariant, Observation};
 
@@ -26,8 +26,8 @@ pub struct NoDoubleReturn {
 }
 
 impl Invariant for NoDoubleReturn {
-    fn name(&self) -> &'static str {
-        "no-double-return"
+    fn id(&self) -> InvariantId {
+        InvariantId::NO_DOUBLE_RETURN
     }
 
     fn statement(&self) -> &'static str {

@@ -7,7 +7,7 @@
 //! Under loom and shuttle a lost wakeup shows as a deadlock, which the engine reports
 //! and the harness attributes to this invariant.
 
-use pipecheck_core::PipeEvent;
+use pipecheck_core::{InvariantId, PipeEvent};
 
 use crate::{Invariant, Observation, Side};
 
@@ -51,8 +51,8 @@ impl NoLostWakeup {
 }
 
 impl Invariant for NoLostWakeup {
-    fn name(&self) -> &'static str {
-        "no-lost-wakeup"
+    fn id(&self) -> InvariantId {
+        InvariantId::NO_LOST_WAKEUP
     }
 
     fn statement(&self) -> &'static str {

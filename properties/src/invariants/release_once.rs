@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use pipecheck_core::PipeEvent;
+use pipecheck_core::{InvariantId, PipeEvent};
 
 use crate::{Invariant, Observation};
 
@@ -16,8 +16,8 @@ pub struct ReleaseOnce {
 }
 
 impl Invariant for ReleaseOnce {
-    fn name(&self) -> &'static str {
-        "release-once"
+    fn id(&self) -> InvariantId {
+        InvariantId::RELEASE_ONCE
     }
 
     fn statement(&self) -> &'static str {

@@ -1,34 +1,20 @@
-//! Loom jobs: every interleaving of a small scenario within the preemption bound.
-
-use std::sync::atomic::Ordering;
+//! Loom jobs: every interleaving of a small scenario within the preemption bound,
+//! through the models' [`Loom`] engine.
 
 use pipecheck_core::FaultSet;
 use pipecheck_models::Scenario;
+use pipecheck_models::engine::loom::Loom;
+use pipecheck_properties::Engine;
 
-use super::{Budget, catch_failure, first_line, timed};
+use super::Budget;
 use crate::jobs::Job;
-use crate::outcome::JobResult;
+use crate::outcome::{Fired, JobResult};
 
 pub(crate) fn run(job: &Job, scenario: Scenario, faults: FaultSet, budget: Budget) -> JobResult {
-    let executions = &super::EXECUTIONS;
-    executions.store(0, Ordering::Relaxed);
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(budget.loom_bound);
-    builder.max_duration = Some(budget.time);
-    let (failure, seconds) = timed(|| {
-        catch_failure(move || {
-            builder.check(move || {
-                super::EXECUTIONS.fetch_add(1, Ordering::Relaxed);
-                scenario.run_once(faults);
-            })
-        })
-    });
-    let mut result = JobResult::new(
-        job,
-        failure.map(|(m, i)| (first_line(&m), i)),
-        executions.load(Ordering::Relaxed),
-        seconds,
-    );
+    let engine = Loom { bound: budget.loom_bound, max_duration: Some(budget.time) };
+    let checked = engine.check(scenario.execution(faults));
+    let fired = checked.verdict.failure().map(Fired::from);
+    let mut result = JobResult::new(job, fired, checked.executions, checked.elapsed.as_secs_f64());
     if result.message.is_some() {
         let fault = job.fault.map_or(String::new(), |f| format!(" --fault {f}"));
         result.reproduce = Some(format!(

@@ -6,47 +6,31 @@ use std::path::PathBuf;
 
 use pipecheck_core::FaultSet;
 use pipecheck_models::Scenario;
+use pipecheck_models::engine::shuttle::PCT_DEPTHS;
 use pipecheck_traces::explore::{self, Exploration, SchedulerKind, Settings};
-use pipecheck_traces::minimize::minimized_trace;
+use pipecheck_traces::minimize::{DEFAULT_RUNS, minimized_trace};
 use pipecheck_traces::trace_file::replay_command;
 
-use super::{Budget, first_line};
+use super::Budget;
 use crate::jobs::{Engine, Job};
-use crate::outcome::JobResult;
-
-/// PCT's first bug depth (depth - 1 priority change points); depth 2 follows if it passes.
-const PCT_DEPTH: usize = 3;
-/// Executions the minimizer may spend on one failure.
-const MINIMIZE_RUNS: usize = 300;
+use crate::outcome::{Fired, JobResult};
 
 pub(crate) fn run(job: &Job, scenario: Scenario, _faults: FaultSet, budget: Budget) -> JobResult {
     let seed = budget.seed_for(job.id);
     let settings = Settings { iterations: budget.iterations as usize, seed, ..Settings::default() };
     let scheduler = match job.engine {
-        Engine::ShuttlePct => SchedulerKind::Pct { depth: PCT_DEPTH },
+        Engine::ShuttlePct => SchedulerKind::Pct { depth: PCT_DEPTHS[0] },
         _ => SchedulerKind::Random,
     };
-    let mut exploration = explore::explore(scenario, job.fault, scheduler, &settings);
-    let mut spent = (0, 0.0);
-    if let (Exploration::Passed { iterations, seconds }, SchedulerKind::Pct { .. }) =
-        (&exploration, scheduler)
-    {
-        // A two-task bug can hide from depth 3's extra change point: depth 2 gets the
-        // same budget (the range is depth 2 to 3).
-        spent = (*iterations as u64, *seconds);
-        exploration = explore::explore(scenario, job.fault, SchedulerKind::Pct { depth: 2 }, &settings);
-    }
+    let exploration = explore::explore(scenario, job.fault, scheduler, &settings);
     let mut result = match exploration {
-        Exploration::Passed { iterations, seconds } => {
-            JobResult::new(job, None, spent.0 + iterations as u64, spent.1 + seconds)
-        }
+        Exploration::Passed { iterations, seconds } => JobResult::new(job, None, iterations as u64, seconds),
         Exploration::Failed(found) => {
-            let message = first_line(&found.failure.message);
             let mut result = JobResult::new(
                 job,
-                Some((message, Some(found.failure.invariant.clone()))),
-                spent.0 + found.iteration,
-                spent.1 + found.seconds,
+                Some(Fired::from(&found.failure.kind)),
+                found.before as u64 + found.iteration,
+                found.seconds,
             );
             if job.fault.is_none() {
                 save_trace(job, &found, &settings, &mut result);
@@ -67,7 +51,7 @@ pub(crate) fn run(job: &Job, scenario: Scenario, _faults: FaultSet, budget: Budg
 
 /// Minimizes a real failure's schedule and saves it under `traces/`.
 fn save_trace(job: &Job, found: &explore::Found, settings: &Settings, result: &mut JobResult) {
-    let trace = minimized_trace(found, settings.max_steps, MINIMIZE_RUNS);
+    let trace = minimized_trace(found, settings.max_steps, DEFAULT_RUNS);
     let path = PathBuf::from("traces")
         .join(format!("new-{}-{}-{}.trace", found.scenario.name, job.engine, found.seed));
     match trace.save(&path) {

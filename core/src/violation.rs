@@ -1,0 +1,64 @@
+//! [`Violation`]: a broken invariant, as the value a check fails with.
+
+use std::fmt;
+
+use crate::InvariantId;
+
+/// A broken invariant: which one, what happened, and where in the run.
+///
+/// A check reports it by [`raise`](Violation::raise)-ing it: the panic payload is the
+/// value itself, so engines and reports learn what broke from its fields, and people
+/// read its [`Display`](fmt::Display). It lives next to [`InvariantId`] so that the
+/// primitives' own protocol checks can raise it too.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::{InvariantId, Violation};
+///
+/// let caught = std::panic::catch_unwind(|| Violation::new(InvariantId::BYTE_EXACT, "a byte was lost").raise());
+/// let violation = caught.unwrap_err().downcast::<Violation>().unwrap();
+/// assert_eq!(violation.invariant, InvariantId::BYTE_EXACT);
+/// assert_eq!(violation.to_string(), "invariant `byte-exact` violated: a byte was lost");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The broken invariant.
+    pub invariant: InvariantId,
+    /// What went wrong.
+    pub detail: String,
+    /// Index in the checker's log of the observation that broke it (the log length for
+    /// end-of-run checks); `None` for checks made outside a log.
+    pub step: Option<usize>,
+    /// What led there, for people (a log tail); may be empty.
+    pub context: String,
+}
+
+impl Violation {
+    /// A violation of `invariant`, found outside a log.
+    pub fn new(invariant: InvariantId, detail: impl Into<String>) -> Violation {
+        Violation { invariant, detail: detail.into(), step: None, context: String::new() }
+    }
+
+    /// Fails the current execution with this violation as the panic payload.
+    #[track_caller]
+    pub fn raise(self) -> ! {
+        std::panic::panic_any(self)
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invariant `{}` violated", self.invariant)?;
+        if let Some(step) = self.step {
+            write!(f, " at step {step}")?;
+        }
+        write!(f, ": {}", self.detail)?;
+        if !self.context.is_empty() {
+            write!(f, "\n{}", self.context)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Violation {}

@@ -1,0 +1,8 @@
+//! The engines that need a checker's primitives, as implementations of
+//! [`pipecheck_properties::Engine`]: [`loom`] (feature `loom`) and [`shuttle`]
+//! (feature `shuttle`, random and PCT schedules).
+
+#[cfg(feature = "loom")]
+pub mod loom;
+#[cfg(feature = "shuttle")]
+pub mod shuttle;

@@ -1,0 +1,165 @@
+//! [`Shuttle`]: random and PCT schedules of an execution, from a seed, and the one PCT
+//! depth policy.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Once};
+
+use pipecheck_properties::engine::{conclude, timed};
+use pipecheck_properties::{Checked, Engine, Execution, Verdict};
+use shuttle::scheduler::{PctScheduler, RandomScheduler, RoundRobinScheduler, Scheduler};
+use shuttle::{Config, FailurePersistence, MaxSteps, Runner};
+
+/// PCT's bug depths, in the order they are tried: depth 3 (two priority change points),
+/// then, with the same budget, depth 2 (one): a two-task bug can hide from depth 3's
+/// extra change point.
+pub const PCT_DEPTHS: [usize; 2] = [3, 2];
+
+/// shuttle's default bound on scheduling steps per execution.
+pub const DEFAULT_MAX_STEPS: usize = 200_000;
+
+/// Which of shuttle's schedulers explores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchedulerKind {
+    /// `RandomScheduler`: a uniformly random runnable task at every step.
+    Random,
+    /// `PctScheduler`: random priorities with `depth - 1` priority change points.
+    Pct {
+        /// The bug depth.
+        depth: usize,
+    },
+}
+
+impl SchedulerKind {
+    /// The schedulers an engine of this kind tries in turn: PCT follows [`PCT_DEPTHS`]
+    /// from its depth on (so `pct(depth=3)` also tries depth 2).
+    pub fn policy(self) -> Vec<SchedulerKind> {
+        match self {
+            SchedulerKind::Random => vec![self],
+            SchedulerKind::Pct { depth } => std::iter::once(depth)
+                .chain(PCT_DEPTHS.into_iter().filter(|&d| d < depth))
+                .map(|depth| SchedulerKind::Pct { depth })
+                .collect(),
+        }
+    }
+
+    /// shuttle's scheduler of this kind.
+    pub fn scheduler(self, seed: u64, iterations: usize) -> Box<dyn Scheduler> {
+        match self {
+            SchedulerKind::Random => Box::new(RandomScheduler::new_from_seed(seed, iterations)),
+            SchedulerKind::Pct { depth } => Box::new(PctScheduler::new_from_seed(seed, depth, iterations)),
+        }
+    }
+}
+
+impl fmt::Display for SchedulerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchedulerKind::Random => f.write_str("random"),
+            SchedulerKind::Pct { depth } => write!(f, "pct(depth={depth})"),
+        }
+    }
+}
+
+impl FromStr for SchedulerKind {
+    type Err = String;
+
+    /// `random`, `pct` (the first of [`PCT_DEPTHS`]) or `pct(depth=N)`.
+    fn from_str(s: &str) -> Result<SchedulerKind, String> {
+        match s {
+            "random" => Ok(SchedulerKind::Random),
+            "pct" => Ok(SchedulerKind::Pct { depth: PCT_DEPTHS[0] }),
+            _ => s
+                .strip_prefix("pct(depth=")
+                .and_then(|r| r.strip_suffix(')'))
+                .and_then(|d| d.parse().ok())
+                .filter(|&depth| depth > 0)
+                .map(|depth| SchedulerKind::Pct { depth })
+                .ok_or_else(|| {
+                    format!("unknown scheduler `{s}`: expected `random`, `pct` or `pct(depth=N)`")
+                }),
+        }
+    }
+}
+
+/// shuttle's exploration: up to `iterations` schedules per scheduler of the kind's
+/// [`policy`](SchedulerKind::policy), stopping at the first failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shuttle {
+    /// The scheduler.
+    pub kind: SchedulerKind,
+    /// The exploration seed.
+    pub seed: u64,
+    /// Schedules per scheduler.
+    pub iterations: usize,
+    /// Step bound per execution.
+    pub max_steps: usize,
+}
+
+impl Engine for Shuttle {
+    fn name(&self) -> String {
+        match self.kind {
+            SchedulerKind::Random => "shuttle-random".to_owned(),
+            SchedulerKind::Pct { depth } => format!("shuttle-pct(depth={depth})"),
+        }
+    }
+
+    fn check(&self, execution: Execution) -> Checked {
+        // Counted with a std atomic, shared with the `'static` body shuttle runs.
+        let executions = Arc::new(AtomicU64::new(0));
+        let (verdict, elapsed) = timed(|| {
+            for kind in self.kind.policy() {
+                let (execution, counter) = (execution.clone(), executions.clone());
+                let body = move || {
+                    counter.fetch_add(1, Ordering::Relaxed);
+                    execution();
+                };
+                let (seed, iterations) = (self.seed, self.iterations);
+                let verdict = match kind {
+                    SchedulerKind::Random => {
+                        run_with(RandomScheduler::new_from_seed(seed, iterations), self.max_steps, body)
+                    }
+                    SchedulerKind::Pct { depth } => {
+                        run_with(PctScheduler::new_from_seed(seed, depth, iterations), self.max_steps, body)
+                    }
+                };
+                if verdict != Verdict::Pass {
+                    return verdict;
+                }
+            }
+            Verdict::Pass
+        });
+        Checked { verdict, executions: executions.load(Ordering::Relaxed), elapsed }
+    }
+}
+
+/// shuttle's configuration for our runs: no failure persistence (we report failures
+/// ourselves), no warnings, a step bound.
+pub fn config(max_steps: usize) -> Config {
+    let mut config = Config::new();
+    config.failure_persistence = FailurePersistence::None;
+    config.max_steps = MaxSteps::FailAfter(max_steps);
+    config.silence_warnings = true;
+    config
+}
+
+/// Runs executions of `body` under `scheduler` until it stops or one fails, quietly;
+/// the verdict of the run. The traces tool passes its recording and replaying
+/// schedulers here.
+pub fn run_with(
+    scheduler: impl Scheduler + 'static,
+    max_steps: usize,
+    body: impl Fn() + Send + Sync + 'static,
+) -> Verdict {
+    static SHUTTLE_HOOK: Once = Once::new();
+    // shuttle installs its panic hook at its first execution; let it happen before the
+    // checking layer's hook, so that ours wraps it and a quiet capture keeps it quiet.
+    SHUTTLE_HOOK.call_once(|| {
+        Runner::new(RoundRobinScheduler::new(1), config(1_000)).run(|| {});
+    });
+    let runner = Runner::new(scheduler, config(max_steps));
+    conclude(None, move || {
+        runner.run(body);
+    })
+}

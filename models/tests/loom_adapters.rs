@@ -23,8 +23,10 @@ use std::task::{Context, Poll, Wake, Waker};
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::sync::atomic::{AtomicUsize, Ordering};
 use pipecheck_core::primitive::thread;
+use pipecheck_core::{InvariantId, Violation};
 use pipecheck_core::{PipeOptions, Reader, Writer};
-use pipecheck_models::loom_harness::explore;
+use pipecheck_models::loom_harness::{expect_model_caught, explore};
+use pipecheck_properties::ensure;
 
 /// Bound 12 is past the point where the count stops growing (18 interleavings per read
 /// model, 333 per flush model, the same at bound 20): every interleaving, about a
@@ -89,17 +91,17 @@ fn read_wakes_the_latest_waker(
         Poll::Ready(read) => read,
         Poll::Pending => {
             // The flush came after the re-poll registered B: B alone may be woken.
-            assert_eq!(
-                (a.wakes(), b.wakes()),
-                (0, 1),
-                "invariant `no-lost-wakeup` violated: a flush after the re-poll must wake the \
-                 re-poll's waker, not the replaced one"
-            );
+            let wakes = (a.wakes(), b.wakes());
+            ensure(wakes == (0, 1), InvariantId::NO_LOST_WAKEUP, || {
+                format!(
+                    "a flush after the re-poll must wake the re-poll's waker, not the replaced one (wakes A, B: {wakes:?})"
+                )
+            });
             outcome = Outcome::AfterRepoll;
             match poll_read(&mut reader, &mut Context::from_waker(&waker_b)) {
                 Poll::Ready(read) => read,
                 Poll::Pending => {
-                    panic!("invariant `no-lost-wakeup` violated: woken, but the read is pending")
+                    Violation::new(InvariantId::NO_LOST_WAKEUP, "woken, but the read is pending").raise()
                 }
             }
         }
@@ -138,16 +140,18 @@ fn flush_wakes_the_latest_waker(poll_flush: PollFlush) -> Outcome {
     let done = match second {
         Poll::Ready(done) => done,
         Poll::Pending => {
-            assert_eq!(
-                (a.wakes(), b.wakes()),
-                (0, 1),
-                "invariant `no-lost-wakeup` violated: a consume after the re-poll must wake the \
-                 re-poll's waker, not the replaced one"
-            );
+            let wakes = (a.wakes(), b.wakes());
+            ensure(wakes == (0, 1), InvariantId::NO_LOST_WAKEUP, || {
+                format!(
+                    "a consume after the re-poll must wake the re-poll's waker, not the replaced one (wakes A, B: {wakes:?})"
+                )
+            });
             outcome = Outcome::AfterRepoll;
             match poll_flush(&mut writer, &mut Context::from_waker(&waker_b)) {
                 Poll::Ready(done) => done,
-                Poll::Pending => panic!("invariant `no-lost-wakeup` violated: woken, but still paused"),
+                Poll::Pending => {
+                    Violation::new(InvariantId::NO_LOST_WAKEUP, "woken, but still paused").raise()
+                }
             }
         }
     };
@@ -164,8 +168,7 @@ fn check(model: &str, body: impl Fn() -> Outcome + Send + Sync + 'static) {
     explore(model, BOUND, move || {
         let outcome = body();
         seen.lock().unwrap().insert(outcome);
-    })
-    .unwrap_or_else(|report| panic!("{report}"));
+    });
     let reached: Vec<Outcome> = reached.lock().unwrap().iter().copied().collect();
     assert_eq!(reached, [Outcome::BeforeFirstPoll, Outcome::BetweenPolls, Outcome::AfterRepoll]);
 }
@@ -229,16 +232,14 @@ mod stale_waker_twin {
 
     #[test]
     fn an_adapter_keeping_its_first_waker_is_caught() {
-        let report = explore("adapter-read-repolled (stale waker)", BOUND, || {
+        let verdict = expect_model_caught(InvariantId::NO_LOST_WAKEUP, BOUND, || {
             let mut first: Option<Waker> = None;
             read_wakes_the_latest_waker(move |reader, cx| {
                 let stale = first.get_or_insert_with(|| cx.waker().clone()).clone();
                 tokio_traits::poll_read(reader, &mut Context::from_waker(&stale))
             });
-        })
-        .expect_err("the stale waker went unnoticed");
-        assert!(report.contains("invariant `no-lost-wakeup` violated"), "{report}");
-        eprintln!("stale waker caught: {}", report.lines().next().unwrap_or_default());
+        });
+        eprintln!("stale waker caught: {verdict:?}");
     }
 }
 

@@ -210,11 +210,11 @@ impl<T> AsyncMutex<T> {
             }
             // Some entrant has counted itself in the gate but not queued itself yet.
             if !self.faults.contains(Fault::MutexSkipWakeOnExit) {
-                debug_assert!(
-                    !queue.released,
-                    "invariant `mutual-exclusion` violated: an exit reserved a second permit"
-                );
-                queue.released = true;
+                let second = std::mem::replace(&mut queue.released, true);
+                // Checked in every build, after unlocking: a panic while the queue lock is
+                // held would unwind through its release and let other tasks run meanwhile.
+                drop(queue);
+                assert!(!second, "invariant `mutual-exclusion` violated: an exit reserved a second permit");
             }
             return;
         }

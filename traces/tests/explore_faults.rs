@@ -5,13 +5,12 @@
 //! `PIPECHECK_SHUTTLE_PCT_DEPTH`, `PIPECHECK_SHUTTLE_MAX_STEPS` (see traces/README.md).
 #![cfg(feature = "shuttle")]
 
-use std::path::Path;
-
 use pipecheck_core::Fault;
 use pipecheck_models::Scale;
 use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt, scenarios_catching};
-use pipecheck_traces::minimize::minimize;
-use pipecheck_traces::trace_file::{Trace, known_invariants, replay_command};
+use pipecheck_traces::location;
+use pipecheck_traces::minimize::minimized_trace;
+use pipecheck_traces::trace_file::{known_invariants, replay_command};
 
 fn settings() -> Settings {
     let settings = Settings::from_env().unwrap_or_else(|e| panic!("{e}"));
@@ -41,33 +40,16 @@ fn every_scenario_passes_under_random_and_pct_schedules() {
                     );
                 }
                 Exploration::Failed(found) => {
-                    // A real failure: minimize it and save it under traces/ for replay.
-                    let minimized = minimize(&found, settings.max_steps, 400);
-                    let name = format!(
-                        "nofault-{}-{}-{}.trace",
-                        scenario.name,
-                        kind.to_string().replace(['(', ')', '='], ""),
-                        settings.seed
-                    );
-                    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&name);
-                    let trace = Trace::new(
-                        scenario.name,
-                        &kind.to_string(),
-                        found.seed,
-                        found.iteration,
-                        None,
-                        &found.failure.invariant,
-                        found.size,
-                        minimized.size,
-                        minimized.schedule,
-                    );
-                    trace.save(&path).unwrap_or_else(|e| panic!("{e}"));
+                    // A real failure: minimize it and save it under target/ for replay.
+                    let trace = minimized_trace(&found, settings.max_steps, 400);
+                    let path = location::save_found(&trace).unwrap_or_else(|e| panic!("{e}"));
                     panic!(
-                        "{} failed under {kind} at iteration {}: {}\nsaved traces/{name}; replay it with:\n    {}",
+                        "{} failed under {kind} at iteration {}: {}\nsaved {}; replay it with:\n    {}",
                         scenario.name,
                         found.iteration,
                         found.failure.message,
-                        replay_command(&Path::new("traces").join(&name))
+                        location::from_root(&path).display(),
+                        replay_command(&path)
                     );
                 }
             }

@@ -105,9 +105,11 @@ pub fn explore(
         })
     });
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        builder.check(move || {
-            counter.fetch_add(1, Ordering::Relaxed);
-            body();
+        with_loom_log(|| {
+            builder.check(move || {
+                counter.fetch_add(1, Ordering::Relaxed);
+                body();
+            })
         })
     }));
     let reported = CONTEXT.with(|c| c.borrow_mut().take()).and_then(|c| c.reported);
@@ -125,6 +127,32 @@ pub fn explore(
         }
         Err(payload) => Err(reported.unwrap_or_else(|| failure_report(&explored, &panic_message(&*payload)))),
     }
+}
+
+/// Runs `explore` (a `loom::model::Builder::check`) with the `tracing` subscriber that
+/// `loom::model()` installs: loom writes its interleaving log through `tracing`, so
+/// without one `LOOM_LOG` prints nothing. `LOOM_LOG=1` shows everything; any other
+/// value is a `tracing` filter (`LOOM_LOG=info`); the log goes to the test's output.
+///
+/// # Examples
+///
+/// ```no_run
+/// pipecheck_models::loom_harness::with_loom_log(|| loom::model::Builder::new().check(|| {}));
+/// ```
+pub fn with_loom_log<T>(explore: impl FnOnce() -> T) -> T {
+    // `LOOM_LOG=1` (the README's recipe, and what loom's `log` flag checks for) is not
+    // a filter directive: read it, and any other bare switch, as "everything".
+    let filter = match std::env::var("LOOM_LOG").unwrap_or_default().trim() {
+        "" => tracing_subscriber::EnvFilter::new("off"),
+        "1" | "true" | "yes" | "on" => tracing_subscriber::EnvFilter::new("trace"),
+        directives => tracing_subscriber::EnvFilter::new(directives),
+    };
+    let subscriber = tracing_subscriber::fmt::Subscriber::builder()
+        .with_env_filter(filter)
+        .with_test_writer()
+        .without_time()
+        .finish();
+    tracing::subscriber::with_default(subscriber, explore)
 }
 
 /// Explores scenario `name` with `faults` switched on; panics with the failure report.
@@ -205,6 +233,8 @@ pub fn expect_model_caught(
             panic!("the child run of `{test_name}` reported no failure ({}):\n{stderr}", output.status)
         });
     assert_names(&report, fault);
+    let bound = std::env::var("LOOM_MAX_PREEMPTIONS").ok().and_then(|b| b.parse().ok()).unwrap_or(bound);
+    eprintln!("reproduce: {}", reproduce_command(bound, true));
     report
 }
 
@@ -337,13 +367,15 @@ fn failure_report(explored: &Explored, message: &str) -> String {
     } else {
         format!("the model panicked outside any invariant: {message}\n{}", monitor_tail())
     };
-    let (test_binary, test_name) = current_test();
+    let (_, test_name) = current_test();
+    let command = reproduce_command(explored.bound, std::env::var_os(CHILD_ENV).is_some());
     format!(
         "{headline}\n\
          in loom model `{model}` at interleaving {n} (preemption bound {bound}, {elapsed:.2?})\n\
          reproduce:\n  \
-           LOOM_MAX_PREEMPTIONS={bound} cargo test -p pipecheck-models --features loom --test {test_binary} -- {test_name} --exact\n  \
-           interleaving log: add LOOM_LOG=1 (and LOOM_LOCATION=1 for source locations)\n  \
+           {command}\n  \
+           interleaving log: add LOOM_LOG=info (thread switches) or LOOM_LOG=1 (every operation; long), and \
+           LOOM_LOCATION=1 for source locations\n  \
            jump to the failing interleaving: run once with --features loom,loom-checkpoint and \
            LOOM_CHECKPOINT_FILE=/tmp/{test_name}.json LOOM_CHECKPOINT_INTERVAL=1, then rerun with the same \
            file and LOOM_LOG=1",
@@ -351,6 +383,19 @@ fn failure_report(explored: &Explored, message: &str) -> String {
         n = explored.interleavings,
         bound = explored.bound,
         elapsed = explored.elapsed,
+    )
+}
+
+/// The one command that reruns this test's exploration with `bound`. For a planted-bug
+/// twin (`twin`) it runs the child's side directly, in the foreground, so that loom's
+/// log and the failure reach the terminal instead of the parent's capture.
+fn reproduce_command(bound: usize, twin: bool) -> String {
+    let (test_binary, test_name) = current_test();
+    let (env, nocapture) =
+        if twin { (format!("{CHILD_ENV}=1 "), " --nocapture") } else { (String::new(), "") };
+    format!(
+        "{env}LOOM_MAX_PREEMPTIONS={bound} cargo test -p pipecheck-models --features loom --test {test_binary} -- \
+         {test_name} --exact{nocapture}"
     )
 }
 

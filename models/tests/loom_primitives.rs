@@ -15,9 +15,11 @@ fn explore(preemption_bound: usize, body: fn(FaultSet), faults: FaultSet) {
     builder.preemption_bound = Some(preemption_bound);
     let runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let counter = runs.clone();
-    builder.check(move || {
-        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        body(faults)
+    pipecheck_models::loom_harness::with_loom_log(|| {
+        builder.check(move || {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            body(faults)
+        })
     });
     eprintln!(
         "loom explored {} interleavings (preemption bound {preemption_bound})",

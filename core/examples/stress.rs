@@ -14,6 +14,12 @@
 #[allow(dead_code)] // the tests use more of it than this example
 mod transfer;
 
+// The transfer's blocking waits go through the tests' watchdog (`super::watchdog`).
+#[cfg(not(any(feature = "loom", feature = "shuttle")))]
+#[path = "../tests/common/watchdog.rs"]
+#[allow(dead_code)]
+mod watchdog;
+
 #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 fn main() {
     use transfer::{Plan, SEED_VAR, seed_from_env, transfer};

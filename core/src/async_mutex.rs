@@ -211,10 +211,13 @@ impl<T> AsyncMutex<T> {
             }
             // Some entrant has counted itself in the gate but not queued itself yet.
             if !self.faults.contains(Fault::MutexSkipWakeOnExit) {
-                if queue.released {
+                let second = std::mem::replace(&mut queue.released, true);
+                // Checked in every build, after unlocking: a panic while the queue lock is
+                // held would unwind through its release and let other tasks run meanwhile.
+                drop(queue);
+                if second {
                     Violation::new(InvariantId::MUTUAL_EXCLUSION, "an exit reserved a second permit").raise();
                 }
-                queue.released = true;
             }
             return;
         }

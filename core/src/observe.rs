@@ -100,6 +100,29 @@ pub enum PipeEvent {
     ReadCanceled,
     /// `cancel_pending_flush` was called.
     FlushCanceled,
+    /// An end found it must wait and registered its waker: a read with nothing to
+    /// read, or a paused flush.
+    WakerRegistered {
+        /// The end that waits.
+        end: PipeEnd,
+    },
+    /// The end emitting this took the other end's registered waker to wake it (a flush
+    /// or a writer completion waking a pending read, a consume waking a paused flush,
+    /// a cancel waking its own end). Emitted by the waking thread, so a log shows who
+    /// woke whom; a lost wakeup shows as a registration never followed by this.
+    Woke {
+        /// The end that is woken.
+        end: PipeEnd,
+    },
+}
+
+/// One end of a pipe, as named in [`PipeEvent`]s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PipeEnd {
+    /// The reading end.
+    Reader,
+    /// The writing end.
+    Writer,
 }
 
 /// Receives a pipe's [`PipeEvent`]s, from the reader's and the writer's threads, at times
@@ -122,6 +145,21 @@ pub(crate) struct Observer(Option<Box<dyn PipeObserver>>);
 impl Observer {
     pub(crate) fn new(observer: Box<dyn PipeObserver>) -> Observer {
         Observer(Some(observer))
+    }
+
+    /// Takes the waker in `slot` to wake `end`, reporting [`PipeEvent::Woke`] if there
+    /// was one. Called under the pipe lock, like the state events.
+    #[inline(always)]
+    pub(crate) fn take_waker(
+        &self,
+        slot: &mut Option<std::task::Waker>,
+        end: PipeEnd,
+    ) -> Option<std::task::Waker> {
+        let waker = slot.take();
+        if waker.is_some() {
+            self.emit(|| PipeEvent::Woke { end });
+        }
+        waker
     }
 
     /// Emits the event built by `event`, which only runs when an observer is installed.

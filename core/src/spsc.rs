@@ -150,7 +150,9 @@ impl<T> Consumer<T> {
             let mut chunk = unsafe { &*head.chunk };
             if head.index == chunk.slots.len() {
                 let next = chunk.next.load(Ordering::Acquire);
-                debug_assert!(!next.is_null(), "an item was published past a full chunk without a link");
+                // A memory-safety check, so in every build: `next` is dereferenced below.
+                // One branch per chunk of slots, not per item.
+                assert!(!next.is_null(), "an item was published past a full chunk without a link");
                 // SAFETY: [1] the chunk is drained, and the producer linked `next` before
                 // publishing the item we are about to read, so it has moved its tail
                 // off this chunk and will never touch it again; [2] nothing else

@@ -7,11 +7,12 @@
 
 mod common;
 
+use common::block_on;
+
 use std::pin::pin;
 use std::task::Poll;
 
 use common::{Recorder, WakeCounter, poll_once, poll_with};
-use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{FlushResult, PipeEvent, PipeOptions, Reader, Writer};
 
 /// A pipe that pauses at 100 unconsumed bytes and resumes below 50.

@@ -7,12 +7,13 @@
 
 mod common;
 
+use common::block_on;
+
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;
 
 use common::{CountingPool, Recorder, WakeCounter, poll_with};
-use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{Failure, PipeEvent, PipeOptions, Reader, Writer};
 
 /// A pipe with 64-byte segments over a counting pool.

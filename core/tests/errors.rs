@@ -3,7 +3,10 @@
 //! call must leave the pipe usable.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-use pipecheck_core::primitive::future::block_on;
+mod common;
+
+use common::block_on;
+
 use pipecheck_core::{Failure, OptionsError, PipeError, PipeOptions, Reader, Writer};
 
 fn flushed(data: &[u8]) -> (Writer, Reader) {

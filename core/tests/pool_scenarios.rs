@@ -11,10 +11,11 @@
 
 mod common;
 
+use common::block_on;
+
 use std::sync::Arc;
 
 use common::{CountingPool, Recorder, check_lifecycle, created, discarded, head_released, returned, taken};
-use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{PipeEvent, PipeOptions, PoolDesign, Reader, SegmentId, Writer};
 
 const SEGMENT: usize = 64;

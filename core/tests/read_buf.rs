@@ -3,8 +3,11 @@
 //! `bytes::Buf` cursor, over buffers that span several segments.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
+mod common;
+
+use common::block_on;
+
 use bytes::Buf;
-use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{PipeError, PipeOptions, Reader, Writer};
 
 /// `data` flushed through a pipe whose segments hold `segment` bytes each.

@@ -6,11 +6,12 @@
 
 mod common;
 
+use common::block_on;
+
 use std::pin::pin;
 use std::task::Poll;
 
 use common::{WakeCounter, poll_once, poll_with};
-use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{Reader, Writer};
 
 fn flushed(data: &[u8]) -> (Writer, Reader) {

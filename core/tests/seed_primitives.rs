@@ -2,10 +2,13 @@
 //! cancellation of the async mutex, and the partitioned pool's home preference.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
+mod common;
+
+use common::block_on;
+
 use std::pin::pin;
 use std::task::{Context, Waker};
 
-use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{
     AsyncMutex, ChannelError, CompletionError, CompletionSource, Message, PartitionedPool, PipeOptions,
     message_channel,

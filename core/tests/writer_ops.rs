@@ -6,10 +6,11 @@
 
 mod common;
 
+use common::block_on;
+
 use std::pin::pin;
 
 use common::{Recorder, WakeCounter, created, head_released, poll_once, poll_with};
-use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{FlushResult, PipeError, PipeEvent, PipeOptions, Reader, Writer};
 
 /// A pipe with fixed-size segments of `size` bytes, recording its events.

@@ -18,6 +18,7 @@ use pipecheck_core::{Fault, FaultSet, InvariantId};
 use pipecheck_properties::{Checked, Engine, Entry, FailureKind, Invariant, Monitor, Verdict, registry};
 
 use crate::engine::loom::Loom;
+pub use crate::engine::loom::with_loom_log;
 use crate::must_fail::{ChildVerdict, must_fail_in_child};
 use crate::{Scenario, find};
 
@@ -147,7 +148,7 @@ fn reproduce(bound: usize) -> String {
     format!(
         "reproduce:\n  \
            LOOM_MAX_PREEMPTIONS={bound} cargo test -p pipecheck-models --features loom --test {binary} -- {test} --exact\n  \
-           interleaving log: add LOOM_LOG=1 (and LOOM_LOCATION=1 for source locations)\n  \
+           interleaving log: add LOOM_LOG=info (thread switches) or LOOM_LOG=1 (every operation; long), and LOOM_LOCATION=1 for source locations\n  \
            jump to the failing interleaving: run once with --features loom,loom-checkpoint and \
            LOOM_CHECKPOINT_FILE=/tmp/{test}.json LOOM_CHECKPOINT_INTERVAL=1, then rerun with the same \
            file and LOOM_LOG=1"

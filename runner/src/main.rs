@@ -55,7 +55,7 @@ struct CampaignArgs {
     /// Engines to run (default: all).
     #[arg(long = "engine", value_enum)]
     engines: Vec<Engine>,
-    /// Only these scenarios (default: all).
+    /// Only these scenarios (default: all); `op-sequences` names the proptest jobs.
     #[arg(long = "scenario")]
     scenarios: Vec<String>,
     /// Only these planted bugs in the kill matrix (default: all).
@@ -122,32 +122,80 @@ fn main() -> ExitCode {
     }
 }
 
+/// The scenarios `--scenario` may name: every model scenario, and the proptest
+/// engine's operation sequences.
+fn known_scenarios() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = pipecheck_models::all().iter().map(|s| s.name).collect();
+    names.push(jobs::OP_SEQUENCES);
+    names
+}
+
+/// What a scenario does, for `--list`.
+fn summary_of(scenario: &str) -> &'static str {
+    if scenario == jobs::OP_SEQUENCES {
+        return "random operation sequences against the reference model";
+    }
+    pipecheck_models::find(scenario).map_or("", |s| s.summary)
+}
+
+/// Prints the planned jobs under a header; stops quietly when stdout closes (`| head`).
+fn list(jobs: &[Job]) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let mut lines = std::iter::once(format!(
+        "{:<5} {:<15} {:<36} {:<20} what the scenario does",
+        "id", "engine", "scenario", "fault"
+    ))
+    .chain(jobs.iter().map(|job| {
+        format!(
+            "{:<5} {:<15} {:<36} {:<20} {}",
+            job.id,
+            job.engine.name(),
+            job.scenario,
+            job.fault.map_or("-", Fault::name),
+            summary_of(&job.scenario)
+        )
+    }));
+    // A closed pipe is the reader saying it has seen enough: not an error.
+    let _ = lines.try_for_each(|line| writeln!(out, "{line}")).and_then(|()| out.flush());
+}
+
 fn campaign(args: CampaignArgs) -> ExitCode {
+    let known = known_scenarios();
+    let unknown: Vec<&String> = args.scenarios.iter().filter(|s| !known.contains(&s.as_str())).collect();
+    if !unknown.is_empty() {
+        let names: Vec<String> = unknown.iter().map(|s| format!("`{s}`")).collect();
+        eprintln!("error: unknown scenario {} (known: {})", names.join(", "), known.join(", "));
+        return ExitCode::from(2);
+    }
     let engines = if args.engines.is_empty() { Engine::ALL.to_vec() } else { args.engines.clone() };
     let clean = !args.only_faults && args.faults.is_empty();
     let faults = !args.no_faults;
     let jobs: Vec<Job> = plan(&engines, clean, faults)
         .into_iter()
-        .filter(|j| {
-            args.scenarios.is_empty() || args.scenarios.contains(&j.scenario) || j.engine == Engine::Proptest
-        })
+        .filter(|j| args.scenarios.is_empty() || args.scenarios.contains(&j.scenario))
         .filter(|j| args.faults.is_empty() || j.fault.is_some_and(|f| args.faults.contains(&f)))
         .filter(|j| args.shard.is_none_or(|s| s.owns(j.id)))
         .collect();
     if args.list {
-        for job in &jobs {
-            println!("{}", job.spec());
-        }
+        list(&jobs);
         return ExitCode::SUCCESS;
     }
     let budget = args.budget.budget();
+    let mut running: Vec<Engine> = jobs.iter().map(|j| j.engine).collect();
+    running.sort();
+    running.dedup();
+    let loom_bound = if running.contains(&Engine::Loom) {
+        format!(", loom preemption bound {}", budget.loom_bound)
+    } else {
+        String::new()
+    };
     println!(
-        "pipecheck campaign: {} jobs ({}), seed {}, {} iterations/job, loom preemption bound {}, {}s/job limit{}",
+        "pipecheck campaign: {} jobs ({}), seed {}, {} iterations/job{loom_bound}, {}s/job limit{}",
         jobs.len(),
-        engines.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "),
+        running.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "),
         budget.seed,
         budget.iterations,
-        budget.loom_bound,
         budget.time.as_secs_f64(),
         args.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count)),
     );

@@ -2,10 +2,10 @@
 //! shows progress, and collects results.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, IsTerminal};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -19,12 +19,7 @@ use crate::worker::{self, Budget};
 /// Runs `jobs`: std jobs in this process, loom and shuttle jobs in workers built with
 /// their feature. Returns one result per job, in job order.
 pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &Path) -> Vec<JobResult> {
-    let bar = ProgressBar::new(jobs.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-            .expect("template is valid"),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
+    let bar = Progress::new(jobs.len());
     let mut by_feature: BTreeMap<Option<&str>, Vec<Job>> = BTreeMap::new();
     for job in jobs {
         by_feature.entry(job.engine.feature()).or_default().push(job.clone());
@@ -33,9 +28,74 @@ pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &Path) -> Vec<JobResult
     for (feature, group) in by_feature {
         results.extend(run_group(feature, &group, budget, log_dir, &bar));
     }
-    bar.finish_and_clear();
+    bar.finish();
     results.sort_by_key(|r| r.job.id);
     results
+}
+
+/// Progress: a bar on a terminal; otherwise plain lines, one per finished job, printed
+/// as each finishes (a log or CI shows how far the campaign got).
+enum Progress {
+    Bar(ProgressBar),
+    Lines { total: usize, done: std::cell::Cell<usize>, started: Instant },
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        if !std::io::stdout().is_terminal() {
+            return Progress::Lines { total, done: std::cell::Cell::new(0), started: Instant::now() };
+        }
+        let bar = ProgressBar::new(total as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+                .expect("template is valid"),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Progress::Bar(bar)
+    }
+
+    /// What runs now: the bar's message; as a line only for the slow step of building
+    /// a worker, so that a log does not sit silent meanwhile.
+    fn set_message(&self, message: String) {
+        match self {
+            Progress::Bar(bar) => bar.set_message(message),
+            Progress::Lines { .. } if message.starts_with("building") => println!("{message} ..."),
+            Progress::Lines { .. } => {}
+        }
+    }
+
+    /// One job finished.
+    fn finished(&self, result: &JobResult) {
+        match self {
+            Progress::Bar(bar) => bar.inc(1),
+            Progress::Lines { total, done, started } => {
+                done.set(done.get() + 1);
+                let invariant = result.invariant.as_deref().map_or(String::new(), |i| format!(" `{i}`"));
+                println!(
+                    "[{:>4}/{total} {:>6.1}s] {}: {:?}{invariant}, {} it in {:.2}s",
+                    done.get(),
+                    started.elapsed().as_secs_f64(),
+                    describe(&result.job),
+                    result.outcome,
+                    result.iterations,
+                    result.seconds
+                );
+            }
+        }
+    }
+
+    fn println(&self, line: String) {
+        match self {
+            Progress::Bar(bar) => bar.println(line),
+            Progress::Lines { .. } => println!("{line}"),
+        }
+    }
+
+    fn finish(&self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 fn describe(job: &Job) -> String {
@@ -48,7 +108,7 @@ fn run_group(
     jobs: &[Job],
     budget: Budget,
     log_dir: &Path,
-    bar: &ProgressBar,
+    bar: &Progress,
 ) -> Vec<JobResult> {
     let Some(feature) = feature else {
         // std jobs run here, one by one.
@@ -57,7 +117,7 @@ fn run_group(
             .map(|job| {
                 bar.set_message(describe(job));
                 let result = worker::run_one(job, budget);
-                bar.inc(1);
+                bar.finished(&result);
                 result
             })
             .collect();
@@ -83,8 +143,9 @@ fn run_group(
         };
         if let Some(id) = in_flight {
             let job = remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
-            results.insert(id, judge_crash(&job, &log_path));
-            bar.inc(1);
+            let result = judge_crash(&job, &log_path);
+            bar.finished(&result);
+            results.insert(id, result);
         }
         if results.len() == before {
             break;
@@ -95,11 +156,12 @@ fn run_group(
     jobs.iter()
         .map(|job| {
             results.remove(&job.id).unwrap_or_else(|| {
-                bar.inc(1);
-                JobResult::error(
+                let result = JobResult::error(
                     job,
                     format!("the {feature} worker ended without a result (see {})", log_path.display()),
-                )
+                );
+                bar.finished(&result);
+                result
             })
         })
         .collect()
@@ -111,7 +173,7 @@ fn spawn_worker(
     jobs: &[Job],
     budget: Budget,
     log_path: &Path,
-    bar: &ProgressBar,
+    bar: &Progress,
     results: &mut BTreeMap<usize, JobResult>,
 ) -> std::io::Result<Option<usize>> {
     let log = std::fs::OpenOptions::new().create(true).append(true).open(log_path)?;
@@ -139,7 +201,7 @@ fn spawn_worker(
         } else if let Some(json) = line.strip_prefix(RESULT_PREFIX)
             && let Ok(result) = serde_json::from_str::<JobResult>(json)
         {
-            bar.inc(1);
+            bar.finished(&result);
             in_flight = None;
             results.insert(result.job.id, result);
         }

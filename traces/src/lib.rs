@@ -1,6 +1,7 @@
 //! # pipecheck-traces
 //!
-//! Saved failing shuttle schedules (`traces/*.trace`) and the tooling that finds,
+//! Saved failing shuttle schedules (the corpus in `traces/corpus/`, new finds under
+//! `target/pipecheck/traces/`: [`location`]) and the tooling that finds,
 //! minimizes, replays and explains them.
 //!
 //! * [`schedule`] and [`trace_file`]: the schedule encoding (shuttle's) and the trace
@@ -10,6 +11,7 @@
 //!   invariant), [`replay`] (deterministic, exact replay) and [`table`] (the failing
 //!   execution as a per-task table). `src/main.rs` is the command line on top.
 
+pub mod location;
 pub mod schedule;
 pub mod trace_file;
 

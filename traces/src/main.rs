@@ -1,7 +1,7 @@
 //! `pipecheck-traces`: find, minimize, save and replay failing shuttle schedules.
 //!
 //! ```text
-//! cargo run -p pipecheck-traces --features shuttle -- replay traces/<file>.trace
+//! cargo run -p pipecheck-traces --features shuttle -- replay traces/corpus/<file>.trace
 //! cargo run -p pipecheck-traces --features shuttle -- explore --scenario large-stream --fault LifoPool
 //! cargo run -p pipecheck-traces --features shuttle -- corpus
 //! cargo run -p pipecheck-traces -- list
@@ -54,9 +54,9 @@ enum Command {
         /// Seed (default: PIPECHECK_SHUTTLE_SEED or the built-in seed).
         #[arg(long)]
         seed: Option<u64>,
-        /// Where to save the trace.
-        #[arg(long, default_value = "traces")]
-        out: PathBuf,
+        /// Where to save the trace (default: target/pipecheck/traces/).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Minimize a trace file again, in place (fewer preemptions, then fewer steps).
     Minimize {
@@ -65,9 +65,9 @@ enum Command {
     },
     /// Regenerate the corpus: one minimized trace per fault, and the per-fault table.
     Corpus {
-        /// Where to save the traces.
-        #[arg(long, default_value = "traces")]
-        out: PathBuf,
+        /// Where to save the traces (default: the committed corpus, traces/corpus/).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
 }
 
@@ -96,21 +96,23 @@ fn list() {
     for (id, statement) in pipecheck_models::invariants() {
         println!("  {:<20} {statement}", id.name());
     }
-    let mut traces: Vec<PathBuf> = std::fs::read_dir("traces")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
-        .collect();
-    traces.sort();
-    if !traces.is_empty() {
-        println!("traces:");
-    }
-    for path in traces {
-        match pipecheck_traces::trace_file::Trace::load(&path) {
-            Ok(t) => println!("  {:<44} {} · {} · {}", path.display(), t.scenario, t.invariant, t.minimized),
-            Err(e) => println!("  {e}"),
+    use pipecheck_traces::location::{corpus_dir, found_dir, from_root, traces_in};
+    for (title, dir) in [("corpus", corpus_dir()), ("found by runs", found_dir())] {
+        let traces = traces_in(&dir);
+        if !traces.is_empty() {
+            println!("traces ({title}, {}):", from_root(&dir).display());
+        }
+        for path in traces {
+            match pipecheck_traces::trace_file::Trace::load(&path) {
+                Ok(t) => println!(
+                    "  {:<44} {} · {} · {}",
+                    from_root(&path).display(),
+                    t.scenario,
+                    t.invariant,
+                    t.minimized
+                ),
+                Err(e) => println!("  {e}"),
+            }
         }
     }
 }
@@ -123,7 +125,7 @@ fn run(command: Command) -> Result<(), String> {
             Ok(())
         }
         _ => Err("this command runs shuttle: build with `--features shuttle`, e.g. \
-                  `cargo run -p pipecheck-traces --features shuttle -- replay traces/<file>`"
+                  `cargo run -p pipecheck-traces --features shuttle -- replay traces/corpus/<file>`"
             .into()),
     }
 }
@@ -132,6 +134,7 @@ fn run(command: Command) -> Result<(), String> {
 fn run(command: Command) -> Result<(), String> {
     use pipecheck_core::Fault;
     use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt};
+    use pipecheck_traces::location;
     use pipecheck_traces::minimize;
     use pipecheck_traces::replay::{replay, replay_without_fault};
     use pipecheck_traces::table::render;
@@ -278,14 +281,9 @@ fn run(command: Command) -> Result<(), String> {
                         found.seconds,
                         pipecheck_properties::first_line(&found.failure.message())
                     );
+                    let out = out.unwrap_or_else(location::found_dir);
                     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-                    let name = format!(
-                        "{}-{}-{}-{}.trace",
-                        fault.map_or("nofault", Fault::name),
-                        scenario.name,
-                        kind.to_string().replace(['(', ')', '='], ""),
-                        settings.seed
-                    );
+                    let name = location::file_name(fault, scenario.name, &kind.to_string(), found.seed);
                     save(&found, &settings, out.join(name))?;
                 }
             }
@@ -300,6 +298,7 @@ fn run(command: Command) -> Result<(), String> {
             println!("{}: {} -> {}", file.display(), trace.minimized, minimized.minimized);
         }
         Command::Corpus { out } => {
+            let out = out.unwrap_or_else(location::corpus_dir);
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
             println!(
                 "| fault | scenario | random: iterations | random: seconds | PCT: iterations | PCT: seconds | original | minimized |"
@@ -328,7 +327,13 @@ fn run(command: Command) -> Result<(), String> {
                 // Keep the failure with the smaller minimized schedule.
                 let mut best: Option<(Trace, PathBuf)> = None;
                 for found in results.iter().filter_map(|r| r.0.as_ref()) {
-                    let path = out.join(format!("{}-{}.trace", fault.name(), found.scenario.name));
+                    let name = location::file_name(
+                        Some(fault),
+                        found.scenario.name,
+                        &found.scheduler.to_string(),
+                        found.seed,
+                    );
+                    let path = out.join(name);
                     let trace = minimized_trace(found, &settings);
                     // Prefer the fault's own invariant, then the smaller schedule.
                     let rank = |t: &Trace| (t.invariant != fault.breaks().name(), t.minimized);
@@ -337,6 +342,13 @@ fn run(command: Command) -> Result<(), String> {
                     }
                 }
                 if let Some((trace, path)) = &best {
+                    // The fault's previous trace gives way to the new one.
+                    for old in location::traces_in(&out) {
+                        let name = old.file_name().map(|n| n.to_string_lossy().into_owned());
+                        if name.is_some_and(|n| n.starts_with(&format!("{}-", fault.name()))) {
+                            std::fs::remove_file(&old).map_err(|e| format!("{}: {e}", old.display()))?;
+                        }
+                    }
                     trace.save(path).map_err(|e| e.to_string())?;
                     eprintln!("saved {}\n    {}", path.display(), replay_command(path));
                 }

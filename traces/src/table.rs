@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use pipecheck_core::PipeEvent as E;
+use pipecheck_core::{PipeEnd, PipeEvent as E};
 use pipecheck_properties::{Entry, FailureKind, Observation, first_line};
 
 use crate::replay::Replayed;
@@ -30,7 +30,7 @@ pub fn describe(observation: &Observation) -> String {
                     if *paused { " PAUSE" } else { "" }
                 )
             }
-            E::FlushResumed { unconsumed } => format!("resume writer at {unconsumed}"),
+            E::FlushResumed { unconsumed } => format!("resumes the writer (unread {unconsumed})"),
             E::Consumed { consumed, examined, .. } => format!("advance_to({consumed}, {examined})"),
             E::WriterCompleted { committed, failed } => {
                 format!("writer complete at {committed}{}", if *failed { " (failed)" } else { "" })
@@ -45,6 +45,10 @@ pub fn describe(observation: &Observation) -> String {
             ),
             E::ReadCanceled => "cancel_pending_read".to_owned(),
             E::FlushCanceled => "cancel_pending_flush".to_owned(),
+            E::WakerRegistered { end: PipeEnd::Reader } => "read pending: waker registered".to_owned(),
+            E::WakerRegistered { end: PipeEnd::Writer } => "flush paused: waker registered".to_owned(),
+            E::Woke { end: PipeEnd::Reader } => "wakes the reader".to_owned(),
+            E::Woke { end: PipeEnd::Writer } => "wakes the writer".to_owned(),
             other => format!("{other:?}"),
         },
         Observation::Wrote { offset, bytes } => format!("write {} B at {offset}", bytes.len()),
@@ -54,8 +58,8 @@ pub fn describe(observation: &Observation) -> String {
             if *canceled { " canceled" } else { "" },
             if *completed { " completed" } else { "" }
         ),
-        Observation::Waiting(_) => "waits".to_owned(),
-        Observation::Woken(_) => "woken".to_owned(),
+        Observation::Waiting(side) => format!("{side:?} waits").to_lowercase(),
+        Observation::Woken(side) => format!("{side:?} woken").to_lowercase(),
         Observation::Quiescent => "quiescent".to_owned(),
         Observation::Rented { len, .. } => format!("rent {len} B buffer"),
         Observation::GaveBack { .. } => "give back buffer".to_owned(),
@@ -105,13 +109,61 @@ fn render_steps(replayed: &Replayed) -> String {
     out
 }
 
+/// `message` (shuttle's deadlock report, `blocked tasks: [<unknown> (task TaskId(1),
+/// pending future), main-thread (task main-thread(0))]`) with every task named as in
+/// the table: `label(n)` is what to call task `n` (e.g. `task 1 (writer)`).
+fn name_tasks(message: &str, label: impl Fn(usize) -> String) -> String {
+    const LIST: &str = "blocked tasks: [";
+    let Some(open) = message.find(LIST).map(|i| i + LIST.len()) else { return message.to_owned() };
+    let Some(close) = message.rfind(']').filter(|&c| c >= open) else { return message.to_owned() };
+    // Split the list at the commas outside parentheses.
+    let (mut entries, mut depth, mut from) = (Vec::new(), 0usize, open);
+    for (i, c) in message[open..close].char_indices().map(|(i, c)| (i + open, c)) {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                entries.push(message[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    entries.push(message[from..close].trim());
+    let renamed: Vec<String> = entries
+        .iter()
+        .map(|entry| {
+            // `NAME (task ID(N)REST)`: keep REST (", pending future", ", detached").
+            let parsed = entry.split_once(" (task ").and_then(|(_, tail)| {
+                let (_, after) = tail.split_once('(')?;
+                let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+                let rest = after[digits.len()..].strip_prefix(')')?.strip_suffix(')')?;
+                Some((digits.parse::<usize>().ok()?, rest.to_owned()))
+            });
+            match parsed {
+                Some((task, rest)) => {
+                    let (name, rest) = (label(task), rest.trim_start_matches(", "));
+                    match name.strip_suffix(')') {
+                        _ if rest.is_empty() => name,
+                        Some(open) => format!("{open}; {rest})"),
+                        None => format!("{name} ({rest})"),
+                    }
+                }
+                None => (*entry).to_owned(),
+            }
+        })
+        .collect();
+    format!("{}{}{}", &message[..open], renamed.join(", "), &message[close..])
+}
+
 /// The table of `replayed`, its last `last` rows if given.
 pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
     if replayed.log.is_empty() {
         let mut out = render_steps(replayed);
         if let Some(failure) = &replayed.failure {
             let message = failure.message();
-            let _ = writeln!(out, "  ✗ `{}` broke: {}", failure.invariant, first_line(&message));
+            let what = name_tasks(first_line(&message), |t| format!("task {t}"));
+            let _ = writeln!(out, "  ✗ `{}` broke: {what}", failure.invariant);
         }
         return out;
     }
@@ -177,11 +229,30 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
         );
     }
     if let Some(failure) = &replayed.failure {
+        let label = |t: usize| match columns.iter().position(|c| *c == t) {
+            Some(i) => header[i].clone(),
+            None => format!("task {t} (logged nothing)"),
+        };
         let message = failure.message();
-        let _ = writeln!(out, "  ✗ `{}` broke: {}", failure.invariant, first_line(&message));
+        let what = name_tasks(first_line(&message), label);
+        let _ = writeln!(out, "  ✗ `{}` broke: {what}", failure.invariant);
         if matches!(failure.kind, FailureKind::Deadlock { .. }) {
             let _ = writeln!(out, "    every task is blocked and none can be woken: a wakeup was lost");
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_tasks;
+
+    #[test]
+    fn deadlock_reports_name_every_task() {
+        let message = "deadlock! blocked tasks: [main-thread (task main-thread(0)), <unknown> (task TaskId(1), \
+                       pending future)]";
+        let named = name_tasks(message, |t| ["task 0 (reader)", "task 1"][t].to_owned());
+        assert_eq!(named, "deadlock! blocked tasks: [task 0 (reader), task 1 (pending future)]");
+        assert!(!named.contains("<unknown>"));
+    }
 }

@@ -15,7 +15,7 @@
 //! # date: 2026-11-30
 //! # original: 2113 steps, 371 preemptions
 //! # minimized: 95 steps, 1 preemptions
-//! # replay: cargo run -p pipecheck-traces --features shuttle -- replay traces/LifoPool-large-stream.trace
+//! # replay: cargo run -p pipecheck-traces --features shuttle -- replay traces/corpus/LifoPool-large-stream-random-1234.trace
 //! 9103...
 //! ```
 //!
@@ -47,9 +47,13 @@ pub fn known_invariants() -> Vec<&'static str> {
     pipecheck_models::invariants().into_iter().map(|(id, _)| id.name()).collect()
 }
 
-/// The command that replays `path` (relative to the workspace root).
+/// The command that replays `path`, to run from the workspace root (the path is
+/// written relative to it when it lies inside).
 pub fn replay_command(path: &Path) -> String {
-    format!("cargo run -p pipecheck-traces --features shuttle -- replay {}", path.display())
+    format!(
+        "cargo run -p pipecheck-traces --features shuttle -- replay {}",
+        crate::location::from_root(path).display()
+    )
 }
 
 /// Size of a schedule: decisions, and how many of them preempted a runnable task.

@@ -5,11 +5,10 @@
 //! `PIPECHECK_SHUTTLE_PCT_DEPTH`, `PIPECHECK_SHUTTLE_MAX_STEPS` (see traces/README.md).
 #![cfg(feature = "shuttle")]
 
-use std::path::Path;
-
 use pipecheck_core::Fault;
 use pipecheck_models::Scale;
 use pipecheck_traces::explore::{Exploration, Settings, explore, hunt, scenarios_catching};
+use pipecheck_traces::location;
 use pipecheck_traces::minimize::{DEFAULT_RUNS, minimized_trace};
 use pipecheck_traces::trace_file::{known_invariants, replay_command};
 
@@ -37,22 +36,16 @@ fn every_scenario_passes_under_random_and_pct_schedules() {
                     );
                 }
                 Exploration::Failed(found) => {
-                    // A real failure: minimize it and save it under traces/ for replay.
+                    // A real failure: minimize it and save it under target/ for replay.
                     let trace = minimized_trace(&found, settings.max_steps, DEFAULT_RUNS);
-                    let name = format!(
-                        "nofault-{}-{}-{}.trace",
-                        scenario.name,
-                        found.scheduler.to_string().replace(['(', ')', '='], ""),
-                        settings.seed
-                    );
-                    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&name);
-                    trace.save(&path).unwrap_or_else(|e| panic!("{e}"));
+                    let path = location::save_found(&trace).unwrap_or_else(|e| panic!("{e}"));
                     panic!(
-                        "{} failed under {kind} at iteration {}: {}\nsaved traces/{name}; replay it with:\n    {}",
+                        "{} failed under {kind} at iteration {}: {}\nsaved {}; replay it with:\n    {}",
                         scenario.name,
                         found.iteration,
                         found.failure.message(),
-                        replay_command(&Path::new("traces").join(&name))
+                        location::from_root(&path).display(),
+                        replay_command(&path)
                     );
                 }
             }

@@ -4,23 +4,19 @@
 
 use std::path::PathBuf;
 
+use pipecheck_traces::location;
 use pipecheck_traces::replay::{replay, replay_without_fault};
 use pipecheck_traces::trace_file::Trace;
 
+/// The committed corpus, `traces/corpus/` (never the traces runs save under `target/`).
 fn corpus() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(env!("CARGO_MANIFEST_DIR"))
-        .expect("the traces directory exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
-        .collect();
-    files.sort();
-    files
+    location::traces_in(&location::corpus_dir())
 }
 
 #[test]
 fn every_committed_trace_fails_as_recorded_ten_times_over() {
     let files = corpus();
-    assert!(!files.is_empty(), "traces/ holds the corpus");
+    assert!(!files.is_empty(), "traces/corpus/ holds the corpus");
     for path in files {
         let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let first = replay(&trace, &path).unwrap_or_else(|e| panic!("{e}"));

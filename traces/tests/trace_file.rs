@@ -4,17 +4,13 @@
 use std::path::{Path, PathBuf};
 
 use pipecheck_core::Fault;
+use pipecheck_traces::location;
 use pipecheck_traces::schedule::{Schedule, Step};
 use pipecheck_traces::trace_file::{SHUTTLE_VERSION, Size, Trace, TraceError, known_invariants};
 
+/// The committed corpus, `traces/corpus/` (never the traces runs save under `target/`).
 fn corpus() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(env!("CARGO_MANIFEST_DIR"))
-        .expect("the traces directory exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
-        .collect();
-    files.sort();
-    files
+    location::traces_in(&location::corpus_dir())
 }
 
 fn sample() -> String {
@@ -61,8 +57,8 @@ fn the_corpus_holds_a_trace_for_every_fault_a_scenario_declares() {
             continue;
         }
         let trace = traces.iter().find(|t| t.fault == Some(fault));
-        let trace =
-            trace.unwrap_or_else(|| panic!("traces/ has no trace for {fault}: run the `corpus` command"));
+        let trace = trace
+            .unwrap_or_else(|| panic!("traces/corpus/ has no trace for {fault}: run the `corpus` command"));
         // Usually the fault's own invariant; a fault can break another one first (a
         // returned write head is reused and overwritten: byte-exact).
         assert!(
@@ -178,6 +174,6 @@ fn the_recorded_shuttle_version_is_the_one_in_cargo_lock() {
         .expect("shuttle is in Cargo.lock");
     assert_eq!(
         version, SHUTTLE_VERSION,
-        "shuttle was upgraded: bump SHUTTLE_VERSION and record traces/ again"
+        "shuttle was upgraded: bump SHUTTLE_VERSION and record traces/corpus/ again"
     );
 }

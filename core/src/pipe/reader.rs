@@ -10,7 +10,7 @@ use std::task::{Context, Poll};
 
 use crate::error::{Failure, PipeError};
 use crate::faults::Fault;
-use crate::observe::PipeEvent;
+use crate::observe::{PipeEnd, PipeEvent};
 use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
 use crate::pipe::{Shared, register_waker};
@@ -126,6 +126,7 @@ impl Reader {
             if !is_completed && state.committed <= state.examined {
                 if let Some(cx) = cx {
                     register_waker(&mut state.reader_waker, cx);
+                    shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Reader });
                 }
                 return Poll::Pending;
             }
@@ -215,7 +216,7 @@ impl Reader {
                 state.writer_paused = false;
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
                 if !faults.contains(Fault::NoResumeOnConsume) {
-                    writer_waker = state.writer_waker.take();
+                    writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
                 }
             }
             // Unlink fully consumed segments, in list order. The last linked segment
@@ -284,7 +285,8 @@ impl Reader {
                 let unconsumed = state.unconsumed();
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
             }
-            (state.writer_waker.take(), state.take_all_if_both_completed())
+            let writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
+            (writer_waker, state.take_all_if_both_completed())
         };
         if let Some(waker) = writer_waker {
             waker.wake();
@@ -341,7 +343,7 @@ fn cancel_read(shared: &Shared) {
         let mut state = shared.state.lock();
         state.read_canceled = true;
         shared.observer.emit(|| PipeEvent::ReadCanceled);
-        state.reader_waker.take()
+        shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
     };
     if let Some(waker) = waker {
         waker.wake();

@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 
 use crate::error::{Failure, PipeError};
 use crate::faults::Fault;
-use crate::observe::{PipeEvent, SegmentId};
+use crate::observe::{PipeEnd, PipeEvent, SegmentId};
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
 use crate::pipe::{Shared, register_waker};
@@ -231,7 +231,11 @@ impl Writer {
             // Under the lock, so the event log orders it with the reader's events.
             let (committed, unconsumed, paused) = (state.committed, state.unconsumed(), state.writer_paused);
             shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
-            if state.committed > state.examined { state.reader_waker.take() } else { None }
+            if state.committed > state.examined {
+                shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
+            } else {
+                None
+            }
         };
         if let Some(waker) = reader_waker {
             waker.wake();
@@ -276,7 +280,7 @@ impl Writer {
             let reader_waker = if shared.config.faults.contains(Fault::LostWakeOnComplete) {
                 None
             } else {
-                state.reader_waker.take()
+                shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
             };
             (reader_waker, state.take_all_if_both_completed())
         };
@@ -385,7 +389,7 @@ fn cancel_flush(shared: &Shared) {
         let mut state = shared.state.lock();
         state.flush_canceled = true;
         shared.observer.emit(|| PipeEvent::FlushCanceled);
-        state.writer_waker.take()
+        shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer)
     };
     if let Some(waker) = waker {
         waker.wake();
@@ -459,6 +463,7 @@ impl Future for FlushFuture<'_> {
             return Poll::Ready(Ok(FlushResult::default()));
         }
         register_waker(&mut state.writer_waker, cx);
+        shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Writer });
         Poll::Pending
     }
 }

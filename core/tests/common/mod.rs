@@ -1,11 +1,15 @@
 //! Helpers shared by the integration tests: a recording [`PipeObserver`], a counting
 //! [`BufferPool`], one-shot polling with observable wakers, and the stream transfer
-//! used by the stress tests.
+//! used by the stress tests; every blocking wait goes through the [`watchdog`].
 
 // Each test file uses a different subset of the helpers.
 #![allow(dead_code)]
 
 pub(crate) mod transfer;
+pub(crate) mod watchdog;
+
+#[allow(unused_imports)] // not every test file blocks
+pub(crate) use watchdog::block_on;
 
 use std::collections::HashMap;
 use std::future::Future;

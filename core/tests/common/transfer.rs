@@ -9,7 +9,7 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use pipecheck_core::primitive::future::block_on;
+use super::watchdog::block_on;
 use pipecheck_core::{PipeOptions, Reader, Writer};
 
 /// The environment variable that overrides the default seed.

@@ -52,12 +52,40 @@ impl Engine for Loom {
         // which aborts the process: the first failure is announced as it happens.
         let (verdict, elapsed) = timed(|| {
             conclude(Some(announce), move || {
-                builder.check(move || {
-                    EXECUTIONS.with(|n| n.set(n.get() + 1));
-                    execution();
+                with_loom_log(|| {
+                    builder.check(move || {
+                        EXECUTIONS.with(|n| n.set(n.get() + 1));
+                        execution();
+                    })
                 })
             })
         });
         Checked { verdict, executions: EXECUTIONS.with(Cell::get), elapsed }
     }
+}
+
+/// Runs `explore` (a `loom::model::Builder::check`) with the `tracing` subscriber that
+/// `loom::model()` installs: loom writes its interleaving log through `tracing`, so
+/// without one `LOOM_LOG` prints nothing. `LOOM_LOG=1` shows everything; any other
+/// value is a `tracing` filter (`LOOM_LOG=info`); the log goes to the test's output.
+///
+/// # Examples
+///
+/// ```no_run
+/// pipecheck_models::engine::loom::with_loom_log(|| loom::model::Builder::new().check(|| {}));
+/// ```
+pub fn with_loom_log<T>(explore: impl FnOnce() -> T) -> T {
+    // `LOOM_LOG=1` (the README's recipe, and what loom's `log` flag checks for) is not
+    // a filter directive: read it, and any other bare switch, as "everything".
+    let filter = match std::env::var("LOOM_LOG").unwrap_or_default().trim() {
+        "" => tracing_subscriber::EnvFilter::new("off"),
+        "1" | "true" | "yes" | "on" => tracing_subscriber::EnvFilter::new("trace"),
+        directives => tracing_subscriber::EnvFilter::new(directives),
+    };
+    let subscriber = tracing_subscriber::fmt::Subscriber::builder()
+        .with_env_filter(filter)
+        .with_test_writer()
+        .without_time()
+        .finish();
+    tracing::subscriber::with_default(subscriber, explore)
 }

@@ -1,13 +1,12 @@
 //! Shuttle jobs: random or PCT schedules of a scenario from a recorded seed, through
 //! `pipecheck-traces`. A failure without a planted bug is a real bug: its schedule is
-//! minimized and saved under `traces/`, with the one command that replays it.
-
-use std::path::PathBuf;
+//! minimized and saved under `target/pipecheck/traces/`, with the one command that replays it.
 
 use pipecheck_core::FaultSet;
 use pipecheck_models::Scenario;
 use pipecheck_models::engine::shuttle::PCT_DEPTHS;
 use pipecheck_traces::explore::{self, Exploration, SchedulerKind, Settings};
+use pipecheck_traces::location;
 use pipecheck_traces::minimize::{DEFAULT_RUNS, minimized_trace};
 use pipecheck_traces::trace_file::replay_command;
 
@@ -33,7 +32,7 @@ pub(crate) fn run(job: &Job, scenario: Scenario, _faults: FaultSet, budget: Budg
                 found.seconds,
             );
             if job.fault.is_none() {
-                save_trace(job, &found, &settings, &mut result);
+                save_trace(&found, &settings, &mut result);
             }
             result
         }
@@ -49,14 +48,12 @@ pub(crate) fn run(job: &Job, scenario: Scenario, _faults: FaultSet, budget: Budg
     result
 }
 
-/// Minimizes a real failure's schedule and saves it under `traces/`.
-fn save_trace(job: &Job, found: &explore::Found, settings: &Settings, result: &mut JobResult) {
+/// Minimizes a real failure's schedule and saves it under `target/pipecheck/traces/`.
+fn save_trace(found: &explore::Found, settings: &Settings, result: &mut JobResult) {
     let trace = minimized_trace(found, settings.max_steps, DEFAULT_RUNS);
-    let path = PathBuf::from("traces")
-        .join(format!("new-{}-{}-{}.trace", found.scenario.name, job.engine, found.seed));
-    match trace.save(&path) {
-        Ok(()) => {
-            result.trace = Some(path.display().to_string());
+    match location::save_found(&trace) {
+        Ok(path) => {
+            result.trace = Some(location::from_root(&path).display().to_string());
             result.reproduce = Some(replay_command(&path));
         }
         Err(e) => {

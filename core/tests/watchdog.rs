@@ -1,0 +1,91 @@
+//! The watchdog that every blocking wait of these tests goes through: a wait that is
+//! never woken fails the test within seconds and names the operation, instead of
+//! hanging the suite.
+#![cfg(not(any(feature = "loom", feature = "shuttle")))]
+
+mod common;
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::mpsc::{self, Sender};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use common::watchdog::{DEADLINE, block_on_within};
+
+/// Short, so the tests that expect the watchdog to fire finish quickly; the deadline
+/// only decides when a wait counts as never woken.
+const SHORT: Duration = Duration::from_millis(300);
+
+/// The message of a caught panic.
+fn message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_read_that_nothing_wakes_fails_naming_the_read() {
+    let (writer, mut reader) = pipecheck_core::pipe();
+    // The writer stays alive and silent: the read can only wait.
+    let failure = catch_unwind(AssertUnwindSafe(|| block_on_within(SHORT, reader.read()).map(|_| ())))
+        .expect_err("the watchdog fails a read that is never woken");
+    let message = message(failure.as_ref());
+    assert!(message.contains("`ReadFuture` at core/tests/watchdog.rs:"), "{message}");
+    assert!(message.contains("was never woken"), "{message}");
+    drop(writer);
+}
+
+/// Sends once on `pending` when the wrapped future first returns `Pending`.
+struct SignalPending<F> {
+    future: Pin<Box<F>>,
+    pending: Option<Sender<()>>,
+}
+
+impl<F: Future> Future for SignalPending<F> {
+    type Output = F::Output;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let poll = self.future.as_mut().poll(cx);
+        if poll.is_pending()
+            && let Some(pending) = self.pending.take()
+        {
+            let _ = pending.send(());
+        }
+        poll
+    }
+}
+
+/// A reader thread waits in `read`; once its read is pending, the writer completes.
+/// Returns what the reader thread ended with.
+fn complete_while_read_pending(options: pipecheck_core::PipeOptions) -> std::thread::Result<bool> {
+    let (mut writer, mut reader) = options.build().expect("valid options");
+    let (pending, is_pending) = mpsc::channel();
+    let reading = std::thread::spawn(move || {
+        let read = SignalPending { future: Box::pin(reader.read()), pending: Some(pending) };
+        block_on_within(SHORT, read).expect("read").is_completed()
+    });
+    is_pending.recv_timeout(DEADLINE).expect("the read went pending");
+    writer.complete(None);
+    reading.join()
+}
+
+#[test]
+fn a_completion_wakes_the_pending_read() {
+    let completed = complete_while_read_pending(pipecheck_core::PipeOptions::new());
+    assert_eq!(completed.ok(), Some(true));
+}
+
+#[cfg(feature = "faults")]
+#[test]
+fn a_lost_wakeup_fails_within_the_deadline_naming_the_read() {
+    use pipecheck_core::{Fault, FaultSet};
+    let options = pipecheck_core::PipeOptions::new().faults(FaultSet::NONE.with(Fault::LostWakeOnComplete));
+    let failure = complete_while_read_pending(options).expect_err("the reader is never woken");
+    let message = message(failure.as_ref());
+    assert!(message.contains("watchdog: `SignalPending` at core/tests/watchdog.rs:"), "{message}");
+    assert!(message.contains("was never woken"), "{message}");
+}

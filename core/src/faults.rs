@@ -59,6 +59,10 @@ pub enum Fault {
     /// back under a second lock, overwriting a buffer the owner returned in between: that
     /// return goes missing. Breaks **balanced-pool**.
     PartitionLeak,
+    /// Back-pressure counts committed − *consumed* bytes (pipecheck's accounting before
+    /// it followed .NET), so a reader that examines a partial frame without consuming it
+    /// never releases a paused writer. Breaks **backpressure**.
+    BackpressureByConsumed,
 }
 
 impl Fault {
@@ -79,6 +83,7 @@ impl Fault {
         Fault::StaleTokenAccepted,
         Fault::LostCompletionWake,
         Fault::PartitionLeak,
+        Fault::BackpressureByConsumed,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -99,6 +104,7 @@ impl Fault {
             Fault::StaleTokenAccepted => "StaleTokenAccepted",
             Fault::LostCompletionWake => "LostCompletionWake",
             Fault::PartitionLeak => "PartitionLeak",
+            Fault::BackpressureByConsumed => "BackpressureByConsumed",
         }
     }
 
@@ -113,7 +119,7 @@ impl Fault {
             | Fault::MutexSkipWakeOnExit
             | Fault::LostCompletionWake => "no-lost-wakeup",
             Fault::ReadPastCommit => "no-data-race",
-            Fault::NoPauseOnFlush => "backpressure",
+            Fault::NoPauseOnFlush | Fault::BackpressureByConsumed => "backpressure",
             Fault::LeakOnComplete => "release-once",
             Fault::MutexDoubleAdmit => "mutual-exclusion",
             Fault::CloseDropsFrame => "byte-exact",

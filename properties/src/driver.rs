@@ -197,10 +197,9 @@ pub struct ReaderEnd {
 const _: () = assert!(POSITIONS_PER_READ > u8::MAX as usize);
 
 impl ReaderEnd {
-    /// Applies a reader-side op (see [`Op::side`]). With [`Wait::Block`], `advance_to`
-    /// examines only up to `consumed`: a reader that examines bytes it does not consume
-    /// while the writer is paused waits for a flush that waits for it, which is a
-    /// deadlock of the application, not of the pipe.
+    /// Applies a reader-side op (see [`Op::side`]). Examining without consuming is safe
+    /// with [`Wait::Block`] too: back-pressure counts committed − examined, so a read
+    /// that must wait (everything committed is examined) never meets a paused writer.
     ///
     /// # Panics
     ///
@@ -209,14 +208,11 @@ impl ReaderEnd {
         match *op {
             Op::Read => Outcome::Read(self.read(Some(wait))),
             Op::TryRead => Outcome::Read(self.read(None)),
-            Op::AdvanceTo { consumed, examined } => {
-                let examined = if matches!(wait, Wait::Block) { consumed } else { examined };
-                match (self.resolve(consumed), self.resolve(examined)) {
-                    (Some(Ok(c)), Some(Ok(e))) => Outcome::Done(self.reader.advance_to(c, e)),
-                    (Some(Err(error)), _) | (_, Some(Err(error))) => Outcome::NoPosition(error),
-                    _ => Outcome::Skipped,
-                }
-            }
+            Op::AdvanceTo { consumed, examined } => match (self.resolve(consumed), self.resolve(examined)) {
+                (Some(Ok(c)), Some(Ok(e))) => Outcome::Done(self.reader.advance_to(c, e)),
+                (Some(Err(error)), _) | (_, Some(Err(error))) => Outcome::NoPosition(error),
+                _ => Outcome::Skipped,
+            },
             Op::CancelFlush => {
                 self.flush_canceller.cancel_pending_flush();
                 Outcome::Unit

@@ -28,6 +28,7 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::NoResumeOnConsume,
     Fault::NoPauseOnFlush,
     Fault::LeakOnComplete,
+    Fault::BackpressureByConsumed,
 ];
 
 /// How long the generated sequences are (transitions per case).

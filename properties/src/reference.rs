@@ -268,8 +268,9 @@ impl ReferenceModel {
                 None => Ok(FlushResult { is_completed: true, is_canceled: false }),
             });
         }
+        // mod.rs `State::unconsumed`: back-pressure counts committed − examined (.NET).
         let pause = self.config.pause_writer_threshold;
-        if pause > 0 && self.committed - self.consumed >= pause {
+        if pause > 0 && self.committed - self.examined >= pause {
             self.writer_paused = true;
         }
         if self.committed > self.examined {
@@ -373,7 +374,7 @@ impl ReferenceModel {
         self.examined = examined;
         // mod.rs `new_pipe`: a resume threshold of 0 acts as 1.
         let resume = self.config.resume_writer_threshold.max(1);
-        if self.writer_paused && self.committed - self.consumed < resume {
+        if self.writer_paused && self.committed - self.examined < resume {
             self.writer_paused = false;
             woken.writer = std::mem::take(&mut self.writer_waiting);
         }

@@ -106,6 +106,7 @@ fault_tests! {
     no_resume_on_consume_breaks_no_lost_wakeup: NoResumeOnConsume,
     no_pause_on_flush_breaks_backpressure: NoPauseOnFlush,
     leak_on_complete_breaks_release_once: LeakOnComplete,
+    backpressure_by_consumed_breaks_backpressure: BackpressureByConsumed,
 }
 
 #[test]

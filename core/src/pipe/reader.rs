@@ -155,7 +155,10 @@ impl Reader {
     /// Releases the buffer from the last read: bytes before `consumed` are gone for
     /// good, bytes before `examined` have been looked at (the next read waits for more
     /// unless `examined` is before the end). Fully consumed segments go back to the
-    /// pool, outside the lock; a paused writer resumes below the resume threshold.
+    /// pool, outside the lock. Back-pressure counts *examined* bytes, as in .NET: a
+    /// paused writer resumes once committed − examined drops below the resume
+    /// threshold, so examining a partial frame without consuming it lets the writer
+    /// send the rest.
     ///
     /// # Errors
     ///
@@ -203,7 +206,7 @@ impl Reader {
             state.consumed = consumed.offset;
             state.examined = examined.offset;
             let mut writer_waker = None;
-            let unconsumed = state.unconsumed();
+            let unconsumed = state.unconsumed(faults);
             shared.observer.emit(|| PipeEvent::Consumed {
                 consumed: consumed.offset,
                 examined: examined.offset,
@@ -279,7 +282,7 @@ impl Reader {
             state.reader_completion = Some(failure);
             shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
             if std::mem::take(&mut state.writer_paused) {
-                let unconsumed = state.unconsumed();
+                let unconsumed = state.unconsumed(shared.config.faults);
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
             }
             (state.writer_waker.take(), state.take_all_if_both_completed())

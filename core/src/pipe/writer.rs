@@ -221,13 +221,14 @@ impl Writer {
             }
             let pause = shared.config.pause_writer_threshold;
             if pause > 0
-                && state.unconsumed() >= pause
+                && state.unconsumed(shared.config.faults) >= pause
                 && !shared.config.faults.contains(Fault::NoPauseOnFlush)
             {
                 state.writer_paused = true;
             }
             // Under the lock, so the event log orders it with the reader's events.
-            let (committed, unconsumed, paused) = (state.committed, state.unconsumed(), state.writer_paused);
+            let (committed, unconsumed, paused) =
+                (state.committed, state.unconsumed(shared.config.faults), state.writer_paused);
             shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
             if state.committed > state.examined { state.reader_waker.take() } else { None }
         };

@@ -4,6 +4,7 @@ mod backpressure;
 mod close_receive;
 mod data;
 mod drive;
+mod frames;
 mod large_cancel;
 mod large_stream;
 mod pool;
@@ -17,9 +18,11 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(pool::SCENARIOS);
     all.extend_from_slice(data::SCENARIOS);
     all.extend_from_slice(backpressure::SCENARIOS);
+    all.extend_from_slice(&frames::SCENARIOS[..1]);
     all.extend_from_slice(crate::primitives::SCENARIOS);
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);
+    all.extend_from_slice(&frames::SCENARIOS[1..]);
     all
 }
 

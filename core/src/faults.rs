@@ -63,6 +63,10 @@ pub enum Fault {
     /// it followed .NET), so a reader that examines a partial frame without consuming it
     /// never releases a paused writer. Breaks **backpressure**.
     BackpressureByConsumed,
+    /// A canceled read is not tentative: the next read refuses with `AdvanceRequired`
+    /// until the canceled buffer is released with `advance_to` (pipecheck's behaviour
+    /// before it followed .NET). Breaks **tentative-cancel**.
+    CanceledReadNeedsAdvance,
 }
 
 impl Fault {
@@ -84,6 +88,7 @@ impl Fault {
         Fault::LostCompletionWake,
         Fault::PartitionLeak,
         Fault::BackpressureByConsumed,
+        Fault::CanceledReadNeedsAdvance,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -105,6 +110,7 @@ impl Fault {
             Fault::LostCompletionWake => "LostCompletionWake",
             Fault::PartitionLeak => "PartitionLeak",
             Fault::BackpressureByConsumed => "BackpressureByConsumed",
+            Fault::CanceledReadNeedsAdvance => "CanceledReadNeedsAdvance",
         }
     }
 
@@ -125,6 +131,7 @@ impl Fault {
             Fault::CloseDropsFrame => "byte-exact",
             Fault::StaleTokenAccepted => "token-reuse",
             Fault::PartitionLeak => "balanced-pool",
+            Fault::CanceledReadNeedsAdvance => "tentative-cancel",
         }
     }
 

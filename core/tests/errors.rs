@@ -62,14 +62,6 @@ fn advance_required_when_reading_twice_without_advance_to() {
 }
 
 #[test]
-fn advance_required_even_when_the_first_read_was_canceled() {
-    let (_writer, mut reader) = pipecheck_core::pipe();
-    reader.cancel_pending_read();
-    assert!(reader.try_read().unwrap().unwrap().is_canceled());
-    assert_eq!(reader.try_read().unwrap_err(), PipeError::AdvanceRequired);
-}
-
-#[test]
 fn nothing_to_advance_without_an_outstanding_buffer() {
     let (_writer, mut reader) = flushed(b"abc");
     let result = reader.try_read().unwrap().unwrap();

@@ -112,7 +112,35 @@ impl CheckedReader {
         &mut self,
         consume: impl FnOnce(usize) -> usize,
     ) -> Result<ReadOutcome, PipeError> {
-        let result = block_on(self.reader.read())?;
+        self.read_then(consume, true)
+    }
+
+    /// As [`read_and_consume`](Self::read_and_consume), except that a canceled read's
+    /// buffer is left outstanding: a canceled read is tentative, and the next read
+    /// releases it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::read`] and [`Reader::advance_to`].
+    pub fn read_and_consume_unless_canceled(
+        &mut self,
+        consume: impl FnOnce(usize) -> usize,
+    ) -> Result<ReadOutcome, PipeError> {
+        self.read_then(consume, false)
+    }
+
+    fn read_then(
+        &mut self,
+        consume: impl FnOnce(usize) -> usize,
+        advance_canceled: bool,
+    ) -> Result<ReadOutcome, PipeError> {
+        let result = match block_on(self.reader.read()) {
+            Ok(result) => result,
+            Err(error) => {
+                self.monitor.record_by("reader", Observation::ReadRefused(error.clone()));
+                return Err(error);
+            }
+        };
         let buffer = result.buffer();
         let outcome = ReadOutcome {
             start: buffer.start().offset(),
@@ -126,7 +154,9 @@ impl CheckedReader {
             "reader",
             Observation::ReadData { start: outcome.start, bytes: outcome.bytes.clone() },
         );
-        self.reader.advance_to(consumed, end)?;
+        if advance_canceled || !outcome.canceled {
+            self.reader.advance_to(consumed, end)?;
+        }
         Ok(outcome)
     }
 

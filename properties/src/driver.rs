@@ -233,6 +233,9 @@ impl ReaderEnd {
             Some(Wait::Block) => block_on(self.reader.read()),
             None => self.reader.try_read().transpose()?,
         };
+        if let Err(error) = &result {
+            monitor.record_by("reader", Observation::ReadRefused(error.clone()));
+        }
         Some(result.map(|result| {
             let (summary, table) = summarize(&result);
             monitor.record_by(

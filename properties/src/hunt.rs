@@ -29,6 +29,7 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::NoPauseOnFlush,
     Fault::LeakOnComplete,
     Fault::BackpressureByConsumed,
+    Fault::CanceledReadNeedsAdvance,
 ];
 
 /// How long the generated sequences are (transitions per case).

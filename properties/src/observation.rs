@@ -1,6 +1,6 @@
 //! What a run shows its invariants: pipe events and scenario-level facts.
 
-use pipecheck_core::PipeEvent;
+use pipecheck_core::{PipeError, PipeEvent};
 
 /// The side of the pipe a fact belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +31,9 @@ pub enum Observation {
         /// The bytes.
         bytes: Vec<u8>,
     },
+    /// A read or `try_read` was refused with this error (the reader's own misuse, or a
+    /// side's completion).
+    ReadRefused(PipeError),
     /// A flush future resolved.
     FlushReturned {
         /// It reported `is_canceled`.
@@ -83,7 +86,9 @@ impl Observation {
                 _ => None,
             },
             Observation::Wrote { .. } | Observation::FlushReturned { .. } => Some(Side::Writer),
-            Observation::ReadData { .. } | Observation::Drained => Some(Side::Reader),
+            Observation::ReadData { .. } | Observation::ReadRefused(_) | Observation::Drained => {
+                Some(Side::Reader)
+            }
             Observation::Waiting(side) | Observation::Woken(side) => Some(*side),
             _ => None,
         }

@@ -69,6 +69,8 @@ pub struct ReferenceModel {
     // The reader's own state (reader.rs, `Reader`).
     reader_done: bool,
     outstanding: Option<(u64, u64)>,
+    /// The outstanding buffer is a canceled read's: the next read releases it.
+    outstanding_tentative: bool,
     read_count: u64,
     latest: Option<ReadMark>,
     previous: Option<ReadMark>,
@@ -100,6 +102,7 @@ impl ReferenceModel {
             writer_waiting: false,
             reader_done: false,
             outstanding: None,
+            outstanding_tentative: false,
             read_count: 0,
             latest: None,
             previous: None,
@@ -293,7 +296,13 @@ impl ReferenceModel {
             return Some(Err(PipeError::ReaderCompleted));
         }
         if self.outstanding.is_some() {
-            return Some(Err(PipeError::AdvanceRequired));
+            if !self.outstanding_tentative {
+                return Some(Err(PipeError::AdvanceRequired));
+            }
+            // reader.rs `poll_read`: a canceled read is tentative; this read releases it
+            // without consuming or examining anything.
+            self.outstanding = None;
+            self.outstanding_tentative = false;
         }
         let canceled = std::mem::take(&mut self.read_canceled);
         let completed = self.writer_completion.is_some();
@@ -311,6 +320,7 @@ impl ReferenceModel {
         let (start, end) = (self.consumed, self.committed);
         self.read_count += 1;
         self.outstanding = Some((start, end));
+        self.outstanding_tentative = canceled;
         self.previous = self.latest.replace(ReadMark { read: self.read_count, start, end });
         let bytes = self.data[start as usize..end as usize].to_vec();
         Some(Ok(ReadSummary { start, bytes, completed, canceled }))
@@ -370,6 +380,7 @@ impl ReferenceModel {
             return Err(PipeError::ExaminedWentBackwards { previous: self.examined, examined });
         }
         self.outstanding = None;
+        self.outstanding_tentative = false;
         self.consumed = consumed;
         self.examined = examined;
         // mod.rs `new_pipe`: a resume threshold of 0 acts as 1.

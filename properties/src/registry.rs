@@ -16,6 +16,7 @@ const REGISTRY: &[(&str, Constructor)] = &[
     ("release-once", |_| Box::new(ReleaseOnce::default())),
     ("backpressure", |c| Box::new(Backpressure::new(c))),
     ("monotonic-offsets", |_| Box::new(MonotonicOffsets::default())),
+    ("tentative-cancel", |_| Box::new(TentativeCancel::default())),
 ];
 
 /// The names of all registered invariants.

@@ -107,6 +107,7 @@ fault_tests! {
     no_pause_on_flush_breaks_backpressure: NoPauseOnFlush,
     leak_on_complete_breaks_release_once: LeakOnComplete,
     backpressure_by_consumed_breaks_backpressure: BackpressureByConsumed,
+    canceled_read_needs_advance_breaks_tentative_cancel: CanceledReadNeedsAdvance,
 }
 
 #[test]

@@ -40,6 +40,9 @@ pub struct Reader {
     view: VecDeque<Shell>,
     /// The buffer handed out and not yet released by `advance_to`: `[start, end)`.
     outstanding: Option<(u64, u64)>,
+    /// The outstanding buffer came from a canceled read: it is tentative, and the next
+    /// read releases it without `advance_to` (as .NET's `ReadingTentative`).
+    outstanding_tentative: bool,
     /// Number of the last read; positions carry it.
     read_count: u64,
     examined: u64,
@@ -65,6 +68,7 @@ impl Reader {
             pool,
             view: VecDeque::new(),
             outstanding: None,
+            outstanding_tentative: false,
             read_count: 0,
             examined: 0,
             completed: false,
@@ -75,11 +79,16 @@ impl Reader {
     /// Waits until there are unexamined committed bytes, the writer completed, or the
     /// read is canceled, and returns the unconsumed bytes.
     ///
+    /// A canceled read is *tentative*, as in .NET: its buffer may be released with
+    /// [`advance_to`](Self::advance_to), but need not be — the next read releases it
+    /// as if nothing had been consumed or examined, and returns the same bytes (and any
+    /// new ones).
+    ///
     /// # Errors
     ///
     /// [`PipeError::ReaderCompleted`] after completion; [`PipeError::AdvanceRequired`]
-    /// while a previous buffer is outstanding; [`PipeError::WriterFailed`] when the
-    /// writer completed with a failure.
+    /// while a previous buffer (of a read that was not canceled) is outstanding;
+    /// [`PipeError::WriterFailed`] when the writer completed with a failure.
     pub fn read(&mut self) -> ReadFuture<'_> {
         ReadFuture { reader: Some(self) }
     }
@@ -110,10 +119,18 @@ impl Reader {
         if self.completed {
             return Poll::Ready(Err(PipeError::ReaderCompleted));
         }
-        if self.outstanding.is_some() {
-            return Poll::Ready(Err(PipeError::AdvanceRequired));
-        }
         let shared = &*self.shared;
+        if self.outstanding.is_some() {
+            let tentative =
+                self.outstanding_tentative && !shared.config.faults.contains(Fault::CanceledReadNeedsAdvance);
+            if !tentative {
+                return Poll::Ready(Err(PipeError::AdvanceRequired));
+            }
+            // The canceled read's buffer goes back untouched: nothing consumed, nothing
+            // examined, so the shared offsets stay as they are.
+            self.outstanding = None;
+            self.outstanding_tentative = false;
+        }
         let mut state = shared.state.lock();
         let is_canceled = std::mem::take(&mut state.read_canceled);
         let is_completed = state.writer_completion.is_some();
@@ -149,6 +166,7 @@ impl Reader {
         drop(state);
         self.read_count += 1;
         self.outstanding = Some((start, end));
+        self.outstanding_tentative = is_canceled;
         Poll::Ready(Ok(Ready { start, end, is_completed, is_canceled }))
     }
 
@@ -196,6 +214,7 @@ impl Reader {
             });
         }
         self.outstanding = None;
+        self.outstanding_tentative = false;
         self.examined = examined.offset;
 
         let shared = &*self.shared;

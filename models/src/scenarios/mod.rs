@@ -8,6 +8,7 @@ mod frames;
 mod large_cancel;
 mod large_stream;
 mod pool;
+mod tentative_cancel;
 
 use crate::Scenario;
 
@@ -15,6 +16,7 @@ use crate::Scenario;
 pub fn all() -> Vec<Scenario> {
     let mut all = Vec::new();
     all.extend_from_slice(close_receive::SCENARIOS);
+    all.extend_from_slice(tentative_cancel::SCENARIOS);
     all.extend_from_slice(pool::SCENARIOS);
     all.extend_from_slice(data::SCENARIOS);
     all.extend_from_slice(backpressure::SCENARIOS);

@@ -10,6 +10,7 @@ mod no_data_race;
 mod no_double_return;
 mod no_lost_wakeup;
 mod release_once;
+mod tentative_cancel;
 
 pub use backpressure::Backpressure;
 pub use bounded_pool::BoundedPool;
@@ -20,3 +21,4 @@ pub use no_data_race::NoDataRace;
 pub use no_double_return::NoDoubleReturn;
 pub use no_lost_wakeup::NoLostWakeup;
 pub use release_once::ReleaseOnce;
+pub use tentative_cancel::TentativeCancel;

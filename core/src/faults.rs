@@ -67,6 +67,11 @@ pub enum Fault {
     /// until the canceled buffer is released with `advance_to` (pipecheck's behaviour
     /// before it followed .NET). Breaks **tentative-cancel**.
     CanceledReadNeedsAdvance,
+    /// After the reader completed, the writer sets aside every segment it moves off
+    /// (discarded, outgrown or reused) instead of giving its buffer back, holding them
+    /// all until it completes too: writes nobody will read pile up in memory, though
+    /// every result is the same. Breaks **bounded-after-reader-complete**.
+    WritesPileUpAfterReaderCompleted,
 }
 
 impl Fault {
@@ -89,6 +94,7 @@ impl Fault {
         Fault::PartitionLeak,
         Fault::BackpressureByConsumed,
         Fault::CanceledReadNeedsAdvance,
+        Fault::WritesPileUpAfterReaderCompleted,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -111,6 +117,7 @@ impl Fault {
             Fault::PartitionLeak => "PartitionLeak",
             Fault::BackpressureByConsumed => "BackpressureByConsumed",
             Fault::CanceledReadNeedsAdvance => "CanceledReadNeedsAdvance",
+            Fault::WritesPileUpAfterReaderCompleted => "WritesPileUpAfterReaderCompleted",
         }
     }
 
@@ -132,6 +139,7 @@ impl Fault {
             Fault::StaleTokenAccepted => "token-reuse",
             Fault::PartitionLeak => "balanced-pool",
             Fault::CanceledReadNeedsAdvance => "tentative-cancel",
+            Fault::WritesPileUpAfterReaderCompleted => "bounded-after-reader-complete",
         }
     }
 

@@ -46,6 +46,21 @@ impl CheckedWriter {
         Ok(())
     }
 
+    /// Writes `bytes` into the memory of one `get_memory(bytes.len())` (unflushed, so a
+    /// new segment is started when the head has too little room), recording them first.
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::get_memory`] and [`Writer::advance`].
+    pub fn write_contiguous(&mut self, bytes: &[u8]) -> Result<(), PipeError> {
+        let memory = self.writer.get_memory(bytes.len())?;
+        memory[..bytes.len()].copy_from_slice(bytes);
+        self.writer.advance(bytes.len())?;
+        self.monitor.record_by("writer", Observation::Wrote { offset: self.written, bytes: bytes.to_vec() });
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
     /// Flushes and waits for the flush to finish.
     ///
     /// # Errors

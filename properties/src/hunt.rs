@@ -30,6 +30,7 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::LeakOnComplete,
     Fault::BackpressureByConsumed,
     Fault::CanceledReadNeedsAdvance,
+    Fault::WritesPileUpAfterReaderCompleted,
 ];
 
 /// How long the generated sequences are (transitions per case).

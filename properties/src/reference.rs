@@ -27,6 +27,8 @@ struct ReadMark {
 struct Head {
     capacity: usize,
     written: usize,
+    /// A flush linked it into the shared list (it had bytes then).
+    linked: bool,
 }
 
 /// The state a pipe should be in after a sequence of [`Op`]s, and the results it
@@ -51,6 +53,8 @@ pub struct ReferenceModel {
     next_segment_size: usize,
     memory_handed_out: bool,
     generation: u64,
+    /// The writer has seen the reader's completion (writer.rs `reader_gone`).
+    reader_gone: bool,
     written: u64,
     unflushed: u64,
     /// Every advanced byte, from stream offset 0.
@@ -87,6 +91,7 @@ impl ReferenceModel {
             head: None,
             memory_handed_out: false,
             generation: 0,
+            reader_gone: false,
             written: 0,
             unflushed: 0,
             data: Vec::new(),
@@ -222,19 +227,35 @@ impl ReferenceModel {
         }
         let head = match self.head {
             Some(head) if head.capacity - head.written >= needed => head,
-            _ => {
-                // The size doubles on every new segment, also when an empty unlinked
-                // head is replaced in place.
-                let size = needed.max(self.next_segment_size);
-                self.next_segment_size = (self.next_segment_size * 2).min(max);
-                let head = Head { capacity: size, written: 0 };
-                self.head = Some(head);
-                head
-            }
+            _ => self.start_segment(needed),
         };
         self.memory_handed_out = true;
         self.generation += 1;
         Ok(head.capacity - head.written)
+    }
+
+    /// writer.rs `start_segment`: the writer learns of the reader's completion here;
+    /// after it, an unlinked head is rewound and reused while it is large enough.
+    fn start_segment(&mut self, needed: usize) -> Head {
+        if self.reader_completion.is_some() {
+            self.reader_gone = true;
+        }
+        if self.reader_gone
+            && let Some(head) = self.head.as_mut().filter(|h| !h.linked)
+        {
+            head.written = 0;
+            if head.capacity >= needed {
+                return *head;
+            }
+        }
+        // The size doubles on every new segment, also when an empty unlinked head is
+        // replaced in place.
+        let max = self.config.maximum_segment_size;
+        let size = needed.max(self.next_segment_size);
+        self.next_segment_size = (self.next_segment_size * 2).min(max);
+        let head = Head { capacity: size, written: 0, linked: false };
+        self.head = Some(head);
+        head
     }
 
     /// writer.rs `advance`.
@@ -245,6 +266,9 @@ impl ReferenceModel {
         let available = self.advance_available();
         if bytes > available {
             return Err(PipeError::AdvancePastMemory { requested: bytes, available });
+        }
+        if self.reader_gone {
+            return Ok(()); // a no-op once the writer saw the reader's completion
         }
         // `advance(0)` before any `get_memory` succeeds without a head.
         if let Some(head) = self.head.as_mut() {
@@ -262,9 +286,21 @@ impl ReferenceModel {
         if self.writer_done {
             return Some(Err(PipeError::WriterCompleted));
         }
-        self.committed += std::mem::take(&mut self.unflushed);
+        if self.reader_completion.is_some() {
+            // writer.rs `commit`: nothing is committed; an unlinked head is rewound.
+            self.reader_gone = true;
+            self.unflushed = 0;
+            if let Some(head) = self.head.as_mut().filter(|h| !h.linked) {
+                head.written = 0;
+            }
+        } else {
+            self.committed += std::mem::take(&mut self.unflushed);
+            if let Some(head) = self.head.as_mut().filter(|h| h.written > 0) {
+                head.linked = true;
+            }
+        }
         if let Some(reader) = &self.reader_completion {
-            // Committed anyway; a pending cancel is dropped; the reader is not woken.
+            // A pending cancel is dropped; the reader is not woken.
             self.flush_canceled = false;
             return Some(match reader {
                 Some(failure) => Err(PipeError::ReaderFailed(failure.clone())),

@@ -17,6 +17,7 @@ const REGISTRY: &[(&str, Constructor)] = &[
     ("backpressure", |c| Box::new(Backpressure::new(c))),
     ("monotonic-offsets", |_| Box::new(MonotonicOffsets::default())),
     ("tentative-cancel", |_| Box::new(TentativeCancel::default())),
+    ("bounded-after-reader-complete", |_| Box::new(BoundedAfterReaderComplete::default())),
 ];
 
 /// The names of all registered invariants.

@@ -108,6 +108,8 @@ fault_tests! {
     leak_on_complete_breaks_release_once: LeakOnComplete,
     backpressure_by_consumed_breaks_backpressure: BackpressureByConsumed,
     canceled_read_needs_advance_breaks_tentative_cancel: CanceledReadNeedsAdvance,
+    writes_pile_up_after_reader_completed_breaks_bounded_after_reader_complete:
+        WritesPileUpAfterReaderCompleted,
 }
 
 #[test]

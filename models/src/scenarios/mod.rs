@@ -8,6 +8,7 @@ mod frames;
 mod large_cancel;
 mod large_stream;
 mod pool;
+mod reader_gone;
 mod tentative_cancel;
 
 use crate::Scenario;
@@ -17,6 +18,7 @@ pub fn all() -> Vec<Scenario> {
     let mut all = Vec::new();
     all.extend_from_slice(close_receive::SCENARIOS);
     all.extend_from_slice(tentative_cancel::SCENARIOS);
+    all.extend_from_slice(reader_gone::SCENARIOS);
     all.extend_from_slice(pool::SCENARIOS);
     all.extend_from_slice(data::SCENARIOS);
     all.extend_from_slice(backpressure::SCENARIOS);

@@ -2,6 +2,7 @@
 //! run; together they are the table in README.
 
 mod backpressure;
+mod bounded_after_reader_complete;
 mod bounded_pool;
 mod byte_exact;
 mod fifo_pool;
@@ -13,6 +14,7 @@ mod release_once;
 mod tentative_cancel;
 
 pub use backpressure::Backpressure;
+pub use bounded_after_reader_complete::BoundedAfterReaderComplete;
 pub use bounded_pool::BoundedPool;
 pub use byte_exact::ByteExact;
 pub use fifo_pool::FifoPool;

@@ -72,6 +72,10 @@ pub enum Fault {
     /// all until it completes too: writes nobody will read pile up in memory, though
     /// every result is the same. Breaks **bounded-after-reader-complete**.
     WritesPileUpAfterReaderCompleted,
+    /// The failure a side completed with reaches the other side rebuilt from its
+    /// message, without its cause (pipecheck's failures before they carried one): the
+    /// message matches, the error type is gone. Breaks **failure-cause**.
+    FailureLosesCause,
 }
 
 impl Fault {
@@ -95,6 +99,7 @@ impl Fault {
         Fault::BackpressureByConsumed,
         Fault::CanceledReadNeedsAdvance,
         Fault::WritesPileUpAfterReaderCompleted,
+        Fault::FailureLosesCause,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -118,6 +123,7 @@ impl Fault {
             Fault::BackpressureByConsumed => "BackpressureByConsumed",
             Fault::CanceledReadNeedsAdvance => "CanceledReadNeedsAdvance",
             Fault::WritesPileUpAfterReaderCompleted => "WritesPileUpAfterReaderCompleted",
+            Fault::FailureLosesCause => "FailureLosesCause",
         }
     }
 
@@ -140,6 +146,7 @@ impl Fault {
             Fault::PartitionLeak => "balanced-pool",
             Fault::CanceledReadNeedsAdvance => "tentative-cancel",
             Fault::WritesPileUpAfterReaderCompleted => "bounded-after-reader-complete",
+            Fault::FailureLosesCause => "failure-cause",
         }
     }
 

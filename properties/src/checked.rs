@@ -10,7 +10,7 @@ use std::sync::Arc;
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{Failure, FlushResult, PipeError, Reader, Writer};
 
-use crate::{Monitor, Observation};
+use crate::{Monitor, Observation, Side};
 
 /// Builds a monitored pipe from the monitor's config.
 ///
@@ -67,7 +67,13 @@ impl CheckedWriter {
     ///
     /// As [`Writer::flush`].
     pub fn flush(&mut self) -> Result<FlushResult, PipeError> {
-        let result = block_on(self.writer.flush())?;
+        let result = match block_on(self.writer.flush()) {
+            Ok(result) => result,
+            Err(error) => {
+                self.monitor.record_by("writer", Observation::FlushRefused(error.clone()));
+                return Err(error);
+            }
+        };
         self.monitor.record_by(
             "writer",
             Observation::FlushReturned { canceled: result.is_canceled, completed: result.is_completed },
@@ -85,8 +91,11 @@ impl CheckedWriter {
         self.flush()
     }
 
-    /// Completes the writer.
+    /// Completes the writer (recording its failure first, if any).
     pub fn complete(&mut self, failure: Option<Failure>) {
+        if let Some(failure) = &failure {
+            self.monitor.record_by("writer", Observation::Failed(Side::Writer, failure.clone()));
+        }
         self.writer.complete(failure);
     }
 
@@ -193,8 +202,11 @@ impl CheckedReader {
         }
     }
 
-    /// Completes the reader.
+    /// Completes the reader (recording its failure first, if any).
     pub fn complete(&mut self, failure: Option<Failure>) {
+        if let Some(failure) = &failure {
+            self.monitor.record_by("reader", Observation::Failed(Side::Reader, failure.clone()));
+        }
         self.reader.complete(failure);
     }
 

@@ -25,7 +25,7 @@ use pipecheck_core::{
     Failure, FlushCanceller, FlushResult, PipeError, Position, ReadCanceller, ReadResult, Reader, Writer,
 };
 
-use crate::ops::{Op, POSITIONS_PER_READ, Pos, failure_message, fill_byte};
+use crate::ops::{Op, POSITIONS_PER_READ, Pos, SequenceFailure, fill_byte};
 use crate::outcome::{Outcome, ReadSummary, Step, Woken};
 use crate::{Monitor, Observation, Side};
 
@@ -155,6 +155,9 @@ impl WriterEnd {
             Wait::Once(log) => poll_once(&mut future, Side::Writer, &self.monitor, log)?,
             Wait::Block => block_on(future),
         };
+        if let Err(error) = &result {
+            self.monitor.record_by("writer", Observation::FlushRefused(error.clone()));
+        }
         if let Ok(flush) = &result {
             self.monitor.record_by(
                 "writer",
@@ -166,7 +169,11 @@ impl WriterEnd {
 
     /// Completes the writer, with the sequence's failure if `failed`.
     pub fn complete(&mut self, failed: bool) {
-        self.writer.complete(failed.then(|| Failure::new(failure_message(Side::Writer))));
+        let failure = failed.then(|| Failure::from_error(SequenceFailure(Side::Writer)));
+        if let Some(failure) = &failure {
+            self.monitor.record_by("writer", Observation::Failed(Side::Writer, failure.clone()));
+        }
+        self.writer.complete(failure);
     }
 }
 
@@ -285,7 +292,11 @@ impl ReaderEnd {
 
     /// Completes the reader, with the sequence's failure if `failed`.
     pub fn complete(&mut self, failed: bool) {
-        self.reader.complete(failed.then(|| Failure::new(failure_message(Side::Reader))));
+        let failure = failed.then(|| Failure::from_error(SequenceFailure(Side::Reader)));
+        if let Some(failure) = &failure {
+            self.monitor.record_by("reader", Observation::Failed(Side::Reader, failure.clone()));
+        }
+        self.reader.complete(failure);
     }
 }
 

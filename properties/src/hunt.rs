@@ -31,6 +31,7 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::BackpressureByConsumed,
     Fault::CanceledReadNeedsAdvance,
     Fault::WritesPileUpAfterReaderCompleted,
+    Fault::FailureLosesCause,
 ];
 
 /// How long the generated sequences are (transitions per case).

@@ -37,7 +37,7 @@ pub use invariant::{Invariant, Violation};
 pub use machine::{PipeMachine, PipeTest};
 pub use monitor::{CheckConfig, Entry, Monitor};
 pub use observation::{Observation, Side};
-pub use ops::{Op, Pos};
+pub use ops::{Op, Pos, SequenceFailure};
 pub use outcome::{Outcome, ReadSummary, Step, Woken};
 pub use reference::ReferenceModel;
 pub use registry::{INVARIANT_NAMES, registry};

@@ -18,6 +18,7 @@ const REGISTRY: &[(&str, Constructor)] = &[
     ("monotonic-offsets", |_| Box::new(MonotonicOffsets::default())),
     ("tentative-cancel", |_| Box::new(TentativeCancel::default())),
     ("bounded-after-reader-complete", |_| Box::new(BoundedAfterReaderComplete::default())),
+    ("failure-cause", |_| Box::new(FailureCause::default())),
 ];
 
 /// The names of all registered invariants.

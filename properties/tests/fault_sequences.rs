@@ -110,6 +110,7 @@ fault_tests! {
     canceled_read_needs_advance_breaks_tentative_cancel: CanceledReadNeedsAdvance,
     writes_pile_up_after_reader_completed_breaks_bounded_after_reader_complete:
         WritesPileUpAfterReaderCompleted,
+    failure_loses_cause_breaks_failure_cause: FailureLosesCause,
 }
 
 #[test]

@@ -177,6 +177,13 @@ impl fmt::Debug for Shared {
     }
 }
 
+/// The failure one side completed with, as the other side gets it: a clone, so it
+/// carries the very same cause (the `FailureLosesCause` planted bug rebuilds it from
+/// its message instead).
+pub(crate) fn hand_over(failure: &Failure, faults: FaultSet) -> Failure {
+    if faults.contains(Fault::FailureLosesCause) { Failure::new(failure.message()) } else { failure.clone() }
+}
+
 /// Stores `cx`'s waker in `slot` unless an equivalent one is already there.
 pub(crate) fn register_waker(slot: &mut Option<Waker>, cx: &Context<'_>) {
     match slot {

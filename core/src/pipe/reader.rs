@@ -11,7 +11,7 @@ use crate::faults::Fault;
 use crate::observe::PipeEvent;
 use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
-use crate::pipe::{Shared, register_waker};
+use crate::pipe::{Shared, hand_over, register_waker};
 use crate::primitive::sync::Arc;
 
 /// The single reader of a pipe.
@@ -136,7 +136,7 @@ impl Reader {
         let is_completed = state.writer_completion.is_some();
         if !is_canceled {
             if let Some(Some(failure)) = &state.writer_completion {
-                return Poll::Ready(Err(PipeError::WriterFailed(failure.clone())));
+                return Poll::Ready(Err(PipeError::WriterFailed(hand_over(failure, shared.config.faults))));
             }
             if !is_completed && state.committed <= state.examined {
                 if let Some(cx) = cx {

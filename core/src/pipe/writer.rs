@@ -10,7 +10,7 @@ use crate::faults::Fault;
 use crate::observe::{PipeEvent, SegmentId};
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
-use crate::pipe::{Shared, register_waker};
+use crate::pipe::{Shared, hand_over, register_waker};
 use crate::primitive::sync::Arc;
 
 /// What a completed flush reports.
@@ -252,7 +252,7 @@ impl Writer {
                 let committed = state.committed;
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed: 0, paused: false });
                 let early = match reader {
-                    Some(failure) => Err(PipeError::ReaderFailed(failure)),
+                    Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
                     None => Ok(FlushResult { is_completed: true, is_canceled: false }),
                 };
                 (None, Some(early))
@@ -560,7 +560,7 @@ impl Future for FlushFuture<'_> {
         if let Some(reader) = state.reader_completion.clone() {
             let canceled = std::mem::take(&mut state.flush_canceled);
             return Poll::Ready(match reader {
-                Some(failure) => Err(PipeError::ReaderFailed(failure)),
+                Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
                 None => Ok(FlushResult { is_completed: true, is_canceled: canceled }),
             });
         }

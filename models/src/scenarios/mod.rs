@@ -4,6 +4,7 @@ mod backpressure;
 mod close_receive;
 mod data;
 mod drive;
+mod failure;
 mod frames;
 mod large_cancel;
 mod large_stream;
@@ -19,6 +20,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(close_receive::SCENARIOS);
     all.extend_from_slice(tentative_cancel::SCENARIOS);
     all.extend_from_slice(reader_gone::SCENARIOS);
+    all.extend_from_slice(failure::SCENARIOS);
     all.extend_from_slice(pool::SCENARIOS);
     all.extend_from_slice(data::SCENARIOS);
     all.extend_from_slice(backpressure::SCENARIOS);

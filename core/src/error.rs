@@ -5,6 +5,12 @@ use std::sync::Arc;
 
 /// The error a side completes with, handed to the other side's next read or flush.
 ///
+/// It carries its cause: a [`Failure::from_error`] keeps the error value itself, so the
+/// other side can [`downcast_ref`](Failure::downcast_ref) it to the writer's (or
+/// reader's) real error type, and [`std::error::Error::source`] returns it. A
+/// [`Failure::new`] carries a message only. Clones share the cause; two failures compare
+/// equal when their messages do.
+///
 /// # Examples
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
@@ -12,31 +18,93 @@ use std::sync::Arc;
 /// use pipecheck_core::Failure;
 /// let failure = Failure::new("connection reset");
 /// assert_eq!(failure.message(), "connection reset");
+///
+/// let io = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "peer went away");
+/// let failure = Failure::from_error(io);
+/// let cause = failure.downcast_ref::<std::io::Error>().expect("the real error type");
+/// assert_eq!(cause.kind(), std::io::ErrorKind::ConnectionReset);
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Failure(Arc<str>);
+#[derive(Clone)]
+pub struct Failure {
+    message: Arc<str>,
+    cause: Option<Arc<dyn std::error::Error + Send + Sync>>,
+}
 
 impl Failure {
-    /// A failure with a human-readable `message`.
+    /// A failure with a human-readable `message` and no other cause.
     pub fn new(message: impl Into<Arc<str>>) -> Failure {
-        Failure(message.into())
+        Failure { message: message.into(), cause: None }
     }
 
-    /// The failure's message.
+    /// A failure caused by `error`, which the other side can get back with
+    /// [`downcast_ref`](Self::downcast_ref) or [`cause`](Self::cause).
+    pub fn from_error(error: impl std::error::Error + Send + Sync + 'static) -> Failure {
+        Failure::from_boxed(Box::new(error))
+    }
+
+    /// A failure caused by a boxed `error`.
+    pub fn from_boxed(error: Box<dyn std::error::Error + Send + Sync>) -> Failure {
+        Failure { message: error.to_string().into(), cause: Some(Arc::from(error)) }
+    }
+
+    /// The failure's message (the cause's `Display` text, for [`from_error`](Self::from_error)).
     pub fn message(&self) -> &str {
-        &self.0
+        &self.message
+    }
+
+    /// The error the failure was made from, if any.
+    pub fn cause(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        self.cause.as_deref()
+    }
+
+    /// The cause as an `E`, if it is one.
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.cause()?.downcast_ref::<E>()
+    }
+
+    /// Whether `self` and `other` carry the very same cause (or both carry none), as a
+    /// clone does: the check that a failure crossed the pipe intact.
+    pub fn same_cause(&self, other: &Failure) -> bool {
+        match (&self.cause, &other.cause) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl PartialEq for Failure {
+    fn eq(&self, other: &Failure) -> bool {
+        self.message == other.message
+    }
+}
+
+impl Eq for Failure {}
+
+impl std::hash::Hash for Failure {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.message.hash(state);
     }
 }
 
 impl fmt::Debug for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Failure({:?})", &*self.0)
+        match &self.cause {
+            None => write!(f, "Failure({:?})", &*self.message),
+            Some(cause) => write!(f, "Failure({cause:?})"),
+        }
     }
 }
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause.as_deref().map(|cause| cause as &(dyn std::error::Error + 'static))
     }
 }
 
@@ -147,7 +215,14 @@ impl fmt::Display for PipeError {
     }
 }
 
-impl std::error::Error for PipeError {}
+impl std::error::Error for PipeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PipeError::WriterFailed(failure) | PipeError::ReaderFailed(failure) => Some(failure),
+            _ => None,
+        }
+    }
+}
 
 /// Invalid [`PipeOptions`](crate::PipeOptions).
 #[derive(Clone, Debug, PartialEq, Eq)]

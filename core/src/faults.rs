@@ -61,6 +61,23 @@ pub enum Fault {
     /// back under a second lock, overwriting a buffer the owner returned in between: that
     /// return goes missing. Breaks **balanced-pool**.
     PartitionLeak,
+    /// Back-pressure counts committed − *consumed* bytes (pipecheck's accounting before
+    /// it followed .NET), so a reader that examines a partial frame without consuming it
+    /// never releases a paused writer. Breaks **backpressure**.
+    BackpressureByConsumed,
+    /// A canceled read is not tentative: the next read refuses with `AdvanceRequired`
+    /// until the canceled buffer is released with `advance_to` (pipecheck's behaviour
+    /// before it followed .NET). Breaks **tentative-cancel**.
+    CanceledReadNeedsAdvance,
+    /// After the reader completed, the writer sets aside every segment it moves off
+    /// (discarded, outgrown or reused) instead of giving its buffer back, holding them
+    /// all until it completes too: writes nobody will read pile up in memory, though
+    /// every result is the same. Breaks **bounded-after-reader-complete**.
+    WritesPileUpAfterReaderCompleted,
+    /// The failure a side completed with reaches the other side rebuilt from its
+    /// message, without its cause (pipecheck's failures before they carried one): the
+    /// message matches, the error type is gone. Breaks **failure-cause**.
+    FailureLosesCause,
 }
 
 impl Fault {
@@ -81,6 +98,10 @@ impl Fault {
         Fault::StaleTokenAccepted,
         Fault::LostCompletionWake,
         Fault::PartitionLeak,
+        Fault::BackpressureByConsumed,
+        Fault::CanceledReadNeedsAdvance,
+        Fault::WritesPileUpAfterReaderCompleted,
+        Fault::FailureLosesCause,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -101,6 +122,10 @@ impl Fault {
             Fault::StaleTokenAccepted => "StaleTokenAccepted",
             Fault::LostCompletionWake => "LostCompletionWake",
             Fault::PartitionLeak => "PartitionLeak",
+            Fault::BackpressureByConsumed => "BackpressureByConsumed",
+            Fault::CanceledReadNeedsAdvance => "CanceledReadNeedsAdvance",
+            Fault::WritesPileUpAfterReaderCompleted => "WritesPileUpAfterReaderCompleted",
+            Fault::FailureLosesCause => "FailureLosesCause",
         }
     }
 
@@ -116,12 +141,15 @@ impl Fault {
             | Fault::MutexSkipWakeOnExit
             | Fault::LostCompletionWake => InvariantId::NO_LOST_WAKEUP,
             Fault::ReadPastCommit => InvariantId::NO_DATA_RACE,
-            Fault::NoPauseOnFlush => InvariantId::BACKPRESSURE,
+            Fault::NoPauseOnFlush | Fault::BackpressureByConsumed => InvariantId::BACKPRESSURE,
             Fault::LeakOnComplete => InvariantId::RELEASE_ONCE,
             Fault::MutexDoubleAdmit => InvariantId::MUTUAL_EXCLUSION,
             Fault::CloseDropsFrame => InvariantId::BYTE_EXACT,
             Fault::StaleTokenAccepted => InvariantId::TOKEN_REUSE,
             Fault::PartitionLeak => InvariantId::BALANCED_POOL,
+            Fault::CanceledReadNeedsAdvance => InvariantId::TENTATIVE_CANCEL,
+            Fault::WritesPileUpAfterReaderCompleted => InvariantId::BOUNDED_AFTER_READER_COMPLETE,
+            Fault::FailureLosesCause => InvariantId::FAILURE_CAUSE,
         }
     }
 

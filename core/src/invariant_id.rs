@@ -50,6 +50,13 @@ impl InvariantId {
     pub const TOKEN_REUSE: InvariantId = InvariantId("token-reuse");
     /// A partitioned pool's rents and returns balance.
     pub const BALANCED_POOL: InvariantId = InvariantId("balanced-pool");
+    /// `tentative-cancel`: a canceled read needs no `advance_to` before the next read.
+    pub const TENTATIVE_CANCEL: InvariantId = InvariantId("tentative-cancel");
+    /// `bounded-after-reader-complete`: writes after the reader completed hold at most
+    /// one segment.
+    pub const BOUNDED_AFTER_READER_COMPLETE: InvariantId = InvariantId("bounded-after-reader-complete");
+    /// `failure-cause`: a side completed with an error hands the other side that error.
+    pub const FAILURE_CAUSE: InvariantId = InvariantId("failure-cause");
 
     /// Names an invariant.
     pub const fn new(name: &'static str) -> InvariantId {

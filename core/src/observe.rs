@@ -53,7 +53,7 @@ pub enum PipeEvent {
     Flushed {
         /// Stream offset of the end of committed data.
         committed: u64,
-        /// Committed bytes not yet consumed.
+        /// Committed bytes the reader has not examined (what back-pressure counts).
         unconsumed: u64,
         /// Whether the flush crossed the pause threshold.
         paused: bool,
@@ -61,7 +61,7 @@ pub enum PipeEvent {
     /// A paused flush was released (consumed below the resume threshold, reader
     /// completed, or canceled).
     FlushResumed {
-        /// Committed bytes not yet consumed at that moment.
+        /// Committed bytes not yet examined at that moment.
         unconsumed: u64,
     },
     /// The reader consumed and examined up to these stream offsets.
@@ -70,7 +70,7 @@ pub enum PipeEvent {
         consumed: u64,
         /// Stream offset examined up to.
         examined: u64,
-        /// Committed bytes still unconsumed.
+        /// Committed bytes still unexamined (what back-pressure counts).
         unconsumed: u64,
     },
     /// The writer completed (committing any unflushed bytes).

@@ -125,14 +125,15 @@ impl PipeOptions {
         self
     }
 
-    /// Flush waits while at least this many bytes are unconsumed; 0 disables back-pressure.
+    /// Flush waits while at least this many committed bytes are unexamined (as in .NET,
+    /// examining a partial frame without consuming it counts); 0 disables back-pressure.
     pub fn pause_writer_threshold(mut self, bytes: u64) -> Self {
         self.pause_writer_threshold = bytes;
         self
     }
 
-    /// A paused flush resumes once unconsumed bytes drop below this; 0 acts as 1 (resume
-    /// once everything is consumed), since nothing is ever below 0.
+    /// A paused flush resumes once unexamined bytes drop below this; 0 acts as 1 (resume
+    /// once everything is examined), since nothing is ever below 0.
     pub fn resume_writer_threshold(mut self, bytes: u64) -> Self {
         self.resume_writer_threshold = bytes;
         self

@@ -1,6 +1,8 @@
-//! Back-pressure: a flush waits while unconsumed bytes are at or above the pause
-//! threshold and is woken once consumption brings them below the resume threshold (not
-//! by examining alone); a pause threshold of 0 disables it; reader completion and
+//! Back-pressure: a flush waits while unexamined bytes (committed − examined, as .NET
+//! counts them) are at or above the pause threshold and is woken once the reader's
+//! `advance_to` brings them below the resume threshold (examining without consuming
+//! counts, so a frame larger than the pause threshold crosses the examine-all /
+//! consume-none loop); a pause threshold of 0 disables it; reader completion and
 //! `cancel_pending_flush` release a paused flush; and a writer blocked on a real
 //! thread is released by a reader on another.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
@@ -59,7 +61,9 @@ fn consuming_below_the_resume_threshold_wakes_the_paused_flush() {
 }
 
 #[test]
-fn examining_without_consuming_does_not_resume() {
+fn examining_without_consuming_resumes_the_writer() {
+    // .NET: AdvanceTo(consumed, examined) lowers the unconsumed length by the examined
+    // bytes, so a reader waiting for the rest of a frame releases the writer.
     let (mut writer, mut reader) = throttled();
     writer.write(&[0; 100]).unwrap();
     let (counter, waker) = WakeCounter::new();
@@ -68,8 +72,95 @@ fn examining_without_consuming_does_not_resume() {
     let result = reader.try_read().unwrap().unwrap();
     let (start, end) = (result.buffer().start(), result.buffer().end());
     reader.advance_to(start, end).unwrap();
-    assert_eq!(counter.wakes(), 0);
+    assert_eq!(counter.wakes(), 1);
+    assert_eq!(poll_with(flush.as_mut(), &waker), Poll::Ready(Ok(FlushResult::default())));
+}
+
+#[test]
+fn examining_part_of_the_buffer_counts_only_the_examined_bytes() {
+    let (mut writer, mut reader) = throttled();
+    writer.write(&[0; 120]).unwrap();
+    let (counter, waker) = WakeCounter::new();
+    let mut flush = pin!(writer.flush());
     assert!(poll_with(flush.as_mut(), &waker).is_pending());
+    let result = reader.try_read().unwrap().unwrap();
+    let (start, examined) = (result.buffer().start(), result.buffer().position(70).unwrap());
+    reader.advance_to(start, examined).unwrap(); // 50 unexamined: not below 50
+    assert_eq!(counter.wakes(), 0);
+    let result = reader.try_read().unwrap().unwrap();
+    let (start, examined) = (result.buffer().start(), result.buffer().position(71).unwrap());
+    reader.advance_to(start, examined).unwrap(); // 49 unexamined
+    assert_eq!(counter.wakes(), 1);
+    assert!(poll_with(flush.as_mut(), &waker).is_ready());
+}
+
+#[test]
+fn a_flush_pauses_on_unexamined_bytes_even_when_nothing_was_consumed() {
+    let (mut writer, mut reader) = throttled();
+    writer.write(&[0; 90]).unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_ready());
+    let result = reader.try_read().unwrap().unwrap();
+    let (start, end) = (result.buffer().start(), result.buffer().end());
+    reader.advance_to(start, end).unwrap(); // 90 buffered, 0 unexamined
+    writer.write(&[0; 90]).unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_ready(), "90 unexamined bytes: below the threshold");
+    writer.write(&[0; 10]).unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_pending(), "100 unexamined bytes");
+}
+
+/// The framing loop of a protocol reader: examine everything, consume nothing until a
+/// whole frame is buffered. Returns the frames received.
+fn read_frames(reader: &mut Reader, frame_len: usize) -> Vec<Vec<u8>> {
+    let mut frames = Vec::new();
+    loop {
+        let result = block_on(reader.read()).unwrap();
+        let buffer = result.buffer();
+        let whole = buffer.len() - buffer.len() % frame_len;
+        let bytes = buffer.to_vec();
+        frames.extend(bytes[..whole].chunks(frame_len).map(<[u8]>::to_vec));
+        let done = result.is_completed();
+        let (consumed, end) = (buffer.position(whole).unwrap(), buffer.end());
+        reader.advance_to(consumed, end).unwrap();
+        if done {
+            assert_eq!(whole, bytes.len(), "the stream ends on a frame boundary");
+            return frames;
+        }
+    }
+}
+
+#[test]
+fn a_frame_four_times_the_pause_threshold_crosses_with_examine_all_consume_none() {
+    const PAUSE: usize = 1024;
+    const FRAME: usize = 4 * PAUSE;
+    const FRAMES: usize = 16;
+    let (mut writer, mut reader) = PipeOptions::new()
+        .minimum_segment_size(256)
+        .maximum_segment_size(1024)
+        .pause_writer_threshold(PAUSE as u64)
+        .resume_writer_threshold(PAUSE as u64 / 2)
+        .build()
+        .unwrap();
+    let frame = |i: usize| -> Vec<u8> { (0..FRAME).map(|j| (i * 7 + j) as u8).collect() };
+    let writing = std::thread::spawn(move || {
+        let mut pauses = 0;
+        for i in 0..FRAMES {
+            // Each flush sends the pause threshold's worth, so every flush may pause.
+            for piece in frame(i).chunks(PAUSE) {
+                writer.write(piece).unwrap();
+                let mut flush = pin!(writer.flush());
+                if poll_once(flush.as_mut()).is_pending() {
+                    pauses += 1;
+                    block_on(flush).unwrap();
+                }
+            }
+        }
+        writer.complete(None);
+        pauses
+    });
+    let frames = read_frames(&mut reader, FRAME);
+    let pauses = writing.join().unwrap();
+    assert_eq!(frames, (0..FRAMES).map(frame).collect::<Vec<_>>());
+    assert!(pauses > 0, "the writer was paused inside frames and released by examine-all");
 }
 
 #[test]

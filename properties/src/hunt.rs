@@ -30,6 +30,10 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::NoResumeOnConsume,
     Fault::NoPauseOnFlush,
     Fault::LeakOnComplete,
+    Fault::BackpressureByConsumed,
+    Fault::CanceledReadNeedsAdvance,
+    Fault::WritesPileUpAfterReaderCompleted,
+    Fault::FailureLosesCause,
 ];
 
 /// How long the generated sequences are (transitions per case).

@@ -44,7 +44,7 @@ pub use invariant::{Invariant, ensure};
 pub use machine::{PipeMachine, PipeTest};
 pub use monitor::{CheckConfig, Entry, Monitor};
 pub use observation::{Observation, Side};
-pub use ops::{Op, Pos};
+pub use ops::{Op, Pos, SequenceFailure};
 pub use outcome::{Outcome, ReadSummary, Step, Woken};
 pub use panic_hook::Capture;
 pub use pipecheck_core::Violation;

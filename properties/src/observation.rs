@@ -1,6 +1,6 @@
 //! What a run shows its invariants: pipe events and scenario-level facts.
 
-use pipecheck_core::PipeEvent;
+use pipecheck_core::{Failure, PipeError, PipeEvent};
 
 /// The side of the pipe a fact belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +31,13 @@ pub enum Observation {
         /// The bytes.
         bytes: Vec<u8>,
     },
+    /// A read or `try_read` was refused with this error (the reader's own misuse, or a
+    /// side's completion).
+    ReadRefused(PipeError),
+    /// A flush was refused with this error (e.g. the reader's failure).
+    FlushRefused(PipeError),
+    /// `side` is about to complete with this failure.
+    Failed(Side, Failure),
     /// A flush future resolved.
     FlushReturned {
         /// It reported `is_canceled`.
@@ -82,8 +89,13 @@ impl Observation {
                 | E::ReadCanceled => Some(Side::Reader),
                 _ => None,
             },
-            Observation::Wrote { .. } | Observation::FlushReturned { .. } => Some(Side::Writer),
-            Observation::ReadData { .. } | Observation::Drained => Some(Side::Reader),
+            Observation::Wrote { .. } | Observation::FlushReturned { .. } | Observation::FlushRefused(_) => {
+                Some(Side::Writer)
+            }
+            Observation::Failed(side, _) => Some(*side),
+            Observation::ReadData { .. } | Observation::ReadRefused(_) | Observation::Drained => {
+                Some(Side::Reader)
+            }
             Observation::Waiting(side) | Observation::Woken(side) => Some(*side),
             _ => None,
         }

@@ -104,3 +104,16 @@ pub fn failure_message(side: Side) -> &'static str {
         Side::Reader => "reader failed (op sequence)",
     }
 }
+
+/// The error a side completes with when an op says `failed: true`: a real error type,
+/// so checkers can tell whether the other side got this very value back.
+#[derive(Debug)]
+pub struct SequenceFailure(pub Side);
+
+impl std::fmt::Display for SequenceFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(failure_message(self.0))
+    }
+}
+
+impl std::error::Error for SequenceFailure {}

@@ -27,6 +27,8 @@ struct ReadMark {
 struct Head {
     capacity: usize,
     written: usize,
+    /// A flush linked it into the shared list (it had bytes then).
+    linked: bool,
 }
 
 /// The state a pipe should be in after a sequence of [`Op`]s, and the results it
@@ -51,6 +53,8 @@ pub struct ReferenceModel {
     next_segment_size: usize,
     memory_handed_out: bool,
     generation: u64,
+    /// The writer has seen the reader's completion (writer.rs `reader_gone`).
+    reader_gone: bool,
     written: u64,
     unflushed: u64,
     /// Every advanced byte, from stream offset 0.
@@ -69,6 +73,8 @@ pub struct ReferenceModel {
     // The reader's own state (reader.rs, `Reader`).
     reader_done: bool,
     outstanding: Option<(u64, u64)>,
+    /// The outstanding buffer is a canceled read's: the next read releases it.
+    outstanding_tentative: bool,
     read_count: u64,
     latest: Option<ReadMark>,
     previous: Option<ReadMark>,
@@ -85,6 +91,7 @@ impl ReferenceModel {
             head: None,
             memory_handed_out: false,
             generation: 0,
+            reader_gone: false,
             written: 0,
             unflushed: 0,
             data: Vec::new(),
@@ -100,6 +107,7 @@ impl ReferenceModel {
             writer_waiting: false,
             reader_done: false,
             outstanding: None,
+            outstanding_tentative: false,
             read_count: 0,
             latest: None,
             previous: None,
@@ -219,19 +227,35 @@ impl ReferenceModel {
         }
         let head = match self.head {
             Some(head) if head.capacity - head.written >= needed => head,
-            _ => {
-                // The size doubles on every new segment, also when an empty unlinked
-                // head is replaced in place.
-                let size = needed.max(self.next_segment_size);
-                self.next_segment_size = (self.next_segment_size * 2).min(max);
-                let head = Head { capacity: size, written: 0 };
-                self.head = Some(head);
-                head
-            }
+            _ => self.start_segment(needed),
         };
         self.memory_handed_out = true;
         self.generation += 1;
         Ok(head.capacity - head.written)
+    }
+
+    /// writer.rs `start_segment`: the writer learns of the reader's completion here;
+    /// after it, an unlinked head is rewound and reused while it is large enough.
+    fn start_segment(&mut self, needed: usize) -> Head {
+        if self.reader_completion.is_some() {
+            self.reader_gone = true;
+        }
+        if self.reader_gone
+            && let Some(head) = self.head.as_mut().filter(|h| !h.linked)
+        {
+            head.written = 0;
+            if head.capacity >= needed {
+                return *head;
+            }
+        }
+        // The size doubles on every new segment, also when an empty unlinked head is
+        // replaced in place.
+        let max = self.config.maximum_segment_size;
+        let size = needed.max(self.next_segment_size);
+        self.next_segment_size = (self.next_segment_size * 2).min(max);
+        let head = Head { capacity: size, written: 0, linked: false };
+        self.head = Some(head);
+        head
     }
 
     /// writer.rs `advance`.
@@ -242,6 +266,9 @@ impl ReferenceModel {
         let available = self.advance_available();
         if bytes > available {
             return Err(PipeError::AdvancePastMemory { requested: bytes, available });
+        }
+        if self.reader_gone {
+            return Ok(()); // a no-op once the writer saw the reader's completion
         }
         // `advance(0)` before any `get_memory` succeeds without a head.
         if let Some(head) = self.head.as_mut() {
@@ -259,17 +286,30 @@ impl ReferenceModel {
         if self.writer_done {
             return Some(Err(PipeError::WriterCompleted));
         }
-        self.committed += std::mem::take(&mut self.unflushed);
+        if self.reader_completion.is_some() {
+            // writer.rs `commit`: nothing is committed; an unlinked head is rewound.
+            self.reader_gone = true;
+            self.unflushed = 0;
+            if let Some(head) = self.head.as_mut().filter(|h| !h.linked) {
+                head.written = 0;
+            }
+        } else {
+            self.committed += std::mem::take(&mut self.unflushed);
+            if let Some(head) = self.head.as_mut().filter(|h| h.written > 0) {
+                head.linked = true;
+            }
+        }
         if let Some(reader) = &self.reader_completion {
-            // Committed anyway; a pending cancel is dropped; the reader is not woken.
+            // A pending cancel is dropped; the reader is not woken.
             self.flush_canceled = false;
             return Some(match reader {
                 Some(failure) => Err(PipeError::ReaderFailed(failure.clone())),
                 None => Ok(FlushResult { is_completed: true, is_canceled: false }),
             });
         }
+        // mod.rs `State::unconsumed`: back-pressure counts committed − examined (.NET).
         let pause = self.config.pause_writer_threshold;
-        if pause > 0 && self.committed - self.consumed >= pause {
+        if pause > 0 && self.committed - self.examined >= pause {
             self.writer_paused = true;
         }
         if self.committed > self.examined {
@@ -292,7 +332,13 @@ impl ReferenceModel {
             return Some(Err(PipeError::ReaderCompleted));
         }
         if self.outstanding.is_some() {
-            return Some(Err(PipeError::AdvanceRequired));
+            if !self.outstanding_tentative {
+                return Some(Err(PipeError::AdvanceRequired));
+            }
+            // reader.rs `poll_read`: a canceled read is tentative; this read releases it
+            // without consuming or examining anything.
+            self.outstanding = None;
+            self.outstanding_tentative = false;
         }
         let canceled = std::mem::take(&mut self.read_canceled);
         let completed = self.writer_completion.is_some();
@@ -310,6 +356,7 @@ impl ReferenceModel {
         let (start, end) = (self.consumed, self.committed);
         self.read_count += 1;
         self.outstanding = Some((start, end));
+        self.outstanding_tentative = canceled;
         self.previous = self.latest.replace(ReadMark { read: self.read_count, start, end });
         let bytes = self.data[start as usize..end as usize].to_vec();
         Some(Ok(ReadSummary { start, bytes, completed, canceled }))
@@ -369,11 +416,12 @@ impl ReferenceModel {
             return Err(PipeError::ExaminedWentBackwards { previous: self.examined, examined });
         }
         self.outstanding = None;
+        self.outstanding_tentative = false;
         self.consumed = consumed;
         self.examined = examined;
         // mod.rs `new_pipe`: a resume threshold of 0 acts as 1.
         let resume = self.config.resume_writer_threshold.max(1);
-        if self.writer_paused && self.committed - self.consumed < resume {
+        if self.writer_paused && self.committed - self.examined < resume {
             self.writer_paused = false;
             woken.writer = std::mem::take(&mut self.writer_waiting);
         }

@@ -18,6 +18,9 @@ const REGISTRY: &[(InvariantId, Constructor)] = &[
     (InvariantId::RELEASE_ONCE, |_| Box::new(ReleaseOnce::default())),
     (InvariantId::BACKPRESSURE, |c| Box::new(Backpressure::new(c))),
     (InvariantId::MONOTONIC_OFFSETS, |_| Box::new(MonotonicOffsets::default())),
+    (InvariantId::TENTATIVE_CANCEL, |_| Box::new(TentativeCancel::default())),
+    (InvariantId::BOUNDED_AFTER_READER_COMPLETE, |_| Box::new(BoundedAfterReaderComplete::default())),
+    (InvariantId::FAILURE_CAUSE, |_| Box::new(FailureCause::default())),
 ];
 
 /// The ids of all registered invariants, in registry order.

@@ -88,6 +88,11 @@ fault_tests! {
     no_resume_on_consume_breaks_no_lost_wakeup: NoResumeOnConsume,
     no_pause_on_flush_breaks_backpressure: NoPauseOnFlush,
     leak_on_complete_breaks_release_once: LeakOnComplete,
+    backpressure_by_consumed_breaks_backpressure: BackpressureByConsumed,
+    canceled_read_needs_advance_breaks_tentative_cancel: CanceledReadNeedsAdvance,
+    writes_pile_up_after_reader_completed_breaks_bounded_after_reader_complete:
+        WritesPileUpAfterReaderCompleted,
+    failure_loses_cause_breaks_failure_cause: FailureLosesCause,
 }
 
 #[test]

@@ -93,7 +93,8 @@ pub(crate) struct State {
     pub(crate) consumed: u64,
     /// End of the bytes the reader has examined; a read waits until `committed` passes it.
     pub(crate) examined: u64,
-    /// A flush crossed the pause threshold and has not been released.
+    /// A flush crossed the pause threshold (counted by [`State::unconsumed`]) and has not
+    /// been released.
     pub(crate) writer_paused: bool,
     /// `cancel_pending_read` was called and no read has observed it yet.
     pub(crate) read_canceled: bool,
@@ -108,10 +109,18 @@ pub(crate) struct State {
 }
 
 impl State {
-    /// Committed bytes the reader has not consumed. (Saturating: only a planted bug
-    /// consumes past the commit, and its checker must get to see that.)
-    pub(crate) fn unconsumed(&self) -> u64 {
-        self.committed.saturating_sub(self.consumed)
+    /// The bytes back-pressure counts: committed bytes the reader has not *examined*
+    /// (.NET's `_unconsumedBytes`, which `AdvanceTo` lowers by the newly examined bytes).
+    /// A reader that examines a partial frame without consuming it releases the writer,
+    /// so a frame larger than the pause threshold can still arrive whole.
+    ///
+    /// The `BackpressureByConsumed` planted bug counts committed − consumed instead.
+    /// (Saturating: only a planted bug consumes past the commit, and its checker must
+    /// get to see that.)
+    pub(crate) fn unconsumed(&self, faults: FaultSet) -> u64 {
+        let released =
+            if faults.contains(Fault::BackpressureByConsumed) { self.consumed } else { self.examined };
+        self.committed.saturating_sub(released)
     }
 
     /// Takes the segments for release once both sides have completed.
@@ -166,6 +175,13 @@ impl fmt::Debug for Shared {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Shared").field("config", &self.config).finish_non_exhaustive()
     }
+}
+
+/// The failure one side completed with, as the other side gets it: a clone, so it
+/// carries the very same cause (the `FailureLosesCause` planted bug rebuilds it from
+/// its message instead).
+pub(crate) fn hand_over(failure: &Failure, faults: FaultSet) -> Failure {
+    if faults.contains(Fault::FailureLosesCause) { Failure::new(failure.message()) } else { failure.clone() }
 }
 
 /// Stores `cx`'s waker in `slot` unless an equivalent one is already there.

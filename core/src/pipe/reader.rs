@@ -13,7 +13,7 @@ use crate::faults::Fault;
 use crate::observe::{PipeEnd, PipeEvent};
 use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
-use crate::pipe::{Shared, register_waker};
+use crate::pipe::{Shared, hand_over, register_waker};
 use crate::primitive::sync::Arc;
 
 /// The single reader of a pipe.
@@ -42,6 +42,9 @@ pub struct Reader {
     view: VecDeque<Shell>,
     /// The buffer handed out and not yet released by `advance_to`: `[start, end)`.
     outstanding: Option<(u64, u64)>,
+    /// The outstanding buffer came from a canceled read: it is tentative, and the next
+    /// read releases it without `advance_to` (as .NET's `ReadingTentative`).
+    outstanding_tentative: bool,
     /// Number of the last read; positions carry it.
     read_count: u64,
     examined: u64,
@@ -67,6 +70,7 @@ impl Reader {
             pool,
             view: VecDeque::new(),
             outstanding: None,
+            outstanding_tentative: false,
             read_count: 0,
             examined: 0,
             completed: false,
@@ -77,11 +81,16 @@ impl Reader {
     /// Waits until there are unexamined committed bytes, the writer completed, or the
     /// read is canceled, and returns the unconsumed bytes.
     ///
+    /// A canceled read is *tentative*, as in .NET: its buffer may be released with
+    /// [`advance_to`](Self::advance_to), but need not be — the next read releases it
+    /// as if nothing had been consumed or examined, and returns the same bytes (and any
+    /// new ones).
+    ///
     /// # Errors
     ///
     /// [`PipeError::ReaderCompleted`] after completion; [`PipeError::AdvanceRequired`]
-    /// while a previous buffer is outstanding; [`PipeError::WriterFailed`] when the
-    /// writer completed with a failure.
+    /// while a previous buffer (of a read that was not canceled) is outstanding;
+    /// [`PipeError::WriterFailed`] when the writer completed with a failure.
     pub fn read(&mut self) -> ReadFuture<'_> {
         ReadFuture { reader: Some(self) }
     }
@@ -112,16 +121,24 @@ impl Reader {
         if self.completed {
             return Poll::Ready(Err(PipeError::ReaderCompleted));
         }
-        if self.outstanding.is_some() {
-            return Poll::Ready(Err(PipeError::AdvanceRequired));
-        }
         let shared = &*self.shared;
+        if self.outstanding.is_some() {
+            let tentative =
+                self.outstanding_tentative && !shared.config.faults.contains(Fault::CanceledReadNeedsAdvance);
+            if !tentative {
+                return Poll::Ready(Err(PipeError::AdvanceRequired));
+            }
+            // The canceled read's buffer goes back untouched: nothing consumed, nothing
+            // examined, so the shared offsets stay as they are.
+            self.outstanding = None;
+            self.outstanding_tentative = false;
+        }
         let mut state = shared.state.lock();
         let is_canceled = std::mem::take(&mut state.read_canceled);
         let is_completed = state.writer_completion.is_some();
         if !is_canceled {
             if let Some(Some(failure)) = &state.writer_completion {
-                return Poll::Ready(Err(PipeError::WriterFailed(failure.clone())));
+                return Poll::Ready(Err(PipeError::WriterFailed(hand_over(failure, shared.config.faults))));
             }
             if !is_completed && state.committed <= state.examined {
                 if let Some(cx) = cx {
@@ -152,13 +169,17 @@ impl Reader {
         drop(state);
         self.read_count += 1;
         self.outstanding = Some((start, end));
+        self.outstanding_tentative = is_canceled;
         Poll::Ready(Ok(Ready { start, end, is_completed, is_canceled }))
     }
 
     /// Releases the buffer from the last read: bytes before `consumed` are gone for
     /// good, bytes before `examined` have been looked at (the next read waits for more
     /// unless `examined` is before the end). Fully consumed segments go back to the
-    /// pool, outside the lock; a paused writer resumes below the resume threshold.
+    /// pool, outside the lock. Back-pressure counts *examined* bytes, as in .NET: a
+    /// paused writer resumes once committed − examined drops below the resume
+    /// threshold, so examining a partial frame without consuming it lets the writer
+    /// send the rest.
     ///
     /// # Errors
     ///
@@ -196,6 +217,7 @@ impl Reader {
             });
         }
         self.outstanding = None;
+        self.outstanding_tentative = false;
         self.examined = examined.offset;
 
         let shared = &*self.shared;
@@ -206,7 +228,7 @@ impl Reader {
             state.consumed = consumed.offset;
             state.examined = examined.offset;
             let mut writer_waker = None;
-            let unconsumed = state.unconsumed();
+            let unconsumed = state.unconsumed(faults);
             shared.observer.emit(|| PipeEvent::Consumed {
                 consumed: consumed.offset,
                 examined: examined.offset,
@@ -282,7 +304,7 @@ impl Reader {
             state.reader_completion = Some(failure);
             shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
             if std::mem::take(&mut state.writer_paused) {
-                let unconsumed = state.unconsumed();
+                let unconsumed = state.unconsumed(shared.config.faults);
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
             }
             let writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);

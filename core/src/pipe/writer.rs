@@ -12,7 +12,7 @@ use crate::faults::Fault;
 use crate::observe::{PipeEnd, PipeEvent, SegmentId};
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
-use crate::pipe::{Shared, register_waker};
+use crate::pipe::{Shared, hand_over, register_waker};
 use crate::primitive::sync::Arc;
 
 /// What a completed flush reports.
@@ -25,6 +25,13 @@ pub struct FlushResult {
 }
 
 /// The single writer of a pipe.
+///
+/// Once the reader has completed, nothing written is read: as in .NET, the writer's
+/// flushes report [`FlushResult::is_completed`] and, from the first flush or new
+/// segment after the completion, [`advance`](Self::advance) is a no-op and one private
+/// segment is reused, so a writer that ignores the completion holds no more memory.
+/// (pipecheck learns of it at those two points rather than at every `advance`, which
+/// takes no lock; bytes advanced in between are dropped there.)
 ///
 /// # Examples
 ///
@@ -63,6 +70,10 @@ pub struct Writer {
     next_segment_size: usize,
     next_segment_id: SegmentId,
     completed: bool,
+    /// The writer has seen the reader's completion (at a flush, or when starting a
+    /// segment): from then on `advance` is a no-op and one private segment is reused,
+    /// so a writer that ignores the completion holds no more memory.
+    reader_gone: bool,
     /// [`LockScope::EveryOperation`](crate::LockScope::EveryOperation), read once: the
     /// pre-seed design takes the lock in `get_memory` and `advance` too (benchmarks).
     lock_every_operation: bool,
@@ -86,6 +97,7 @@ impl Writer {
             next_segment_size,
             next_segment_id: 0,
             completed: false,
+            reader_gone: false,
             lock_every_operation,
         }
     }
@@ -123,6 +135,11 @@ impl Writer {
 
     /// Counts `bytes` of the memory from [`get_memory`](Self::get_memory) as written.
     ///
+    /// Once the writer has seen the reader's completion (a flush reported
+    /// `is_completed`, or a new segment was needed), `advance` is a no-op, as in .NET:
+    /// the same memory is handed out again and the writer holds at most one segment,
+    /// however much it goes on writing.
+    ///
     /// # Errors
     ///
     /// [`PipeError::AdvancePastMemory`] when `bytes` exceeds what is left of the memory
@@ -134,6 +151,10 @@ impl Writer {
         let available = if self.memory_handed_out { self.head_capacity - self.head_written } else { 0 };
         if bytes > available {
             return Err(PipeError::AdvancePastMemory { requested: bytes, available });
+        }
+        if self.reader_gone {
+            // As .NET: once the reader has completed, nothing written will be read.
+            return Ok(());
         }
         if self.lock_every_operation {
             self.pre_seed_lock_round_trip();
@@ -180,7 +201,8 @@ impl Writer {
     }
 
     /// Publishes the advanced bytes to the reader and waits while the reader is behind
-    /// by the pause threshold or more.
+    /// by the pause threshold or more. After the reader completed it publishes nothing
+    /// (the bytes are dropped) and reports `is_completed`.
     ///
     /// The bytes are committed when `flush` is called, before the future is polled, so
     /// dropping the future only gives up the wait.
@@ -195,52 +217,72 @@ impl Writer {
     }
 
     /// Links unlinked segments and publishes advanced bytes, under the lock. Returns
-    /// the flush's outcome when it must not wait.
+    /// the flush's outcome when it must not wait. After the reader completed, the
+    /// advanced bytes are dropped instead and their segments given back.
     fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
         let shared = &*self.shared;
-        let reader_waker = {
+        let mut discarded = Vec::new();
+        let (reader_waker, early) = {
             let mut state = shared.state.lock();
-            if !self.unlinked.is_empty() {
-                state.segments.extend(self.unlinked.drain(..));
+            let reader = state.reader_completion.clone();
+            if reader.is_some() {
+                // Nothing will be read: keep the bytes out of the list and reuse memory.
+                self.reader_gone = true;
+                if !shared.config.faults.contains(Fault::WritesPileUpAfterReaderCompleted) {
+                    discarded.append(&mut self.unlinked);
+                }
+                if !self.head_linked {
+                    self.head_written = 0;
+                }
+                self.unflushed = 0;
+            } else {
+                if !self.unlinked.is_empty() {
+                    state.segments.extend(self.unlinked.drain(..));
+                }
+                if let Some(head) = &self.head
+                    && !self.head_linked
+                    && self.head_written > 0
+                {
+                    state.segments.push_back(head.clone());
+                    self.head_linked = true;
+                }
+                state.committed += self.unflushed;
+                self.unflushed = 0;
             }
-            if let Some(head) = &self.head
-                && !self.head_linked
-                && self.head_written > 0
-            {
-                state.segments.push_back(head.clone());
-                self.head_linked = true;
-            }
-            state.committed += self.unflushed;
-            self.unflushed = 0;
-            if let Some(reader) = state.reader_completion.clone() {
+            if let Some(reader) = reader {
                 state.flush_canceled = false;
                 let committed = state.committed;
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed: 0, paused: false });
-                return Some(match reader {
-                    Some(failure) => Err(PipeError::ReaderFailed(failure)),
+                let early = match reader {
+                    Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
                     None => Ok(FlushResult { is_completed: true, is_canceled: false }),
-                });
-            }
-            let pause = shared.config.pause_writer_threshold;
-            if pause > 0
-                && state.unconsumed() >= pause
-                && !shared.config.faults.contains(Fault::NoPauseOnFlush)
-            {
-                state.writer_paused = true;
-            }
-            // Under the lock, so the event log orders it with the reader's events.
-            let (committed, unconsumed, paused) = (state.committed, state.unconsumed(), state.writer_paused);
-            shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
-            if state.committed > state.examined {
-                shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
+                };
+                (None, Some(early))
             } else {
-                None
+                let pause = shared.config.pause_writer_threshold;
+                if pause > 0
+                    && state.unconsumed(shared.config.faults) >= pause
+                    && !shared.config.faults.contains(Fault::NoPauseOnFlush)
+                {
+                    state.writer_paused = true;
+                }
+                // Under the lock, so the event log orders it with the reader's events.
+                let (committed, unconsumed, paused) =
+                    (state.committed, state.unconsumed(shared.config.faults), state.writer_paused);
+                shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
+                let waker = if state.committed > state.examined {
+                    shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
+                } else {
+                    None
+                };
+                (waker, None)
             }
         };
+        give_back_memory(shared, discarded);
         if let Some(waker) = reader_waker {
             waker.wake();
         }
-        None
+        early
     }
 
     /// Completes the writer: pending bytes are committed, the reader is woken, and no
@@ -331,25 +373,71 @@ impl Writer {
         let shared = &*self.shared;
         // The pre-seed design rents the buffer and takes the segment object under the
         // pipe lock; by default the writer never holds the lock here.
-        let _pre_seed_lock = self.lock_every_operation.then(|| shared.state.lock());
+        let pre_seed_lock = self.lock_every_operation.then(|| shared.state.lock());
         let config = &shared.config;
+        // Whether the reader has completed, read under the pipe lock (as .NET's
+        // `AllocateWriteHeadSynchronized`): once per new segment, never while renting.
+        // The lock, not a flag: an unsynchronized flag may be read stale for as long as
+        // nothing else synchronizes, and the writer would go on starting segments that
+        // nobody reads.
+        if !self.reader_gone {
+            self.reader_gone = match &pre_seed_lock {
+                Some(state) => state.reader_completion.is_some(),
+                None => shared.state.lock().reader_completion.is_some(),
+            };
+        }
+        if self.reader_gone {
+            // Nothing will be read: drop what was advanced and reuse a private head.
+            let pile_up = config.faults.contains(Fault::WritesPileUpAfterReaderCompleted);
+            if !pile_up {
+                give_back_memory(shared, std::mem::take(&mut self.unlinked));
+            }
+            if self.head.is_some() && !self.head_linked {
+                self.head_written = 0;
+                if self.head_capacity >= needed {
+                    if pile_up {
+                        // The planted bug: the head is set aside (held until the writer
+                        // completes) and a fresh one of the same size is rented.
+                        let old = self.head.take().expect("checked above");
+                        self.unlinked.push(old);
+                        let (shell, _) = new_head(
+                            &mut self.pool,
+                            shared,
+                            &mut self.next_segment_id,
+                            self.written,
+                            self.head_capacity,
+                        );
+                        self.head = Some(shell);
+                    }
+                    return;
+                }
+            }
+        }
         let size = needed.max(self.next_segment_size);
         self.next_segment_size = (self.next_segment_size * 2).min(config.maximum_segment_size);
-        let buffer = shared.buffer_pool.rent(size);
-        let memory = SegmentMemory::new(buffer, size);
-        let capacity = memory.capacity();
 
-        // An empty unlinked head is still private to the writer: reuse its object.
+        if self.reader_gone
+            && !self.head_linked
+            && config.faults.contains(Fault::WritesPileUpAfterReaderCompleted)
+            && let Some(old) = self.head.take()
+        {
+            // The planted bug: the outgrown head is set aside, held until the writer
+            // completes, instead of giving its buffer back.
+            self.unlinked.push(old);
+        }
+        // An empty unlinked head is still private to the writer: reuse its object. Its
+        // old buffer goes back before the new one is rented.
         if let Some(head) = self.head.as_mut().filter(|_| !self.head_linked && self.head_written == 0) {
             let segment = Arc::get_mut(head).expect("an unlinked head is held by the writer only");
-            if let Some(old) = segment.memory.replace(memory) {
+            if let Some(old) = segment.memory.take() {
                 shared.buffer_pool.give_back(old.into_buffer());
             }
+            let memory = SegmentMemory::new(shared.buffer_pool.rent(size), size);
+            self.head_capacity = memory.capacity();
+            segment.memory = Some(memory);
             segment.base = self.written;
-            self.head_capacity = capacity;
             return;
         }
-
         if let Some(old) = self.head.take() {
             let id = old.id;
             if !self.head_linked {
@@ -357,14 +445,41 @@ impl Writer {
             }
             shared.observer.emit(|| PipeEvent::HeadReleased { segment: id });
         }
-        let mut shell = take_shell(&mut self.pool, shared, &mut self.next_segment_id, capacity);
-        let segment = Arc::get_mut(&mut shell).expect("take_shell returns an unshared object");
-        segment.base = self.written;
-        segment.memory = Some(memory);
+        let (shell, capacity) =
+            new_head(&mut self.pool, shared, &mut self.next_segment_id, self.written, size);
         self.head = Some(shell);
         self.head_linked = false;
         self.head_written = 0;
         self.head_capacity = capacity;
+    }
+}
+
+/// Rents a buffer of `size` bytes and puts it in a segment object from the pool (or a
+/// new one) starting at stream offset `base`: the writer's next head. Returns it and
+/// its capacity.
+fn new_head(
+    pool: &mut PoolTaker,
+    shared: &Shared,
+    next_id: &mut SegmentId,
+    base: u64,
+    size: usize,
+) -> (Shell, usize) {
+    let memory = SegmentMemory::new(shared.buffer_pool.rent(size), size);
+    let capacity = memory.capacity();
+    let mut shell = take_shell(pool, shared, next_id, capacity);
+    let segment = Arc::get_mut(&mut shell).expect("take_shell returns an unshared object");
+    segment.base = base;
+    segment.memory = Some(memory);
+    (shell, capacity)
+}
+
+/// Gives the buffers of segments the writer never linked back to the buffer pool (their
+/// objects are dropped: only the reader returns objects to the segment pool).
+fn give_back_memory(shared: &Shared, segments: Vec<Shell>) {
+    for mut shell in segments {
+        if let Some(memory) = Arc::get_mut(&mut shell).and_then(|s| s.memory.take()) {
+            shared.buffer_pool.give_back(memory.into_buffer());
+        }
     }
 }
 
@@ -451,7 +566,7 @@ impl Future for FlushFuture<'_> {
         if let Some(reader) = state.reader_completion.clone() {
             let canceled = std::mem::take(&mut state.flush_canceled);
             return Poll::Ready(match reader {
-                Some(failure) => Err(PipeError::ReaderFailed(failure)),
+                Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
                 None => Ok(FlushResult { is_completed: true, is_canceled: canceled }),
             });
         }

@@ -5,9 +5,13 @@ mod close_receive;
 mod data;
 mod drive;
 pub(crate) use drive::join;
+mod failure;
+mod frames;
 mod large_cancel;
 mod large_stream;
 mod pool;
+mod reader_gone;
+mod tentative_cancel;
 
 use crate::Scenario;
 
@@ -15,12 +19,17 @@ use crate::Scenario;
 pub fn all() -> Vec<Scenario> {
     let mut all = Vec::new();
     all.extend_from_slice(close_receive::SCENARIOS);
+    all.extend_from_slice(tentative_cancel::SCENARIOS);
+    all.extend_from_slice(reader_gone::SCENARIOS);
+    all.extend_from_slice(failure::SCENARIOS);
     all.extend_from_slice(pool::SCENARIOS);
     all.extend_from_slice(data::SCENARIOS);
     all.extend_from_slice(backpressure::SCENARIOS);
+    all.extend_from_slice(&frames::SCENARIOS[..1]);
     all.extend_from_slice(crate::primitives::SCENARIOS);
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);
+    all.extend_from_slice(&frames::SCENARIOS[1..]);
     all
 }
 

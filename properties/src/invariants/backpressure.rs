@@ -1,5 +1,11 @@
-//! **backpressure**: a flush waits while unconsumed bytes are at or above the pause
-//! threshold, and is released once they drop below the resume threshold.
+//! **backpressure**: a flush waits while committed − examined bytes are at or above the
+//! pause threshold, and is released once they drop below the resume threshold.
+//!
+//! The count is .NET's: `AdvanceTo(consumed, examined)` lowers the pipe's unconsumed
+//! length by the newly *examined* bytes, so a reader that examines a partial frame
+//! without consuming it releases the writer. The checker keeps its own committed and
+//! examined offsets (from `Flushed`, `WriterCompleted` and `Consumed`), checks that the
+//! count each event reports is theirs, and decides pause and resume from it.
 
 use pipecheck_core::PipeEvent as E;
 
@@ -14,7 +20,9 @@ pub struct Backpressure {
     resume: u64,
     paused: bool,
     reader_completed: bool,
-    /// Consumed below the resume threshold while paused: the very next state event
+    committed: u64,
+    examined: u64,
+    /// Examined below the resume threshold while paused: the very next state event
     /// must be the release.
     resume_due: Option<u64>,
 }
@@ -28,8 +36,28 @@ impl Backpressure {
             resume: config.resume_writer_threshold.max(1),
             paused: false,
             reader_completed: false,
+            committed: 0,
+            examined: 0,
             resume_due: None,
         }
+    }
+
+    /// Committed − examined, as the checker counts it.
+    fn buffered(&self) -> u64 {
+        self.committed.saturating_sub(self.examined)
+    }
+
+    /// The pipe's reported count must be committed − examined.
+    fn check_count(&self, reported: u64, what: &str) -> Result<(), String> {
+        let expected = self.buffered();
+        if reported != expected {
+            return Err(format!(
+                "{what} counts {reported} bytes against the pause threshold, but committed − examined \
+                 is {} − {} = {expected}",
+                self.committed, self.examined
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -39,7 +67,7 @@ impl Invariant for Backpressure {
     }
 
     fn statement(&self) -> &'static str {
-        "flush waits while unconsumed >= pause threshold and resumes below resume threshold"
+        "flush waits while committed − examined >= pause threshold and resumes below resume threshold"
     }
 
     fn observe(&mut self, observation: &Observation) -> Result<(), String> {
@@ -58,32 +86,43 @@ impl Invariant for Backpressure {
             && is_state_event(event)
         {
             return Err(format!(
-                "consumed down to {unconsumed} bytes (resume threshold {}) but the paused flush \
-                 was not released",
+                "examined down to {unconsumed} unexamined bytes (resume threshold {}) but the paused \
+                 flush was not released",
                 self.resume
             ));
         }
         match *event {
-            E::Flushed { unconsumed, paused, .. } if !self.reader_completed => {
-                let must = self.pause > 0 && unconsumed >= self.pause;
+            E::Flushed { committed, unconsumed, paused } if !self.reader_completed => {
+                self.committed = committed;
+                self.check_count(unconsumed, "a flush")?;
+                let buffered = self.buffered();
+                let must = self.pause > 0 && buffered >= self.pause;
                 if must && !paused {
                     return Err(format!(
-                        "a flush left {unconsumed} bytes unconsumed (pause threshold {}) without pausing",
+                        "a flush left {buffered} bytes unexamined (pause threshold {}) without pausing",
                         self.pause
                     ));
                 }
                 if paused && !must && !self.paused {
-                    return Err(format!("a flush paused the writer at only {unconsumed} unconsumed bytes"));
+                    return Err(format!("a flush paused the writer at only {buffered} unexamined bytes"));
                 }
                 self.paused = paused;
             }
-            E::Consumed { unconsumed, .. } if self.paused && unconsumed < self.resume => {
-                self.resume_due = Some(unconsumed);
+            E::Flushed { committed, .. } | E::WriterCompleted { committed, .. } => self.committed = committed,
+            E::Consumed { examined, unconsumed, .. } => {
+                self.examined = examined;
+                if !self.reader_completed {
+                    self.check_count(unconsumed, "a consume")?;
+                }
+                let buffered = self.buffered();
+                if self.paused && buffered < self.resume {
+                    self.resume_due = Some(buffered);
+                }
             }
             E::FlushResumed { unconsumed } => {
                 if !self.reader_completed && unconsumed >= self.resume {
                     return Err(format!(
-                        "the flush was released at {unconsumed} unconsumed bytes, not below {}",
+                        "the flush was released at {unconsumed} unexamined bytes, not below {}",
                         self.resume
                     ));
                 }

@@ -2,21 +2,27 @@
 //! run; together they are the table in README.
 
 mod backpressure;
+mod bounded_after_reader_complete;
 mod bounded_pool;
 mod byte_exact;
+mod failure_cause;
 mod fifo_pool;
 mod monotonic_offsets;
 mod no_data_race;
 mod no_double_return;
 mod no_lost_wakeup;
 mod release_once;
+mod tentative_cancel;
 
 pub use backpressure::Backpressure;
+pub use bounded_after_reader_complete::BoundedAfterReaderComplete;
 pub use bounded_pool::BoundedPool;
 pub use byte_exact::ByteExact;
+pub use failure_cause::FailureCause;
 pub use fifo_pool::FifoPool;
 pub use monotonic_offsets::MonotonicOffsets;
 pub use no_data_race::NoDataRace;
 pub use no_double_return::NoDoubleReturn;
 pub use no_lost_wakeup::NoLostWakeup;
 pub use release_once::ReleaseOnce;
+pub use tentative_cancel::TentativeCancel;

@@ -1,0 +1,20 @@
+//! Loom: the tentative-cancel family (**tentative-cancel**): a canceled read needs no
+//! `advance_to` before the next read, whichever way the cancel races the read.
+#![cfg(feature = "loom")]
+
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+
+/// Bound 5, as the other two-thread close/receive models: the cancel can land before,
+/// during or after the reader's wait, and the second read after it.
+const BOUND: usize = 5;
+
+#[test]
+fn canceled_read_is_tentative() {
+    check_scenario("canceled-read-is-tentative", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn canceled_read_is_tentative_catches_canceled_read_needs_advance() {
+    expect_caught("canceled-read-is-tentative", Fault::CanceledReadNeedsAdvance, BOUND, Checks::Registry);
+}

@@ -1,0 +1,28 @@
+//! Loom: the reader-gone family (**bounded-after-reader-complete**): whenever the
+//! reader's completion lands among the writer's writes, the writer holds at most one
+//! segment more.
+#![cfg(feature = "loom")]
+
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+
+/// Bound 5, as the other two-thread models. The race is the reader's completion (one
+/// lock section) against each point where the writer can learn of it (a flush, or a new
+/// segment, both under the lock) and against its rents outside the lock; the planted
+/// bug is found at bound 1.
+const BOUND: usize = 5;
+
+#[test]
+fn writes_after_reader_completes() {
+    check_scenario("writes-after-reader-completes", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn writes_after_reader_completes_catches_writes_pile_up_after_reader_completed() {
+    expect_caught(
+        "writes-after-reader-completes",
+        Fault::WritesPileUpAfterReaderCompleted,
+        BOUND,
+        Checks::Registry,
+    );
+}

@@ -39,6 +39,7 @@ use crate::faults::{Fault, FaultSet};
 use crate::primitive::cell::UnsafeCell;
 use crate::primitive::sync::Mutex;
 use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
+use crate::primitive_event::{Handover, PrimitiveEvent, PrimitiveObserver, Probe};
 use crate::{InvariantId, Violation};
 
 /// An async mutual-exclusion lock: `lock().await` yields a guard; dropping the guard
@@ -62,6 +63,7 @@ pub struct AsyncMutex<T> {
     gate: CachePadded<AtomicUsize>,
     queue: Mutex<WaitQueue>,
     faults: FaultSet,
+    probe: Probe,
     value: UnsafeCell<T>,
 }
 
@@ -124,8 +126,37 @@ impl<T> AsyncMutex<T> {
             gate: CachePadded::new(AtomicUsize::new(0)),
             queue: Mutex::new(WaitQueue::default()),
             faults,
+            probe: Probe::default(),
             value: UnsafeCell::new(value),
         }
+    }
+
+    /// This mutex, reporting its [`PrimitiveEvent`]s to `observer` (for invariant
+    /// checkers: holders, hand-overs and the wakes they owe).
+    ///
+    /// # Examples
+    ///
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+    /// use std::sync::{Arc, Mutex};
+    /// use pipecheck_core::{AsyncMutex, PrimitiveEvent, PrimitiveObserver};
+    ///
+    /// #[derive(Default)]
+    /// struct Log(Mutex<Vec<PrimitiveEvent>>);
+    /// impl PrimitiveObserver for Log {
+    ///     fn on_primitive_event(&self, event: PrimitiveEvent) {
+    ///         self.0.lock().unwrap().push(event);
+    ///     }
+    /// }
+    ///
+    /// let log = Arc::new(Log::default());
+    /// let mutex = AsyncMutex::new(()).observed(log.clone());
+    /// drop(mutex.try_lock());
+    /// assert_eq!(log.0.lock().unwrap().len(), 2); // acquired, released
+    /// ```
+    pub fn observed(mut self, observer: std::sync::Arc<dyn PrimitiveObserver>) -> AsyncMutex<T> {
+        self.probe = Probe::new(observer);
+        self
     }
 
     /// Unwraps the value.
@@ -172,17 +203,22 @@ impl<T> AsyncMutex<T> {
     /// assert!(mutex.try_lock().is_some());
     /// ```
     pub fn try_lock(&self) -> Option<AsyncMutexGuard<'_, T>> {
-        self.gate.compare_exchange(0, 1, Ordering::AcqRel, Ordering::Relaxed).ok().map(|_| self.guard())
+        self.gate.compare_exchange(0, 1, Ordering::AcqRel, Ordering::Relaxed).ok().map(|_| self.guard(None))
     }
 
+    /// The guard of a task just admitted (`ticket`: the queued waiter it was, if the
+    /// lock was handed over), reported after the admission.
     #[inline]
-    fn guard(&self) -> AsyncMutexGuard<'_, T> {
+    fn guard(&self, ticket: Option<u64>) -> AsyncMutexGuard<'_, T> {
+        self.probe.emit(|mutex| PrimitiveEvent::MutexAcquired { mutex, ticket });
         AsyncMutexGuard { mutex: self, _access: PhantomData }
     }
 
     /// Releases the lock: one read-modify-write when nobody else is counted.
     #[inline]
     fn exit(&self) {
+        // Reported before the release, so the next holder's admission logs after it.
+        self.probe.emit(|mutex| PrimitiveEvent::MutexReleased { mutex });
         if self.gate.fetch_sub(1, Ordering::AcqRel) != 1 {
             self.exit_contended();
         }
@@ -192,26 +228,48 @@ impl<T> AsyncMutex<T> {
     /// to the queue. Called with the lock still logically held by the exiting task.
     #[cold]
     fn exit_contended(&self) {
+        let exit = self.probe.operation();
+        self.probe.emit(|mutex| PrimitiveEvent::MutexExitContended { mutex, exit });
         let mut queue = self.queue.lock();
         loop {
             if let Some(waiter) = queue.waiters.pop_front() {
                 // Leaving the queue is the hand-over: the waiter's next poll finds its
                 // ticket gone and owns the lock. Wake it after unlocking.
+                let ticket = waiter.ticket;
+                self.probe.emit(|mutex| PrimitiveEvent::MutexHandedOver {
+                    mutex,
+                    exit,
+                    to: Handover::Waiter(ticket),
+                });
                 drop(queue);
                 waiter.waker.wake();
-                return;
+                self.probe.emit(|mutex| PrimitiveEvent::MutexWoke { mutex, exit, ticket });
+                break;
             }
             if queue.abandoned > 0 {
                 // Hand the lock to an abandoned waiter, which exits at once.
                 queue.abandoned -= 1;
+                self.probe.emit(|mutex| PrimitiveEvent::MutexHandedOver {
+                    mutex,
+                    exit,
+                    to: Handover::Abandoned,
+                });
                 if self.gate.fetch_sub(1, Ordering::AcqRel) == 1 {
-                    return;
+                    break;
                 }
+                // Others are still counted: the abandoned waiter's exit owes them a
+                // hand-over in turn.
+                self.probe.emit(|mutex| PrimitiveEvent::MutexExitContended { mutex, exit });
                 continue;
             }
             // Some entrant has counted itself in the gate but not queued itself yet.
             if !self.faults.contains(Fault::MutexSkipWakeOnExit) {
                 let second = std::mem::replace(&mut queue.released, true);
+                self.probe.emit(|mutex| PrimitiveEvent::MutexHandedOver {
+                    mutex,
+                    exit,
+                    to: Handover::Reserved,
+                });
                 // Checked in every build, after unlocking: a panic while the queue lock is
                 // held would unwind through its release and let other tasks run meanwhile.
                 drop(queue);
@@ -219,8 +277,9 @@ impl<T> AsyncMutex<T> {
                     Violation::new(InvariantId::MUTUAL_EXCLUSION, "an exit reserved a second permit").raise();
                 }
             }
-            return;
+            break;
         }
+        self.probe.emit(|mutex| PrimitiveEvent::MutexExitReturned { mutex, exit });
     }
 }
 
@@ -274,7 +333,7 @@ impl<'a, T> Future for Lock<'a, T> {
             LockState::Start => {
                 if mutex.gate.fetch_add(1, Ordering::AcqRel) == 0 {
                     this.state = LockState::Done;
-                    return Poll::Ready(mutex.guard());
+                    return Poll::Ready(mutex.guard(None));
                 }
                 let mut queue = mutex.queue.lock();
                 // The planted bug takes an empty queue to mean a free lock, although the
@@ -283,11 +342,12 @@ impl<'a, T> Future for Lock<'a, T> {
                 if std::mem::take(&mut queue.released) || double_admit {
                     drop(queue);
                     this.state = LockState::Done;
-                    return Poll::Ready(mutex.guard());
+                    return Poll::Ready(mutex.guard(None));
                 }
                 let ticket = queue.next_ticket;
                 queue.next_ticket += 1;
                 queue.waiters.push_back(Waiter { ticket, waker: cx.waker().clone() });
+                mutex.probe.emit(|mutex| PrimitiveEvent::MutexQueued { mutex, ticket });
                 this.state = LockState::Queued(ticket);
                 Poll::Pending
             }
@@ -303,7 +363,7 @@ impl<'a, T> Future for Lock<'a, T> {
                     None => {
                         drop(queue);
                         this.state = LockState::Done;
-                        Poll::Ready(mutex.guard())
+                        Poll::Ready(mutex.guard(Some(ticket)))
                     }
                 }
             }
@@ -315,15 +375,23 @@ impl<'a, T> Future for Lock<'a, T> {
 impl<T> Drop for Lock<'_, T> {
     fn drop(&mut self) {
         let LockState::Queued(ticket) = self.state else { return };
-        let mut queue = self.mutex.queue.lock();
+        let mutex = self.mutex;
+        let mut queue = mutex.queue.lock();
         if let Some(index) = queue.waiters.iter().position(|w| w.ticket == ticket) {
             queue.waiters.remove(index);
             queue.abandoned += 1;
-        } else {
-            // An exit handed us the lock after our last poll: pass it on.
+            mutex.probe.emit(|mutex| PrimitiveEvent::MutexAbandoned { mutex, ticket });
+        } else if !mutex.faults.contains(Fault::MutexDropLosesHandoff) {
+            // An exit handed us the lock after our last poll: we hold it, so pass it on.
             drop(queue);
-            self.mutex.exit();
+            mutex.probe.emit(|mutex| PrimitiveEvent::MutexAcquired { mutex, ticket: Some(ticket) });
+            mutex.exit();
+        } else {
+            // The planted bug: the hand-over is taken for a plain dequeue, and the lock
+            // stays with a future that no longer exists.
+            drop(queue);
         }
+        mutex.probe.emit(|mutex| PrimitiveEvent::MutexLockDropped { mutex, ticket });
     }
 }
 

@@ -11,7 +11,9 @@
 //! All state sits under one facade mutex. The waker is taken in the same critical
 //! section that publishes the result, and a waiter registers its waker in the same
 //! critical section that finds no result, so no wakeup is lost between completion and
-//! await.
+//! await. Starting the next operation wakes a waiter of the previous one, whose token
+//! has just turned stale, so it resolves with [`CompletionError::StaleToken`] instead of
+//! sleeping on.
 
 use std::fmt;
 use std::future::Future;
@@ -21,6 +23,7 @@ use std::task::{Context, Poll, Waker};
 use crate::faults::{Fault, FaultSet};
 use crate::pipe::register_waker;
 use crate::primitive::sync::{Arc, Mutex};
+use crate::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 /// Names one operation of a [`CompletionSource`]; only the current operation's token
 /// is accepted.
@@ -136,6 +139,8 @@ impl std::error::Error for CompletionError {}
 /// ```
 pub struct CompletionSource<T> {
     inner: Arc<Inner<T>>,
+    /// Shared by clones: the same object to an observer.
+    probe: Probe,
 }
 
 struct Inner<T> {
@@ -198,7 +203,38 @@ impl<T> CompletionSource<T> {
                 }),
                 faults,
             }),
+            probe: Probe::default(),
         }
+    }
+
+    /// This source, reporting its [`PrimitiveEvent`]s to `observer` (for invariant
+    /// checkers: versions, results and the wakes they owe). Call it before cloning:
+    /// clones made earlier report nothing.
+    ///
+    /// # Examples
+    ///
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+    /// use std::sync::{Arc, Mutex};
+    /// use pipecheck_core::{CompletionSource, PrimitiveEvent, PrimitiveObserver};
+    ///
+    /// #[derive(Default)]
+    /// struct Log(Mutex<Vec<PrimitiveEvent>>);
+    /// impl PrimitiveObserver for Log {
+    ///     fn on_primitive_event(&self, event: PrimitiveEvent) {
+    ///         self.0.lock().unwrap().push(event);
+    ///     }
+    /// }
+    ///
+    /// let log = Arc::new(Log::default());
+    /// let source = CompletionSource::new().observed(log.clone());
+    /// let token = source.reset();
+    /// source.set_result(token, 1).unwrap();
+    /// assert!(log.0.lock().unwrap().iter().any(|e| matches!(e, PrimitiveEvent::CompletionResultSet { token: 1, .. })));
+    /// ```
+    pub fn observed(mut self, observer: std::sync::Arc<dyn PrimitiveObserver>) -> CompletionSource<T> {
+        self.probe = Probe::new(observer);
+        self
     }
 
     /// Starts the next operation in the same allocation and returns its token. Any
@@ -218,11 +254,27 @@ impl<T> CompletionSource<T> {
     /// ```
     pub fn reset(&self) -> Token {
         let mut state = self.inner.state.lock();
+        let old = state.version;
         state.version += 1;
         state.result = Slot::Pending;
         state.waiter_claimed = false;
-        state.waker = None;
-        Token { version: state.version }
+        let version = state.version;
+        self.probe.emit(|source| PrimitiveEvent::CompletionReset { source, version });
+        // A waiter of the operation ending here waits for a result that will never come:
+        // wake it, so its next poll finds its token stale.
+        let mut stranded = state.waker.take();
+        if self.inner.faults.contains(Fault::ResetStrandsWaiter) {
+            stranded = None;
+        }
+        if stranded.is_some() {
+            self.probe.emit(|source| PrimitiveEvent::CompletionWoke { source, version: old });
+        }
+        drop(state);
+        if let Some(waker) = stranded {
+            waker.wake();
+        }
+        self.probe.emit(|source| PrimitiveEvent::CompletionResetReturned { source });
+        Token { version }
     }
 
     /// Completes the operation `token` names with `value` and wakes its waiter.
@@ -254,21 +306,37 @@ impl<T> CompletionSource<T> {
         if faults.contains(Fault::LostCompletionWake) {
             // The planted bug: the waker is taken in one critical section and the
             // result published in another; a waiter registering in between sleeps on.
-            let waker = state.waker.take();
+            let waker = self.take_waker(&mut state);
             drop(state);
-            self.inner.state.lock().result = Slot::Ready(value);
+            let mut state = self.inner.state.lock();
+            state.result = Slot::Ready(value);
+            self.probe.emit(|source| PrimitiveEvent::CompletionResultSet { source, token: token.version });
+            drop(state);
             if let Some(waker) = waker {
                 waker.wake();
             }
+            self.probe.emit(|source| PrimitiveEvent::CompletionSetReturned { source });
             return Ok(());
         }
         state.result = Slot::Ready(value);
-        let waker = state.waker.take();
+        self.probe.emit(|source| PrimitiveEvent::CompletionResultSet { source, token: token.version });
+        let waker = self.take_waker(&mut state);
         drop(state);
         if let Some(waker) = waker {
             waker.wake();
         }
+        self.probe.emit(|source| PrimitiveEvent::CompletionSetReturned { source });
         Ok(())
+    }
+
+    /// Takes the waiter's waker to wake it, reporting the wake it is about to issue.
+    fn take_waker(&self, state: &mut State<T>) -> Option<Waker> {
+        let waker = state.waker.take();
+        if waker.is_some() {
+            let version = state.version;
+            self.probe.emit(|source| PrimitiveEvent::CompletionWoke { source, version });
+        }
+        waker
     }
 
     /// Takes the result of the operation `token` names, without waiting.
@@ -294,7 +362,11 @@ impl<T> CompletionSource<T> {
         let mut state = self.inner.state.lock();
         state.check(token)?;
         let version = state.version;
-        state.take_result().unwrap_or(Err(CompletionError::NotCompleted { version }))
+        let result = state.take_result().unwrap_or(Err(CompletionError::NotCompleted { version }));
+        if result.is_ok() {
+            self.probe.emit(|source| PrimitiveEvent::CompletionResultTaken { source, version });
+        }
+        result
     }
 
     /// Waits for the result of the operation `token` names. One waiter per operation;
@@ -347,7 +419,7 @@ impl<T> State<T> {
 
 impl<T> Clone for CompletionSource<T> {
     fn clone(&self) -> Self {
-        CompletionSource { inner: self.inner.clone() }
+        CompletionSource { inner: self.inner.clone(), probe: self.probe.clone() }
     }
 }
 
@@ -401,9 +473,13 @@ impl<T> Future for Wait<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
+        let probe = &this.source.probe;
+        let version = this.token.version;
         let mut state = this.source.inner.state.lock();
         if let Err(e) = state.check(this.token) {
-            this.claimed = false;
+            if std::mem::take(&mut this.claimed) {
+                probe.emit(|source| PrimitiveEvent::CompletionWaiterLeft { source, version });
+            }
             return Poll::Ready(Err(e));
         }
         if !this.claimed {
@@ -420,10 +496,15 @@ impl<T> Future for Wait<'_, T> {
             Some(result) => {
                 state.waker = None;
                 this.claimed = false;
+                probe.emit(|source| PrimitiveEvent::CompletionWaiterLeft { source, version });
+                if result.is_ok() {
+                    probe.emit(|source| PrimitiveEvent::CompletionResultTaken { source, version });
+                }
                 Poll::Ready(result)
             }
             None => {
                 register_waker(&mut state.waker, cx);
+                probe.emit(|source| PrimitiveEvent::CompletionWaiting { source, version });
                 Poll::Pending
             }
         }
@@ -441,6 +522,8 @@ impl<T> Drop for Wait<'_, T> {
             state.waiter_claimed = false;
             state.waker = None;
         }
+        let version = self.token.version;
+        self.source.probe.emit(|source| PrimitiveEvent::CompletionWaiterLeft { source, version });
     }
 }
 

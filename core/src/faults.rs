@@ -78,6 +78,14 @@ pub enum Fault {
     /// message, without its cause (pipecheck's failures before they carried one): the
     /// message matches, the error type is gone. Breaks **failure-cause**.
     FailureLosesCause,
+    /// An async-mutex `Lock` future dropped after an exit handed it the lock (between
+    /// the hand-over and its next poll) takes the hand-over for a plain dequeue and does
+    /// not pass the lock on: the next waiter sleeps forever. Breaks **no-lost-wakeup**.
+    MutexDropLosesHandoff,
+    /// The completion source's `reset` drops the registered waker of the operation it
+    /// ends without waking it (pipecheck's behaviour before issue 13): a task awaiting
+    /// the old operation never learns that its token went stale. Breaks **no-lost-wakeup**.
+    ResetStrandsWaiter,
 }
 
 impl Fault {
@@ -102,6 +110,8 @@ impl Fault {
         Fault::CanceledReadNeedsAdvance,
         Fault::WritesPileUpAfterReaderCompleted,
         Fault::FailureLosesCause,
+        Fault::MutexDropLosesHandoff,
+        Fault::ResetStrandsWaiter,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -126,6 +136,8 @@ impl Fault {
             Fault::CanceledReadNeedsAdvance => "CanceledReadNeedsAdvance",
             Fault::WritesPileUpAfterReaderCompleted => "WritesPileUpAfterReaderCompleted",
             Fault::FailureLosesCause => "FailureLosesCause",
+            Fault::MutexDropLosesHandoff => "MutexDropLosesHandoff",
+            Fault::ResetStrandsWaiter => "ResetStrandsWaiter",
         }
     }
 
@@ -150,6 +162,7 @@ impl Fault {
             Fault::CanceledReadNeedsAdvance => InvariantId::TENTATIVE_CANCEL,
             Fault::WritesPileUpAfterReaderCompleted => InvariantId::BOUNDED_AFTER_READER_COMPLETE,
             Fault::FailureLosesCause => InvariantId::FAILURE_CAUSE,
+            Fault::MutexDropLosesHandoff | Fault::ResetStrandsWaiter => InvariantId::NO_LOST_WAKEUP,
         }
     }
 

@@ -47,6 +47,7 @@ pub mod options;
 pub mod partitioned_pool;
 mod pipe;
 pub mod primitive;
+pub mod primitive_event;
 pub mod spsc;
 mod violation;
 
@@ -56,7 +57,9 @@ pub use completion_source::{CompletionError, CompletionSource, Token, Wait};
 pub use error::{Failure, OptionsError, PipeError};
 pub use faults::{Fault, FaultSet};
 pub use invariant_id::InvariantId;
-pub use message_channel::{ChannelError, Message, MessageReceiver, MessageSender, message_channel};
+pub use message_channel::{
+    ChannelError, Message, MessageReceiver, MessageSender, message_channel, message_channel_observed,
+};
 pub use observe::{PipeEnd, PipeEvent, PipeObserver, SegmentId};
 pub use options::{LockScope, PipeOptions, PoolDesign};
 pub use partitioned_pool::{PartitionHandle, PartitionedPool, PoolStats};
@@ -64,6 +67,7 @@ pub use pipe::{
     Chunks, FlushCanceller, FlushFuture, FlushResult, Position, ReadBuf, ReadCanceller, ReadCursor,
     ReadFuture, ReadResult, Reader, Writer,
 };
+pub use primitive_event::{Handover, PrimitiveEvent, PrimitiveId, PrimitiveObserver};
 pub use violation::Violation;
 
 /// A pipe with the default [`PipeOptions`].

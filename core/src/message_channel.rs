@@ -21,6 +21,7 @@ use crate::error::PipeError;
 use crate::faults::{Fault, FaultSet};
 use crate::options::PipeOptions;
 use crate::pipe::{Reader, Writer};
+use crate::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 const DATA: u8 = 0;
 const CLOSE: u8 = 1;
@@ -117,10 +118,62 @@ impl From<PipeError> for ChannelError {
 pub fn message_channel(
     options: PipeOptions,
 ) -> Result<(MessageSender, MessageReceiver), crate::error::OptionsError> {
+    build(options, None)
+}
+
+/// As [`message_channel`], with both ends (and the receiving side's async mutex)
+/// reporting their [`PrimitiveEvent`]s to `observer`: every data message sent, read and
+/// delivered, so a checker can tell that each reaches exactly one caller. Install a
+/// [`PipeObserver`](crate::PipeObserver) in `options` to watch the pipe underneath too.
+///
+/// # Errors
+///
+/// The [`OptionsError`](crate::OptionsError) of invalid options.
+///
+/// # Examples
+///
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+/// use std::sync::{Arc, Mutex};
+/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_core::{PipeOptions, PrimitiveEvent, PrimitiveObserver, message_channel_observed};
+///
+/// #[derive(Default)]
+/// struct Log(Mutex<Vec<PrimitiveEvent>>);
+/// impl PrimitiveObserver for Log {
+///     fn on_primitive_event(&self, event: PrimitiveEvent) {
+///         self.0.lock().unwrap().push(event);
+///     }
+/// }
+///
+/// let log = Arc::new(Log::default());
+/// let (mut tx, rx) = message_channel_observed(PipeOptions::new(), log.clone()).unwrap();
+/// block_on(tx.send(b"m")).unwrap();
+/// block_on(rx.receive()).unwrap();
+/// let delivered = log.0.lock().unwrap().iter().filter(|e| matches!(e, PrimitiveEvent::MessageDelivered { .. })).count();
+/// assert_eq!(delivered, 1);
+/// ```
+pub fn message_channel_observed(
+    options: PipeOptions,
+    observer: std::sync::Arc<dyn PrimitiveObserver>,
+) -> Result<(MessageSender, MessageReceiver), crate::error::OptionsError> {
+    build(options, Some(observer))
+}
+
+fn build(
+    options: PipeOptions,
+    observer: Option<std::sync::Arc<dyn PrimitiveObserver>>,
+) -> Result<(MessageSender, MessageReceiver), crate::error::OptionsError> {
     let faults = options.faults;
     let (writer, reader) = options.build()?;
-    let receiver = MessageReceiver { state: AsyncMutex::new(ReceiveState { reader, closed: false }), faults };
-    Ok((MessageSender { writer }, receiver))
+    let mut state = AsyncMutex::new(ReceiveState { reader, closed: false, next_seq: 0 });
+    let mut probe = Probe::default();
+    if let Some(observer) = observer {
+        state = state.observed(observer.clone());
+        probe = Probe::new(observer);
+    }
+    let receiver = MessageReceiver { state, faults, probe: probe.clone() };
+    Ok((MessageSender { writer, probe, next_seq: 0 }, receiver))
 }
 
 /// The sending end: writes data frames and, last, a close frame.
@@ -135,6 +188,9 @@ pub fn message_channel(
 /// ```
 pub struct MessageSender {
     writer: Writer,
+    probe: Probe,
+    /// The number of the next data message.
+    next_seq: u64,
 }
 
 impl MessageSender {
@@ -157,6 +213,10 @@ impl MessageSender {
     /// ```
     pub async fn send(&mut self, payload: &[u8]) -> Result<(), ChannelError> {
         self.write_frame(DATA, payload)?;
+        // Reported before the flush makes the frame readable.
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.probe.emit(|channel| PrimitiveEvent::MessageSent { channel, seq, payload: payload.to_vec() });
         if self.writer.flush().await?.is_completed {
             return Err(ChannelError::ReceiverGone);
         }
@@ -231,12 +291,15 @@ impl fmt::Debug for MessageSender {
 pub struct MessageReceiver {
     state: AsyncMutex<ReceiveState>,
     faults: FaultSet,
+    probe: Probe,
 }
 
 struct ReceiveState {
     reader: Reader,
     /// The close frame has been read.
     closed: bool,
+    /// The number of the next data message to read.
+    next_seq: u64,
 }
 
 impl MessageReceiver {
@@ -258,18 +321,45 @@ impl MessageReceiver {
     /// assert_eq!(block_on(rx.receive()), Err(ChannelError::Truncated));
     /// ```
     pub async fn receive(&self) -> Result<Message, ChannelError> {
+        match self.receive_frame(false).await? {
+            Some((seq, payload)) => {
+                self.deliver(seq, &payload);
+                Ok(Message::Data(payload))
+            }
+            None => Ok(Message::Closed),
+        }
+    }
+
+    /// Receives the next data message with its number, or `None` once the close frame
+    /// has arrived. `by_close`: the caller is `close`, which owes the message its list.
+    async fn receive_frame(&self, by_close: bool) -> Result<Option<(u64, Vec<u8>)>, ChannelError> {
         let mut state = self.state.lock().await;
         if state.closed {
-            return Ok(Message::Closed);
+            return Ok(None);
         }
         match read_frame(&mut state.reader).await? {
-            (DATA, payload) => Ok(Message::Data(payload)),
+            (DATA, payload) => {
+                let seq = state.next_seq;
+                state.next_seq += 1;
+                // Reported under the async mutex: reads are logged in the order they happen.
+                self.probe.emit(|channel| PrimitiveEvent::MessageRead { channel, seq, by_close });
+                Ok(Some((seq, payload)))
+            }
             (CLOSE, _) => {
                 state.closed = true;
-                Ok(Message::Closed)
+                Ok(None)
             }
             (kind, _) => Err(ChannelError::BadFrame { kind }),
         }
+    }
+
+    /// Reports that data message `seq` reached a caller.
+    fn deliver(&self, seq: u64, payload: &[u8]) {
+        self.probe.emit(|channel| PrimitiveEvent::MessageDelivered {
+            channel,
+            seq,
+            payload: payload.to_vec(),
+        });
     }
 
     /// Receives in a loop until the close frame arrives, and returns the data messages
@@ -295,13 +385,17 @@ impl MessageReceiver {
     pub async fn close(&self) -> Result<Vec<Vec<u8>>, ChannelError> {
         let mut drained = Vec::new();
         loop {
-            match self.receive().await? {
-                Message::Data(payload) => {
+            match self.receive_frame(true).await? {
+                Some((seq, payload)) => {
                     if !self.faults.contains(Fault::CloseDropsFrame) {
+                        self.deliver(seq, &payload);
                         drained.push(payload);
                     }
                 }
-                Message::Closed => return Ok(drained),
+                None => {
+                    self.probe.emit(|channel| PrimitiveEvent::ChannelCloseReturned { channel });
+                    return Ok(drained);
+                }
             }
         }
     }

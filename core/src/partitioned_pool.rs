@@ -21,6 +21,7 @@ use crossbeam_utils::CachePadded;
 use crate::faults::{Fault, FaultSet};
 use crate::primitive::sync::Mutex;
 use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
+use crate::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 /// Fixed-size byte buffers in `N` partitions, each behind its own lock.
 ///
@@ -44,6 +45,7 @@ pub struct PartitionedPool {
     allocated: AtomicUsize,
     discarded: AtomicUsize,
     faults: FaultSet,
+    probe: Probe,
 }
 
 /// One partition: its buffers, and a lock-free hint of how many there are.
@@ -60,19 +62,21 @@ impl Partition {
         Partition { buffers: Mutex::new(Vec::new()), len_hint: AtomicUsize::new(0) }
     }
 
-    fn pop(&self) -> Option<Box<[u8]>> {
+    /// Pops a buffer, reporting what it found under the lock (`index`: this partition's).
+    fn pop(&self, probe: &Probe, index: usize) -> Option<Box<[u8]>> {
         if self.len_hint.load(Ordering::Relaxed) == 0 {
             return None;
         }
         let mut buffers = self.buffers.lock();
         let buffer = buffers.pop();
         self.len_hint.store(buffers.len(), Ordering::Relaxed);
+        report_pop(probe, index, buffer.is_some(), buffers.len());
         buffer
     }
 
     /// The planted bug's steal: the list is taken out under the lock, popped outside it
     /// and put back under a second lock, overwriting whatever was returned meanwhile.
-    fn steal_outside_lock(&self) -> Option<Box<[u8]>> {
+    fn steal_outside_lock(&self, probe: &Probe, index: usize) -> Option<Box<[u8]>> {
         if self.len_hint.load(Ordering::Relaxed) == 0 {
             return None;
         }
@@ -81,8 +85,18 @@ impl Partition {
         let mut buffers = self.buffers.lock();
         self.len_hint.store(taken.len(), Ordering::Relaxed);
         *buffers = taken;
+        report_pop(probe, index, buffer.is_some(), buffers.len());
         buffer
     }
+}
+
+/// Reports a pop from partition `index` (a rent, or a miss), made under its lock, which
+/// left `pooled` buffers there.
+fn report_pop(probe: &Probe, index: usize, rented: bool, pooled: usize) {
+    probe.emit(|pool| match rented {
+        true => PrimitiveEvent::PoolRented { pool, partition: Some(index), pooled },
+        false => PrimitiveEvent::PoolMissed { pool, partition: index },
+    });
 }
 
 /// A worker's access to a [`PartitionedPool`], preferring its home partition.
@@ -183,7 +197,36 @@ impl PartitionedPool {
             allocated: AtomicUsize::new(0),
             discarded: AtomicUsize::new(0),
             faults,
+            probe: Probe::default(),
         }
+    }
+
+    /// This pool, reporting its [`PrimitiveEvent`]s to `observer` (for invariant
+    /// checkers: every rent, return and discard, with the partition's count).
+    ///
+    /// # Examples
+    ///
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+    /// use std::sync::{Arc, Mutex};
+    /// use pipecheck_core::{PartitionedPool, PrimitiveEvent, PrimitiveObserver};
+    ///
+    /// #[derive(Default)]
+    /// struct Log(Mutex<Vec<PrimitiveEvent>>);
+    /// impl PrimitiveObserver for Log {
+    ///     fn on_primitive_event(&self, event: PrimitiveEvent) {
+    ///         self.0.lock().unwrap().push(event);
+    ///     }
+    /// }
+    ///
+    /// let log = Arc::new(Log::default());
+    /// let pool = PartitionedPool::new(1, 8).observed(log.clone());
+    /// pool.handle(0).give_back(pool.handle(0).rent());
+    /// assert_eq!(log.0.lock().unwrap().len(), 2); // rented (allocated), returned
+    /// ```
+    pub fn observed(mut self, observer: std::sync::Arc<dyn PrimitiveObserver>) -> PartitionedPool {
+        self.probe = Probe::new(observer);
+        self
     }
 
     /// Sets how many buffers each partition keeps (default
@@ -277,14 +320,21 @@ impl PartitionHandle<'_> {
         let partitions = &self.pool.partitions;
         let n = partitions.len();
         let leaky_steal = self.pool.faults.contains(Fault::PartitionLeak);
+        let probe = &self.pool.probe;
         for i in 0..n {
-            let partition = &partitions[(self.home + i) % n];
-            let buffer = if i > 0 && leaky_steal { partition.steal_outside_lock() } else { partition.pop() };
+            let index = (self.home + i) % n;
+            let partition = &partitions[index];
+            let buffer = if i > 0 && leaky_steal {
+                partition.steal_outside_lock(probe, index)
+            } else {
+                partition.pop(probe, index)
+            };
             if let Some(buffer) = buffer {
                 return buffer;
             }
         }
         self.pool.allocated.fetch_add(1, Ordering::AcqRel);
+        probe.emit(|pool| PrimitiveEvent::PoolRented { pool, partition: None, pooled: 0 });
         vec![0; self.pool.buffer_len].into_boxed_slice()
     }
 
@@ -308,12 +358,16 @@ impl PartitionHandle<'_> {
         assert_eq!(buffer.len(), self.pool.buffer_len, "a buffer of another pool given back");
         let home = &self.pool.partitions[self.home];
         let mut buffers = home.buffers.lock();
+        let partition = self.home;
         if buffers.len() < self.pool.keep_per_partition {
             buffers.push(buffer);
             home.len_hint.store(buffers.len(), Ordering::Relaxed);
+            let pooled = buffers.len();
+            self.pool.probe.emit(|pool| PrimitiveEvent::PoolReturned { pool, partition, pooled });
         } else {
             drop(buffers);
             self.pool.discarded.fetch_add(1, Ordering::AcqRel);
+            self.pool.probe.emit(|pool| PrimitiveEvent::PoolDiscarded { pool, partition });
         }
     }
 }

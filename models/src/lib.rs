@@ -7,8 +7,8 @@
 //! [`Monitor`](pipecheck_properties::Monitor).
 //!
 //! [`primitives`] holds the scenarios of the seed primitives next to the pipe (async
-//! mutex, message channel, completion source, partitioned pool), which check their
-//! invariants directly. [`engine`] has the loom and shuttle engines, and
+//! mutex, message channel, completion source, partitioned pool), observed by the same
+//! monitor. [`engine`] has the loom and shuttle engines, and
 //! [`must_fail`] the child-process runner of planted-bug twins.
 
 pub mod engine;
@@ -24,14 +24,8 @@ use pipecheck_core::InvariantId;
 pub use scenario::{Scale, Scenario};
 pub use scenarios::{all, find};
 
-/// Every invariant a scenario checks, with its statement: the monitor's registry, then
-/// the invariants the seed primitives check themselves.
+/// Every invariant a scenario checks, with its statement: the monitor's registry (the
+/// seed primitives' invariants included).
 pub fn invariants() -> Vec<(InvariantId, &'static str)> {
-    let mut all = pipecheck_properties::statements();
-    for &(id, statement) in primitives::INVARIANTS {
-        if !all.iter().any(|(known, _)| *known == id) {
-            all.push((id, statement));
-        }
-    }
-    all
+    pipecheck_properties::statements()
 }

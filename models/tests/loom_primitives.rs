@@ -1,33 +1,23 @@
 //! Loom models of the seed primitives: every interleaving up to the stated preemption
-//! bound, for each scenario of `pipecheck_models::primitives`, plus a planted-bug twin
-//! per scenario that must fail and name the broken invariant.
+//! bound, for each scenario of `pipecheck_models::primitives`, under the run's
+//! monitor, plus a planted-bug twin per fault that must fail and name the broken
+//! invariant.
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom_primitives`.
 #![cfg(feature = "loom")]
 
-use std::sync::Arc;
-
 use pipecheck_core::{Fault, FaultSet};
-use pipecheck_models::engine::loom::Loom;
-use pipecheck_models::must_fail::must_fail_in_child;
-use pipecheck_models::primitives::*;
-use pipecheck_properties::Engine;
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
-/// Explores `body` with loom under `preemption_bound`, and reports how many
-/// interleavings that took.
-fn explore(preemption_bound: usize, body: fn(FaultSet), faults: FaultSet) {
-    let model = std::thread::current().name().unwrap_or("model").to_owned();
-    pipecheck_models::loom_harness::explore(&model, preemption_bound, move || body(faults));
+/// Explores scenario `name` with no planted bug.
+fn explore(name: &str, bound: usize) {
+    check_scenario(name, FaultSet::NONE, bound, Checks::Registry);
 }
 
-/// Explores `body` with `fault` planted, in a child process (see
-/// [`must_fail_in_child`]), and asserts that loom's verdict names the broken
-/// invariant. `test` is the calling test's name.
-fn explore_must_fail(test: &str, preemption_bound: usize, body: fn(FaultSet), fault: Fault) {
-    let faults = FaultSet::NONE.with(fault);
-    must_fail_in_child(test, fault.breaks(), &[], || {
-        Loom::with_bound(preemption_bound).check(Arc::new(move || body(faults)))
-    });
+/// Explores scenario `name` with `fault` planted, in a child process, and asserts that
+/// the verdict names the invariant the fault breaks.
+fn explore_must_fail(name: &str, bound: usize, fault: Fault) {
+    expect_caught(name, fault, bound, Checks::Registry);
 }
 
 mod async_mutex {
@@ -36,39 +26,41 @@ mod async_mutex {
     // Bound 3: three tasks, each with one enter and one exit; about a second to explore.
     #[test]
     fn admits_one_holder() {
-        explore(3, mutex_mutual_exclusion, FaultSet::NONE);
+        explore("mutex-mutual-exclusion", 3);
     }
 
     #[test]
     fn double_admit_is_caught() {
-        explore_must_fail(
-            "async_mutex::double_admit_is_caught",
-            3,
-            mutex_mutual_exclusion,
-            Fault::MutexDoubleAdmit,
-        );
+        explore_must_fail("mutex-mutual-exclusion", 3, Fault::MutexDoubleAdmit);
     }
 
     // Bound 3: the holder's exit against the entrant's count-then-queue.
     #[test]
     fn exit_hands_over_to_an_entrant_not_yet_queued() {
-        explore(3, mutex_exit_races_enter, FaultSet::NONE);
+        explore("mutex-exit-races-enter", 3);
     }
 
     #[test]
     fn skipped_wake_on_exit_is_caught() {
-        explore_must_fail(
-            "async_mutex::skipped_wake_on_exit_is_caught",
-            3,
-            mutex_exit_races_enter,
-            Fault::MutexSkipWakeOnExit,
-        );
+        explore_must_fail("mutex-exit-races-enter", 3, Fault::MutexSkipWakeOnExit);
     }
 
     // Bound 3: the cancellation against the holder's exit.
     #[test]
     fn cancelled_enter_leaks_no_permit() {
-        explore(3, mutex_cancel_races_exit, FaultSet::NONE);
+        explore("mutex-cancel-races-exit", 3);
+    }
+
+    // Bound 2: three tasks (holder, dropped waiter, second waiter); two preemptions put
+    // the exit's hand-over between the dropped waiter's poll and its drop.
+    #[test]
+    fn lock_dropped_at_handoff_passes_the_lock_on() {
+        explore("mutex-lock-dropped-at-handoff", 2);
+    }
+
+    #[test]
+    fn drop_losing_the_handoff_is_caught() {
+        explore_must_fail("mutex-lock-dropped-at-handoff", 2, Fault::MutexDropLosesHandoff);
     }
 }
 
@@ -76,21 +68,22 @@ mod message_channel {
     use super::*;
 
     // Bound 3: each step goes through the pipe's lock and the async mutex, so the state
-    // space grows fast (461 interleavings at bound 3); three preemptions cover the
-    // receiver waiting on the pipe while the closer queues behind it.
+    // space grows fast; three preemptions cover the receiver waiting on the pipe while
+    // the closer queues behind it.
     #[test]
     fn close_racing_receive_loses_and_duplicates_nothing() {
-        explore(3, channel_close_races_receive, FaultSet::NONE);
+        explore("channel-close-races-receive", 3);
     }
 
     #[test]
     fn close_dropping_a_frame_is_caught() {
-        explore_must_fail(
-            "message_channel::close_dropping_a_frame_is_caught",
-            3,
-            channel_close_races_receive,
-            Fault::CloseDropsFrame,
-        );
+        explore_must_fail("channel-close-races-receive", 3, Fault::CloseDropsFrame);
+    }
+
+    // Bound 2: three tasks and two messages through the pipe.
+    #[test]
+    fn receive_dropped_while_close_drains_loses_nothing() {
+        explore("channel-receive-dropped-while-close-drains", 2);
     }
 }
 
@@ -100,33 +93,40 @@ mod completion_source {
     // Bound 3: one completion against one await.
     #[test]
     fn completion_wakes_the_waiter() {
-        explore(3, completion_wakes_waiter, FaultSet::NONE);
+        explore("completion-wakes-waiter", 3);
     }
 
     #[test]
     fn lost_completion_wake_is_caught() {
-        explore_must_fail(
-            "completion_source::lost_completion_wake_is_caught",
-            3,
-            completion_wakes_waiter,
-            Fault::LostCompletionWake,
-        );
+        explore_must_fail("completion-wakes-waiter", 3, Fault::LostCompletionWake);
     }
 
     // Bound 3: the late completion against the await, reset and second completion.
     #[test]
     fn stale_tokens_are_refused() {
-        explore(3, completion_stale_token, FaultSet::NONE);
+        explore("completion-stale-token", 3);
     }
 
     #[test]
     fn accepted_stale_token_is_caught() {
-        explore_must_fail(
-            "completion_source::accepted_stale_token_is_caught",
-            3,
-            completion_stale_token,
-            Fault::StaleTokenAccepted,
-        );
+        explore_must_fail("completion-stale-token", 3, Fault::StaleTokenAccepted);
+    }
+
+    // Bound 2: three tasks (owner, abandoner, completer).
+    #[test]
+    fn abandoned_operation_then_reset() {
+        explore("completion-abandoned-then-reset", 2);
+    }
+
+    // Bound 3: the old waiter's registration against the reset.
+    #[test]
+    fn reset_wakes_the_stale_waiter() {
+        explore("completion-reset-wakes-stale-waiter", 3);
+    }
+
+    #[test]
+    fn reset_stranding_its_waiter_is_caught() {
+        explore_must_fail("completion-reset-wakes-stale-waiter", 3, Fault::ResetStrandsWaiter);
     }
 }
 
@@ -136,16 +136,11 @@ mod partitioned_pool {
     // Bound 3: a return to partition 0 against a steal from it.
     #[test]
     fn rents_and_returns_balance() {
-        explore(3, pool_rents_and_returns_balance, FaultSet::NONE);
+        explore("pool-rents-and-returns-balance", 3);
     }
 
     #[test]
     fn leaked_return_is_caught() {
-        explore_must_fail(
-            "partitioned_pool::leaked_return_is_caught",
-            3,
-            pool_rents_and_returns_balance,
-            Fault::PartitionLeak,
-        );
+        explore_must_fail("pool-rents-and-returns-balance", 3, Fault::PartitionLeak);
     }
 }

@@ -5,12 +5,10 @@
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle_primitives`.
 #![cfg(feature = "shuttle")]
 
-use std::sync::Arc;
-
 use pipecheck_core::{Fault, FaultSet};
 use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
+use pipecheck_models::find;
 use pipecheck_models::must_fail::{CHILD_TEST_ENV, must_fail_in_child};
-use pipecheck_models::primitives::*;
 use pipecheck_properties::{Engine, Verdict};
 
 /// Schedules per scheduler for a green model.
@@ -30,10 +28,11 @@ fn engines(iterations: usize) -> [Shuttle; 2] {
     [engine(SchedulerKind::Random), engine(SchedulerKind::Pct { depth: PCT_DEPTHS[0] })]
 }
 
-/// Runs `body` under shuttle's random and PCT schedulers; every schedule must pass.
-fn schedule(body: fn(FaultSet), faults: FaultSet, iterations: usize) {
+/// Runs scenario `name` under shuttle's random and PCT schedulers; every schedule must pass.
+fn schedule(name: &str, faults: FaultSet, iterations: usize) {
+    let scenario = find(name).expect("a scenario of that name");
     for engine in engines(iterations) {
-        let checked = engine.check(Arc::new(move || body(faults)));
+        let checked = engine.check(scenario.execution(faults));
         assert_eq!(checked.verdict, Verdict::Pass, "{} failed: {}", engine.name(), checked.verdict);
     }
 }
@@ -41,16 +40,17 @@ fn schedule(body: fn(FaultSet), faults: FaultSet, iterations: usize) {
 /// Which engine a child process runs a planted-bug model under.
 const ENGINE_ENV: &str = "PIPECHECK_SHUTTLE_ENGINE";
 
-/// Runs `body` with `fault` planted under the random and, separately, the PCT engine,
+/// Runs scenario `name` with `fault` planted under the random and, separately, the PCT engine,
 /// each in a child process (see [`must_fail_in_child`]), and asserts that each fails
 /// naming the broken invariant. `test` is the calling test's name.
-fn schedule_must_fail(test: &str, body: fn(FaultSet), fault: Fault) {
+fn schedule_must_fail(test: &str, name: &str, fault: Fault) {
+    let scenario = find(name).expect("a scenario of that name");
     let faults = FaultSet::NONE.with(fault);
     for index in 0..engines(TWIN_ITERATIONS).len() {
         let chosen = index.to_string();
         must_fail_in_child(test, fault.breaks(), &[(ENGINE_ENV, &chosen)], || {
             let index: usize = std::env::var(ENGINE_ENV).ok().and_then(|i| i.parse().ok()).unwrap_or(0);
-            engines(TWIN_ITERATIONS)[index].check(Arc::new(move || body(faults)))
+            engines(TWIN_ITERATIONS)[index].check(scenario.execution(faults))
         });
         if std::env::var(CHILD_TEST_ENV).is_ok() {
             return; // the child runs one engine, chosen by its parent
@@ -63,35 +63,49 @@ mod async_mutex {
 
     #[test]
     fn admits_one_holder() {
-        schedule(mutex_mutual_exclusion, FaultSet::NONE, ITERATIONS);
+        schedule("mutex-mutual-exclusion", FaultSet::NONE, ITERATIONS);
     }
 
     #[test]
     fn double_admit_is_caught() {
         schedule_must_fail(
             "async_mutex::double_admit_is_caught",
-            mutex_mutual_exclusion,
+            "mutex-mutual-exclusion",
             Fault::MutexDoubleAdmit,
         );
     }
 
     #[test]
     fn exit_hands_over_to_an_entrant_not_yet_queued() {
-        schedule(mutex_exit_races_enter, FaultSet::NONE, ITERATIONS);
+        schedule("mutex-exit-races-enter", FaultSet::NONE, ITERATIONS);
     }
 
     #[test]
     fn skipped_wake_on_exit_is_caught() {
         schedule_must_fail(
             "async_mutex::skipped_wake_on_exit_is_caught",
-            mutex_exit_races_enter,
+            "mutex-exit-races-enter",
             Fault::MutexSkipWakeOnExit,
         );
     }
 
     #[test]
     fn cancelled_enter_leaks_no_permit() {
-        schedule(mutex_cancel_races_exit, FaultSet::NONE, ITERATIONS);
+        schedule("mutex-cancel-races-exit", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn lock_dropped_at_handoff_passes_the_lock_on() {
+        schedule("mutex-lock-dropped-at-handoff", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn drop_losing_the_handoff_is_caught() {
+        schedule_must_fail(
+            "async_mutex::drop_losing_the_handoff_is_caught",
+            "mutex-lock-dropped-at-handoff",
+            Fault::MutexDropLosesHandoff,
+        );
     }
 }
 
@@ -100,16 +114,21 @@ mod message_channel {
 
     #[test]
     fn close_racing_receive_loses_and_duplicates_nothing() {
-        schedule(channel_close_races_receive, FaultSet::NONE, ITERATIONS);
+        schedule("channel-close-races-receive", FaultSet::NONE, ITERATIONS);
     }
 
     #[test]
     fn close_dropping_a_frame_is_caught() {
         schedule_must_fail(
             "message_channel::close_dropping_a_frame_is_caught",
-            channel_close_races_receive,
+            "channel-close-races-receive",
             Fault::CloseDropsFrame,
         );
+    }
+
+    #[test]
+    fn receive_dropped_while_close_drains_loses_nothing() {
+        schedule("channel-receive-dropped-while-close-drains", FaultSet::NONE, ITERATIONS);
     }
 }
 
@@ -118,29 +137,48 @@ mod completion_source {
 
     #[test]
     fn completion_wakes_the_waiter() {
-        schedule(completion_wakes_waiter, FaultSet::NONE, ITERATIONS);
+        schedule("completion-wakes-waiter", FaultSet::NONE, ITERATIONS);
     }
 
     #[test]
     fn lost_completion_wake_is_caught() {
         schedule_must_fail(
             "completion_source::lost_completion_wake_is_caught",
-            completion_wakes_waiter,
+            "completion-wakes-waiter",
             Fault::LostCompletionWake,
         );
     }
 
     #[test]
     fn stale_tokens_are_refused() {
-        schedule(completion_stale_token, FaultSet::NONE, ITERATIONS);
+        schedule("completion-stale-token", FaultSet::NONE, ITERATIONS);
     }
 
     #[test]
     fn accepted_stale_token_is_caught() {
         schedule_must_fail(
             "completion_source::accepted_stale_token_is_caught",
-            completion_stale_token,
+            "completion-stale-token",
             Fault::StaleTokenAccepted,
+        );
+    }
+
+    #[test]
+    fn abandoned_operation_then_reset() {
+        schedule("completion-abandoned-then-reset", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn reset_wakes_the_stale_waiter() {
+        schedule("completion-reset-wakes-stale-waiter", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn reset_stranding_its_waiter_is_caught() {
+        schedule_must_fail(
+            "completion_source::reset_stranding_its_waiter_is_caught",
+            "completion-reset-wakes-stale-waiter",
+            Fault::ResetStrandsWaiter,
         );
     }
 }
@@ -150,14 +188,14 @@ mod partitioned_pool {
 
     #[test]
     fn rents_and_returns_balance() {
-        schedule(pool_rents_and_returns_balance, FaultSet::NONE, ITERATIONS);
+        schedule("pool-rents-and-returns-balance", FaultSet::NONE, ITERATIONS);
     }
 
     #[test]
     fn leaked_return_is_caught() {
         schedule_must_fail(
             "partitioned_pool::leaked_return_is_caught",
-            pool_rents_and_returns_balance,
+            "pool-rents-and-returns-balance",
             Fault::PartitionLeak,
         );
     }

@@ -1,7 +1,8 @@
 //! The [`Monitor`]: records a run's observations and checks every invariant online.
 //!
 //! One monitor per run. It is the pipe's [`PipeObserver`] and [`BufferPool`] (so it
-//! sees every event and every rent and return), and scenario drivers feed it what the
+//! sees every event and every rent and return), the seed primitives'
+//! [`PrimitiveObserver`], and scenario drivers feed it what the
 //! run did ([`Monitor::record`]). At the first violation it raises a [`Violation`]
 //! (the panic payload is the typed value, with the tail of the log as its context):
 //! loom, shuttle and proptest all turn that panic into a failing, reproducible case.
@@ -13,7 +14,9 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use pipecheck_core::{BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions, Violation};
+use pipecheck_core::{
+    BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveObserver, Violation,
+};
 
 use crate::invariant::Invariant;
 use crate::observation::Observation;
@@ -129,6 +132,13 @@ impl Monitor {
         options.buffer_pool(self.clone())
     }
 
+    /// This monitor as the observer of seed primitives (`AsyncMutex::observed`,
+    /// `CompletionSource::observed`, `PartitionedPool::observed`,
+    /// `message_channel_observed`).
+    pub fn primitive_observer(self: &Arc<Self>) -> Arc<dyn PrimitiveObserver> {
+        self.clone()
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         // A violation panics while the log is consistent; later readers still need it.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
@@ -217,6 +227,12 @@ fn with_context(violation: Violation, step: usize, log: &[Entry]) -> Violation {
 impl PipeObserver for Monitor {
     fn on_event(&self, event: PipeEvent) {
         self.record(Observation::Pipe(event));
+    }
+}
+
+impl PrimitiveObserver for Monitor {
+    fn on_primitive_event(&self, event: PrimitiveEvent) {
+        self.record(Observation::Primitive(event));
     }
 }
 

@@ -1,6 +1,7 @@
-//! What a run shows its invariants: pipe events and scenario-level facts.
+//! What a run shows its invariants: pipe events, seed-primitive events and
+//! scenario-level facts.
 
-use pipecheck_core::{Failure, PipeError, PipeEvent};
+use pipecheck_core::{Failure, PipeError, PipeEvent, PrimitiveEvent};
 
 /// The side of the pipe a fact belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,6 +67,9 @@ pub enum Observation {
     },
     /// The reader saw completion and consumed every byte.
     Drained,
+    /// An event reported by a seed primitive (async mutex, completion source, message
+    /// channel, partitioned pool).
+    Primitive(PrimitiveEvent),
 }
 
 impl Observation {

@@ -85,6 +85,11 @@ mod message_channel {
     fn receive_dropped_while_close_drains_loses_nothing() {
         explore("channel-receive-dropped-while-close-drains", 2);
     }
+
+    #[test]
+    fn close_dropping_a_frame_after_a_dropped_receive_is_caught() {
+        explore_must_fail("channel-receive-dropped-while-close-drains", 2, Fault::CloseDropsFrame);
+    }
 }
 
 mod completion_source {
@@ -116,6 +121,11 @@ mod completion_source {
     #[test]
     fn abandoned_operation_then_reset() {
         explore("completion-abandoned-then-reset", 2);
+    }
+
+    #[test]
+    fn late_result_of_an_abandoned_operation_accepted_is_caught() {
+        explore_must_fail("completion-abandoned-then-reset", 2, Fault::StaleTokenAccepted);
     }
 
     // Bound 3: the old waiter's registration against the reset.

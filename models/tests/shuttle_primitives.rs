@@ -130,6 +130,15 @@ mod message_channel {
     fn receive_dropped_while_close_drains_loses_nothing() {
         schedule("channel-receive-dropped-while-close-drains", FaultSet::NONE, ITERATIONS);
     }
+
+    #[test]
+    fn close_dropping_a_frame_after_a_dropped_receive_is_caught() {
+        schedule_must_fail(
+            "message_channel::close_dropping_a_frame_after_a_dropped_receive_is_caught",
+            "channel-receive-dropped-while-close-drains",
+            Fault::CloseDropsFrame,
+        );
+    }
 }
 
 mod completion_source {
@@ -166,6 +175,15 @@ mod completion_source {
     #[test]
     fn abandoned_operation_then_reset() {
         schedule("completion-abandoned-then-reset", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn late_result_of_an_abandoned_operation_accepted_is_caught() {
+        schedule_must_fail(
+            "completion_source::late_result_of_an_abandoned_operation_accepted_is_caught",
+            "completion-abandoned-then-reset",
+            Fault::StaleTokenAccepted,
+        );
     }
 
     #[test]

@@ -91,7 +91,7 @@ fn run(
     takes: usize,
     hoist_count: bool,
     check_counts: bool,
-) {
+) -> usize {
     let config = CheckConfig { max_pooled_segments: max, pool_first_chunk: 1, ..CheckConfig::default() };
     let monitor = Monitor::new(config);
     let (producer, mut consumer) = spsc::channel::<SegmentId>(1);
@@ -120,9 +120,11 @@ fn run(
         taken.push(segment);
     }
     assert_eq!(taken.len(), returner.pushed, "every pushed segment is taken exactly once");
+    let pushed = returner.pushed;
     drop(returner);
     drop(consumer);
     monitor.assert_finished();
+    pushed
 }
 
 /// Five segments in batches of two, one and two, room for all of them, three takes
@@ -130,14 +132,50 @@ fn run(
 /// the consumer while the producer may be linking the next), and the count claim at
 /// every cap check.
 fn fifo_and_count(hoist_count: bool) {
-    run(5, &[&[0, 1], &[2], &[3, 4]], 3, hoist_count, true);
+    let _ = run(5, &[&[0, 1], &[2], &[3, 4]], 3, hoist_count, true);
 }
 
 /// A batch of three against a pool of at most two, then one more, with two takes
 /// racing: the count is read while the consumer pops, and must stop the third push
 /// unless a pop has really freed a place.
 fn cap_at_two(hoist_count: bool) {
-    run(2, &[&[0, 1, 2], &[3]], 2, hoist_count, false);
+    let _ = run(2, &[&[0, 1, 2], &[3]], 2, hoist_count, false);
+}
+
+/// Bound 3 for the growth model: its returns come in three batches against four takes,
+/// so it has more steps than the others; three preemptions still put a take between
+/// any two steps of a chunk growth (link, publish) and the cap check around it.
+const GROWTH_BOUND: usize = 3;
+
+/// Six returns in batches of two against a pool of at most two, with four takes racing:
+/// the queue's tail grows from the 1-slot first chunk into a 2-slot and then a 4-slot
+/// chunk while the consumer drains and frees the chunks behind it, and the cap refuses
+/// the returns that would overfill the pool. Checks the chunk-linking rule (an item is
+/// never published past a full chunk before its link: the consumer's `assert!`, in
+/// every profile), loom's race detector on every slot and chunk, the count claim at
+/// every cap check, and fifo-pool, no-double-return and bounded-pool in the monitor.
+fn growth_under_cap(hoist_count: bool) -> usize {
+    run(2, &[&[0, 1], &[2, 3], &[4, 5]], 4, hoist_count, true)
+}
+
+#[test]
+fn consumer_races_chunk_growths_with_the_cap_in_play() {
+    // The most pushes one interleaving made (std atomic: outside loom's view). Pushes 2
+    // and 4 each grow the chain (1-, 2-, 4-slot chunks), so at least 4 means the model
+    // really reached the third chunk, with the cap refusing returns on the way.
+    static MOST_PUSHED: AtomicUsize = AtomicUsize::new(0);
+    explore("spsc-growth-under-cap", GROWTH_BOUND, || {
+        MOST_PUSHED.fetch_max(growth_under_cap(false), Ordering::SeqCst);
+    });
+    let most = MOST_PUSHED.load(Ordering::SeqCst);
+    assert!(most >= 4, "no interleaving grew the queue past its second chunk (at most {most} pushes)");
+}
+
+#[test]
+fn chunk_growth_under_cap_catches_pool_overflow() {
+    expect_model_caught(Fault::PoolOverflow.breaks(), GROWTH_BOUND, || {
+        growth_under_cap(true);
+    });
 }
 
 #[test]

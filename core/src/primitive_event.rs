@@ -22,7 +22,8 @@
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Identity of one observed primitive object, unique in the process.
+/// Identity of one observed primitive object, given by its observer
+/// ([`PrimitiveObserver::register`]).
 ///
 /// # Examples
 ///
@@ -250,6 +251,14 @@ pub enum PrimitiveEvent {
 pub trait PrimitiveObserver: Send + Sync {
     /// Handles one event.
     fn on_primitive_event(&self, event: PrimitiveEvent);
+
+    /// The identity of an object starting to report here. By default unique in the
+    /// process; an observer of one run (a checker's monitor) numbers objects itself, so
+    /// a replayed run reports the same identities.
+    fn register(&self) -> PrimitiveId {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        PrimitiveId(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
 }
 
 /// A primitive's handle on an optional observer, with the object's identity.
@@ -258,25 +267,30 @@ pub trait PrimitiveObserver: Send + Sync {
 /// part of the protocol under test, so loom and shuttle must not see its reference
 /// counts.
 #[derive(Clone, Default)]
-pub(crate) struct Probe(Option<(PrimitiveId, std::sync::Arc<dyn PrimitiveObserver>)>);
+pub(crate) struct Probe(Option<std::sync::Arc<Installed>>);
+
+/// An installed observer, the object's identity, and its operation counter (a std
+/// atomic: bookkeeping, outside the checkers' view).
+struct Installed {
+    id: PrimitiveId,
+    observer: std::sync::Arc<dyn PrimitiveObserver>,
+    operations: AtomicU64,
+}
 
 impl Probe {
-    /// A probe reporting to `observer` under a fresh identity.
+    /// A probe reporting to `observer` under the identity it gives.
     pub(crate) fn new(observer: std::sync::Arc<dyn PrimitiveObserver>) -> Probe {
-        // A std atomic: identities are bookkeeping, outside the checkers' view.
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        Probe(Some((PrimitiveId(NEXT.fetch_add(1, Ordering::Relaxed)), observer)))
+        let id = observer.register();
+        Probe(Some(std::sync::Arc::new(Installed { id, observer, operations: AtomicU64::new(1) })))
     }
 
-    /// A number for one operation of the object, unique in the process (0 when no
-    /// observer is installed, and then never reported), so a checker can tell apart
-    /// operations whose events interleave.
+    /// A number for one operation of this object (0 when no observer is installed, and
+    /// then never reported), so a checker can tell apart operations whose events
+    /// interleave.
     #[inline(always)]
     pub(crate) fn operation(&self) -> u64 {
-        // A std atomic: bookkeeping, outside the checkers' view.
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        match self.0 {
-            Some(_) => NEXT.fetch_add(1, Ordering::Relaxed),
+        match &self.0 {
+            Some(installed) => installed.operations.fetch_add(1, Ordering::Relaxed),
             None => 0,
         }
     }
@@ -285,8 +299,8 @@ impl Probe {
     /// when an observer is installed.
     #[inline(always)]
     pub(crate) fn emit(&self, event: impl FnOnce(PrimitiveId) -> PrimitiveEvent) {
-        if let Some((id, observer)) = &self.0 {
-            observer.on_primitive_event(event(*id));
+        if let Some(installed) = &self.0 {
+            installed.observer.on_primitive_event(event(installed.id));
         }
     }
 }
@@ -294,7 +308,7 @@ impl Probe {
 impl fmt::Debug for Probe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
-            Some((id, _)) => write!(f, "Probe({id})"),
+            Some(installed) => write!(f, "Probe({})", installed.id),
             None => f.write_str("Probe(none)"),
         }
     }

@@ -15,7 +15,8 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use pipecheck_core::{
-    BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveObserver, Violation,
+    BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveId,
+    PrimitiveObserver, Violation,
 };
 
 use crate::invariant::Invariant;
@@ -90,6 +91,8 @@ struct State {
 pub struct Monitor {
     config: CheckConfig,
     state: Mutex<State>,
+    /// Seed-primitive objects registered so far (a std atomic: outside loom's view).
+    primitives: std::sync::atomic::AtomicU64,
 }
 
 /// How many log entries a violation message shows.
@@ -108,6 +111,7 @@ impl Monitor {
         Arc::new(Monitor {
             config,
             state: Mutex::new(State { invariants, log: Vec::new(), violation: None }),
+            primitives: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -233,6 +237,12 @@ impl PipeObserver for Monitor {
 impl PrimitiveObserver for Monitor {
     fn on_primitive_event(&self, event: PrimitiveEvent) {
         self.record(Observation::Primitive(event));
+    }
+
+    /// Objects numbered from 1 in the order they start reporting to this run, so a
+    /// replayed schedule logs the same identities.
+    fn register(&self) -> PrimitiveId {
+        PrimitiveId(self.primitives.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1)
     }
 }
 

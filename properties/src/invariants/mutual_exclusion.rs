@@ -49,15 +49,13 @@ impl Invariant for MutualExclusion {
                     self.reserved.remove(&mutex);
                 }
             }
-            PrimitiveEvent::MutexReleased { mutex } => {
-                if self.held.remove(&mutex).is_none() {
-                    return Err(format!("async mutex {mutex} was released by a task that did not hold it"));
-                }
+            PrimitiveEvent::MutexReleased { mutex } if self.held.remove(&mutex).is_none() => {
+                return Err(format!("async mutex {mutex} was released by a task that did not hold it"));
             }
-            PrimitiveEvent::MutexHandedOver { mutex, to: Handover::Reserved, .. } => {
-                if self.reserved.insert(mutex, true).is_some() {
-                    return Err(format!("an exit of async mutex {mutex} reserved a second permit"));
-                }
+            PrimitiveEvent::MutexHandedOver { mutex, to: Handover::Reserved, .. }
+                if self.reserved.insert(mutex, true).is_some() =>
+            {
+                return Err(format!("an exit of async mutex {mutex} reserved a second permit"));
             }
             _ => {}
         }

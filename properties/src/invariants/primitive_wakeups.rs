@@ -87,13 +87,11 @@ impl PrimitiveWakeups {
                     ));
                 }
             }
-            PrimitiveEvent::MutexLockDropped { ticket, .. } => {
-                if state.handed.remove(&ticket) {
-                    return Err(format!(
-                        "the Lock future of waiter {ticket} of async mutex {mutex} was dropped after the lock was \
-                         handed to it, and its drop returned without passing the lock on"
-                    ));
-                }
+            PrimitiveEvent::MutexLockDropped { ticket, .. } if state.handed.remove(&ticket) => {
+                return Err(format!(
+                    "the Lock future of waiter {ticket} of async mutex {mutex} was dropped after the lock was handed \
+                     to it, and its drop returned without passing the lock on"
+                ));
             }
             _ => {}
         }
@@ -105,12 +103,12 @@ impl PrimitiveWakeups {
         match *event {
             PrimitiveEvent::CompletionWaiting { version, .. } => state.waiting = Some(version),
             PrimitiveEvent::CompletionWoke { version, .. }
-            | PrimitiveEvent::CompletionWaiterLeft { version, .. } => {
-                if state.waiting == Some(version) {
-                    state.waiting = None;
-                    state.owed_by_set = None;
-                    state.owed_by_reset = None;
-                }
+            | PrimitiveEvent::CompletionWaiterLeft { version, .. }
+                if state.waiting == Some(version) =>
+            {
+                state.waiting = None;
+                state.owed_by_set = None;
+                state.owed_by_reset = None;
             }
             PrimitiveEvent::CompletionResultSet { token, .. } => {
                 if let Some(version) = state.waiting {

@@ -78,6 +78,14 @@ pub enum Fault {
     /// message, without its cause (pipecheck's failures before they carried one): the
     /// message matches, the error type is gone. Breaks **failure-cause**.
     FailureLosesCause,
+    /// A reader that consumes everything leaves the idle writing head rented instead of
+    /// taking it back (pipecheck's behaviour before it followed .NET: the last segment
+    /// stayed until the writer completed). Breaks **segments-in-use**.
+    KeepsIdleWriteHead,
+    /// `advance_to` leaves the last fully consumed segment linked (when another follows
+    /// it) until a later `advance_to`: a segment kept one step too long, though every
+    /// byte read is right. Breaks **segments-in-use**.
+    KeepsConsumedSegment,
 }
 
 impl Fault {
@@ -102,6 +110,8 @@ impl Fault {
         Fault::CanceledReadNeedsAdvance,
         Fault::WritesPileUpAfterReaderCompleted,
         Fault::FailureLosesCause,
+        Fault::KeepsIdleWriteHead,
+        Fault::KeepsConsumedSegment,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -126,6 +136,8 @@ impl Fault {
             Fault::CanceledReadNeedsAdvance => "CanceledReadNeedsAdvance",
             Fault::WritesPileUpAfterReaderCompleted => "WritesPileUpAfterReaderCompleted",
             Fault::FailureLosesCause => "FailureLosesCause",
+            Fault::KeepsIdleWriteHead => "KeepsIdleWriteHead",
+            Fault::KeepsConsumedSegment => "KeepsConsumedSegment",
         }
     }
 
@@ -150,6 +162,7 @@ impl Fault {
             Fault::CanceledReadNeedsAdvance => InvariantId::TENTATIVE_CANCEL,
             Fault::WritesPileUpAfterReaderCompleted => InvariantId::BOUNDED_AFTER_READER_COMPLETE,
             Fault::FailureLosesCause => InvariantId::FAILURE_CAUSE,
+            Fault::KeepsIdleWriteHead | Fault::KeepsConsumedSegment => InvariantId::SEGMENTS_IN_USE,
         }
     }
 

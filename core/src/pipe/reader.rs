@@ -382,7 +382,10 @@ fn release_consumed(
     view.drain(..returned.len().min(view.len()));
     returned.extend(reclaimed);
     if leak_last && let Some(mut last) = returned.pop() {
-        // Freed without going back to the buffer pool.
+        // Freed without going back to the buffer pool; the object is dropped, and
+        // reported as such (what is missing is the buffer's return, not the segment's).
+        let id = last.id;
+        shared.observer.emit(|| PipeEvent::SegmentDiscarded { segment: id });
         drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
     }
     if returned.is_empty() {

@@ -12,6 +12,7 @@ mod no_data_race;
 mod no_double_return;
 mod no_lost_wakeup;
 mod release_once;
+mod segments_in_use;
 mod tentative_cancel;
 
 pub use backpressure::Backpressure;
@@ -25,4 +26,5 @@ pub use no_data_race::NoDataRace;
 pub use no_double_return::NoDoubleReturn;
 pub use no_lost_wakeup::NoLostWakeup;
 pub use release_once::ReleaseOnce;
+pub use segments_in_use::SegmentsInUse;
 pub use tentative_cancel::TentativeCancel;

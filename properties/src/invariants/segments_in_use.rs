@@ -46,6 +46,9 @@ pub struct SegmentsInUse {
     reader_completed: bool,
     /// The writer's parked head, as the log shows it.
     parked: Option<SegmentId>,
+    /// The head the writer took back since it last parked one (its resume may be
+    /// logged after the reader's `Consumed`, but before the reader's `HeadBusy`).
+    resumed: Option<SegmentId>,
     /// The `advance_to` in progress.
     owed: Option<Owed>,
     /// The reader said the head it should have reclaimed was busy: the writer must show
@@ -140,11 +143,13 @@ impl Invariant for SegmentsInUse {
             PipeEvent::HeadParked { segment } => {
                 self.verify_claim("parked another head")?;
                 self.parked = Some(segment);
+                self.resumed = None;
             }
             PipeEvent::HeadResumed { segment } | PipeEvent::HeadReleased { segment } => {
                 if self.parked == Some(segment) {
                     self.parked = None;
                 }
+                self.resumed = Some(segment);
                 if self.busy_claim == Some(segment) {
                     self.busy_claim = None;
                 }
@@ -164,6 +169,7 @@ impl Invariant for SegmentsInUse {
             PipeEvent::HeadBusy => {
                 if let Some(owed) = &mut self.owed
                     && let Some((head, _)) = owed.idle_head.take()
+                    && self.resumed != Some(head)
                 {
                     self.busy_claim = Some(head);
                 }

@@ -349,7 +349,8 @@ impl Writer {
         // reader sees it, it may unlink and recycle that segment, which needs the
         // segment to be held by the list alone.
         // A parked head is taken back first; if the reader took it, it is gone already.
-        let head = if std::mem::take(&mut self.head_parked) { shared.parked_head.take() } else { self.head.take() };
+        let head =
+            if std::mem::take(&mut self.head_parked) { shared.parked_head.take() } else { self.head.take() };
         let mut empty_head = None;
         let (reader_waker, release) = {
             let mut state = shared.state.lock();

@@ -154,11 +154,7 @@ impl Invariant for SegmentsInUse {
                     self.busy_claim = None;
                 }
             }
-            PipeEvent::HeadReclaimed { segment } => {
-                if self.parked == Some(segment) {
-                    self.parked = None;
-                }
-            }
+            PipeEvent::HeadReclaimed { segment } if self.parked == Some(segment) => self.parked = None,
             PipeEvent::Consumed { consumed, .. } => {
                 let owed = self.owed_at(consumed);
                 // The reader unlinks them now, under this lock section; whether they

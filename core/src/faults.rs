@@ -86,6 +86,14 @@ pub enum Fault {
     /// ends without waking it (pipecheck's behaviour before issue 13): a task awaiting
     /// the old operation never learns that its token went stale. Breaks **no-lost-wakeup**.
     ResetStrandsWaiter,
+    /// A reader that consumes everything leaves the idle writing head rented instead of
+    /// taking it back (pipecheck's behaviour before it followed .NET: the last segment
+    /// stayed until the writer completed). Breaks **segments-in-use**.
+    KeepsIdleWriteHead,
+    /// `advance_to` leaves the last fully consumed segment linked (when another follows
+    /// it) until a later `advance_to`: a segment kept one step too long, though every
+    /// byte read is right. Breaks **segments-in-use**.
+    KeepsConsumedSegment,
 }
 
 impl Fault {
@@ -112,6 +120,8 @@ impl Fault {
         Fault::FailureLosesCause,
         Fault::MutexDropLosesHandoff,
         Fault::ResetStrandsWaiter,
+        Fault::KeepsIdleWriteHead,
+        Fault::KeepsConsumedSegment,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -138,6 +148,8 @@ impl Fault {
             Fault::FailureLosesCause => "FailureLosesCause",
             Fault::MutexDropLosesHandoff => "MutexDropLosesHandoff",
             Fault::ResetStrandsWaiter => "ResetStrandsWaiter",
+            Fault::KeepsIdleWriteHead => "KeepsIdleWriteHead",
+            Fault::KeepsConsumedSegment => "KeepsConsumedSegment",
         }
     }
 
@@ -163,6 +175,7 @@ impl Fault {
             Fault::WritesPileUpAfterReaderCompleted => InvariantId::BOUNDED_AFTER_READER_COMPLETE,
             Fault::FailureLosesCause => InvariantId::FAILURE_CAUSE,
             Fault::MutexDropLosesHandoff | Fault::ResetStrandsWaiter => InvariantId::NO_LOST_WAKEUP,
+            Fault::KeepsIdleWriteHead | Fault::KeepsConsumedSegment => InvariantId::SEGMENTS_IN_USE,
         }
     }
 

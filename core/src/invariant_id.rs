@@ -57,6 +57,10 @@ impl InvariantId {
     pub const BOUNDED_AFTER_READER_COMPLETE: InvariantId = InvariantId("bounded-after-reader-complete");
     /// `failure-cause`: a side completed with an error hands the other side that error.
     pub const FAILURE_CAUSE: InvariantId = InvariantId("failure-cause");
+    /// `segments-in-use`: segments in use never exceed what the unconsumed bytes need
+    /// plus the write head; a fully consumed segment (and the idle head, once everything
+    /// is consumed) goes back in the same `advance_to`.
+    pub const SEGMENTS_IN_USE: InvariantId = InvariantId("segments-in-use");
 
     /// Names an invariant.
     pub const fn new(name: &'static str) -> InvariantId {

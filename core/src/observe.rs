@@ -114,6 +114,40 @@ pub enum PipeEvent {
         /// The end that is woken.
         end: PipeEnd,
     },
+    /// A flush left the writer idle: its head (every byte in it committed, no memory
+    /// handed out) is parked where the reader may take it back once it consumes
+    /// everything. Emitted under the pipe lock.
+    HeadParked {
+        /// The idle writing head.
+        segment: SegmentId,
+    },
+    /// The writer's next `get_memory` (or its completion) took its parked head back
+    /// before the reader did: it writes there again. Emitted after the take, outside
+    /// the lock.
+    HeadResumed {
+        /// The resumed writing head.
+        segment: SegmentId,
+    },
+    /// The reader consumed everything and took the parked head back from the idle
+    /// writer: the head is the reader's to return. Emitted under the pipe lock.
+    HeadReclaimed {
+        /// The reclaimed head.
+        segment: SegmentId,
+    },
+    /// The reader consumed everything but found no parked head to take back: the writer
+    /// had already resumed writing (or held no head). Emitted under the pipe lock.
+    HeadBusy,
+    /// A flush (or the writer's completion) linked a segment into the list the reader
+    /// reads, after the ones linked before it. Emitted under the pipe lock.
+    SegmentLinked {
+        /// The linked segment.
+        segment: SegmentId,
+        /// Stream offset of its first byte: the end of the segment linked before it.
+        base: u64,
+    },
+    /// An `advance_to` finished: every segment it unlinked has gone back (returned or
+    /// discarded). Emitted after the returns, outside the lock.
+    AdvanceFinished,
 }
 
 /// One end of a pipe, as named in [`PipeEvent`]s.

@@ -6,12 +6,14 @@
 use pipecheck_core::{Fault, FaultSet};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
-/// Bound 5. The race that matters is one return batch (count, push, count, push,
+/// Bound 4. The race that matters is one return batch (count, push, count, push,
 /// outside the pipe lock) against the writer's take (a pop) for its next segment: two
 /// preemptions already put the take anywhere inside the batch, and every planted pool
-/// bug is found at bound 2. Five covers the second write and both completions racing
-/// as well, at 53,408 interleavings for `return-races-take`, about half a minute here.
-const BOUND: usize = 5;
+/// bug is found at bound 2. Four covers the second write and both completions racing
+/// as well, at 52,950 interleavings for `return-races-take` (11 s here). Since the idle
+/// head is handed over by a swap on each side (and may join the return batch), bound 5
+/// grew to 267,770 interleavings (86 s): too slow for the suite, for no bug found.
+const BOUND: usize = 4;
 
 #[test]
 fn return_races_take() {

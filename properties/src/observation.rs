@@ -83,14 +83,20 @@ impl Observation {
                 | E::HeadReleased { .. }
                 | E::Flushed { .. }
                 | E::WriterCompleted { .. }
-                | E::FlushCanceled => Some(Side::Writer),
+                | E::FlushCanceled
+                | E::HeadParked { .. }
+                | E::HeadResumed { .. }
+                | E::SegmentLinked { .. } => Some(Side::Writer),
                 E::SegmentReturned { .. }
                 | E::SegmentDiscarded { .. }
                 | E::Consumed { .. }
                 | E::FlushResumed { .. }
                 | E::ReaderCompleted { .. }
                 | E::ReadReturned { .. }
-                | E::ReadCanceled => Some(Side::Reader),
+                | E::ReadCanceled
+                | E::HeadReclaimed { .. }
+                | E::HeadBusy
+                | E::AdvanceFinished => Some(Side::Reader),
                 _ => None,
             },
             Observation::Wrote { .. } | Observation::FlushReturned { .. } | Observation::FlushRefused(_) => {

@@ -50,6 +50,10 @@ pub struct ReferenceModel {
     // The writer's own state (writer.rs, `Writer`).
     writer_done: bool,
     head: Option<Head>,
+    /// A flush parked the head (writer.rs `head_parked`): the next `get_memory` resumes
+    /// it, unless an `advance_to` consuming everything reclaims it first (.NET: a fully
+    /// consumed pipe keeps no segment).
+    parked: bool,
     next_segment_size: usize,
     memory_handed_out: bool,
     generation: u64,
@@ -89,6 +93,7 @@ impl ReferenceModel {
             config,
             writer_done: false,
             head: None,
+            parked: false,
             memory_handed_out: false,
             generation: 0,
             reader_gone: false,
@@ -225,6 +230,9 @@ impl ReferenceModel {
         if needed > max {
             return Err(PipeError::SizeHintTooLarge { size_hint, max });
         }
+        // writer.rs `resume_head`: the parked head is the writer's again (if the reader
+        // reclaimed it, `head` is `None` and a new segment starts).
+        self.parked = false;
         let head = match self.head {
             Some(head) if head.capacity - head.written >= needed => head,
             _ => self.start_segment(needed),
@@ -297,6 +305,12 @@ impl ReferenceModel {
             self.committed += std::mem::take(&mut self.unflushed);
             if let Some(head) = self.head.as_mut().filter(|h| h.written > 0) {
                 head.linked = true;
+            }
+            // writer.rs `commit`: the write ends; the idle head is parked and the memory
+            // handed out before may not be advanced into any more.
+            if self.head.is_some() {
+                self.parked = true;
+                self.memory_handed_out = false;
             }
         }
         if let Some(reader) = &self.reader_completion {
@@ -419,6 +433,12 @@ impl ReferenceModel {
         self.outstanding_tentative = false;
         self.consumed = consumed;
         self.examined = examined;
+        // reader.rs `advance_to`: everything consumed and the writer idle, the reader
+        // reclaims the parked head; the writer's next `get_memory` starts a new segment.
+        if self.parked && self.writer_completion.is_none() && consumed == self.committed {
+            self.parked = false;
+            self.head = None;
+        }
         // mod.rs `new_pipe`: a resume threshold of 0 acts as 1.
         let resume = self.config.resume_writer_threshold.max(1);
         if self.writer_paused && self.committed - self.examined < resume {
@@ -434,6 +454,7 @@ impl ReferenceModel {
             return;
         }
         self.writer_done = true;
+        self.parked = false;
         self.memory_handed_out = false;
         self.committed += std::mem::take(&mut self.unflushed);
         self.writer_completion = Some(failed.then(|| Failure::new(failure_message(Side::Writer))));

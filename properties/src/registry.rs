@@ -24,6 +24,7 @@ const REGISTRY: &[(InvariantId, Constructor)] = &[
     (InvariantId::MUTUAL_EXCLUSION, |_| Box::new(MutualExclusion::default())),
     (InvariantId::TOKEN_REUSE, |_| Box::new(TokenReuse::default())),
     (InvariantId::BALANCED_POOL, |_| Box::new(BalancedPool::default())),
+    (InvariantId::SEGMENTS_IN_USE, |_| Box::new(SegmentsInUse::default())),
 ];
 
 /// Further checkers of invariants listed above, one per component: the seed

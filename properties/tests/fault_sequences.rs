@@ -95,6 +95,8 @@ fault_tests! {
     writes_pile_up_after_reader_completed_breaks_bounded_after_reader_complete:
         WritesPileUpAfterReaderCompleted,
     failure_loses_cause_breaks_failure_cause: FailureLosesCause,
+    keeps_idle_write_head_breaks_segments_in_use: KeepsIdleWriteHead,
+    keeps_consumed_segment_breaks_segments_in_use: KeepsConsumedSegment,
 }
 
 #[test]

@@ -8,7 +8,8 @@ use pipecheck_core::{Fault, FaultSet, InvariantId};
 use pipecheck_properties::invariants::MonotonicOffsets;
 use pipecheck_properties::{CheckConfig, FailureKind, Invariant, Monitor, checked_pipe, classify};
 
-/// Writes 40 bytes in 3-byte pieces, reading in between, then completes both sides,
+/// Writes 40 bytes in 3-byte pieces, reading everything after every sixth, then
+/// completes both sides,
 /// under the whole registry.
 fn scenario(faults: FaultSet) -> Result<(), FailureKind> {
     let config = CheckConfig { faults, pause_writer_threshold: 0, ..CheckConfig::default() };
@@ -22,7 +23,14 @@ fn run_under(monitor: std::sync::Arc<Monitor>) -> Result<(), FailureKind> {
         let data: Vec<u8> = (0..40).collect();
         for (i, piece) in data.chunks(3).enumerate() {
             writer.send(piece).unwrap();
-            if i % 4 == 3 {
+            // Every sixth piece: 18 bytes over three segments, so a batch of returns can
+            // outgrow the pool of two (the fully consumed head goes back with the others).
+            if i % 6 == 5 {
+                if i == 11 {
+                    // The writer starts its next write before the reader consumes
+                    // everything: its head is busy, so it must stay.
+                    writer.inner().get_memory(1).unwrap();
+                }
                 reader.read_and_consume(|len| len).unwrap();
             }
         }

@@ -11,8 +11,12 @@
 //! * **rent and return happen outside the lock**: the writer rents buffers and takes
 //!   segment objects from the pool before linking; the reader unlinks consumed
 //!   segments under the lock and returns buffers and segment objects after releasing it;
-//! * **the segment pool is an SPSC FIFO** between the reader and the writer.
+//! * **the segment pool is an SPSC FIFO** between the reader and the writer;
+//! * **a fully consumed pipe keeps no segment** (as .NET): a flush parks the idle
+//!   writing head, and a reader that consumes everything takes it back and returns it
+//!   to the pool, unless the writer took it first to write again ([`parked_head`]).
 
+mod parked_head;
 mod pool;
 mod read_buf;
 mod reader;
@@ -33,6 +37,7 @@ use crate::faults::{Fault, FaultSet};
 use crate::observe::Observer;
 use crate::options::{LockScope, PipeOptions, PoolDesign};
 use crate::primitive::sync::{Arc, Mutex};
+use parked_head::ParkedHead;
 use pool::Shell;
 
 /// Builds a pipe from validated options.
@@ -57,6 +62,7 @@ pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
         },
         buffer_pool: options.buffer_pool,
         observer: options.observer,
+        parked_head: ParkedHead::new(),
     });
     (Writer::new(shared.clone(), taker), Reader::new(shared, returner))
 }
@@ -80,6 +86,9 @@ pub(crate) struct Shared {
     pub(crate) config: Config,
     pub(crate) buffer_pool: Box<dyn BufferPool>,
     pub(crate) observer: Observer,
+    /// The writer's idle head, between a flush and the writer's next `get_memory` or
+    /// the reader's fully consuming `advance_to`, whichever takes it first.
+    pub(crate) parked_head: ParkedHead,
 }
 
 /// Everything guarded by the pipe lock. Offsets are absolute stream positions.

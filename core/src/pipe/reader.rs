@@ -176,7 +176,10 @@ impl Reader {
     /// Releases the buffer from the last read: bytes before `consumed` are gone for
     /// good, bytes before `examined` have been looked at (the next read waits for more
     /// unless `examined` is before the end). Fully consumed segments go back to the
-    /// pool, outside the lock. Back-pressure counts *examined* bytes, as in .NET: a
+    /// pool in this call, outside the lock — including the writer's head once
+    /// everything is consumed and the writer is idle (it flushed and has not asked for
+    /// memory since), so a fully consumed pipe keeps no segment, as in .NET; the next
+    /// write then takes a pooled segment. Back-pressure counts *examined* bytes, as in .NET: a
     /// paused writer resumes once committed − examined drops below the resume
     /// threshold, so examining a partial frame without consuming it lets the writer
     /// send the rest.
@@ -223,7 +226,7 @@ impl Reader {
         let shared = &*self.shared;
         let faults = shared.config.faults;
         let mut returned = Vec::new();
-        let (state, writer_waker, leak_last) = {
+        let (state, writer_waker, leak_last, reclaimed_unlinked) = {
             let mut state = shared.state.lock();
             state.consumed = consumed.offset;
             state.examined = examined.offset;
@@ -241,13 +244,35 @@ impl Reader {
                     writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
                 }
             }
-            // Unlink fully consumed segments, in list order. The last linked segment
-            // may be the writer's head: it goes only once the writer has completed.
-            let writer_done = state.writer_completion.is_some() || faults.contains(Fault::ReturnWriteHead);
+            // Everything consumed and the writer idle: take its parked head back, so a
+            // fully consumed pipe keeps no segment (.NET). The swap decides it: if the
+            // writer's `get_memory` took the head first, it is writing there again and
+            // the head stays.
+            let mut reclaimed = None;
+            if consumed.offset == state.committed
+                && state.writer_completion.is_none()
+                && !faults.contains(Fault::KeepsIdleWriteHead)
+            {
+                reclaimed = shared.parked_head.take();
+                match &reclaimed {
+                    Some(head) => {
+                        let id = head.id;
+                        shared.observer.emit(|| PipeEvent::HeadReclaimed { segment: id });
+                    }
+                    None => shared.observer.emit(|| PipeEvent::HeadBusy),
+                }
+            }
+            // Unlink fully consumed segments, in list order; consuming exactly to a
+            // segment's end returns it. The last linked segment may be the writer's
+            // head: its end is known (the committed offset) only once the writer has
+            // completed or the head was reclaimed above.
+            let last_is_done = state.writer_completion.is_some()
+                || reclaimed.is_some()
+                || faults.contains(Fault::ReturnWriteHead);
             while !state.segments.is_empty() {
                 let segment_end = match state.segments.get(1) {
                     Some(next) => next.base,
-                    None if writer_done => state.committed,
+                    None if last_is_done => state.committed,
                     None => break,
                 };
                 if consumed.offset < segment_end {
@@ -255,16 +280,29 @@ impl Reader {
                 }
                 returned.extend(state.segments.pop_front());
             }
+            if faults.contains(Fault::KeepsConsumedSegment)
+                && !state.segments.is_empty()
+                && let Some(kept) = returned.pop()
+            {
+                // The planted bug: the last fully consumed segment stays linked until a
+                // later `advance_to` (harmless to the data: reads skip it).
+                state.segments.push_front(kept);
+            }
+            // A reclaimed head that was linked is the last segment unlinked above: drop
+            // the slot's extra reference. One never linked (nothing was written into
+            // it) is returned on its own.
+            let reclaimed_unlinked =
+                reclaimed.filter(|head| !returned.last().is_some_and(|last| Arc::ptr_eq(last, head)));
             // The planted bug leaks the stream's final segment, if this unlinked it.
             let leak_last = faults.contains(Fault::LeakOnComplete)
                 && state.writer_completion.is_some()
                 && state.segments.is_empty()
                 && !returned.is_empty();
-            (state, writer_waker, leak_last)
+            (state, writer_waker, leak_last, reclaimed_unlinked)
         };
         if self.lock_every_operation {
             // The pre-seed design: buffers and segment objects go back under the lock.
-            release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last);
+            release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last, reclaimed_unlinked);
             drop(state);
             if let Some(waker) = writer_waker {
                 waker.wake();
@@ -274,8 +312,9 @@ impl Reader {
             if let Some(waker) = writer_waker {
                 waker.wake();
             }
-            release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last);
+            release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last, reclaimed_unlinked);
         }
+        shared.observer.emit(|| PipeEvent::AdvanceFinished);
         Ok(())
     }
 
@@ -328,7 +367,8 @@ impl Reader {
 }
 
 /// Drops the reader's holds on the unlinked segments `returned`, then gives their
-/// buffers back to the buffer pool and the objects to the segment pool. Runs outside the
+/// buffers back to the buffer pool and the objects to the segment pool, followed by
+/// `reclaimed`, an idle head taken back before it was ever linked. Runs outside the
 /// pipe lock (inside it only for [`LockScope::EveryOperation`](crate::LockScope::EveryOperation)).
 fn release_consumed(
     view: &mut VecDeque<Shell>,
@@ -336,11 +376,16 @@ fn release_consumed(
     shared: &Shared,
     mut returned: Vec<Shell>,
     leak_last: bool,
+    reclaimed: Option<Shell>,
 ) {
     // Our view holds the same segments at its front: drop those holds first.
     view.drain(..returned.len().min(view.len()));
+    returned.extend(reclaimed);
     if leak_last && let Some(mut last) = returned.pop() {
-        // Freed without going back to the buffer pool.
+        // Freed without going back to the buffer pool; the object is dropped, and
+        // reported as such (what is missing is the buffer's return, not the segment's).
+        let id = last.id;
+        shared.observer.emit(|| PipeEvent::SegmentDiscarded { segment: id });
         drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
     }
     if returned.is_empty() {

@@ -33,6 +33,12 @@ pub struct FlushResult {
 /// (pipecheck learns of it at those two points rather than at every `advance`, which
 /// takes no lock; bytes advanced in between are dropped there.)
 ///
+/// A flush ends the write, as in .NET: the memory `get_memory` handed out before it may
+/// not be advanced into afterwards (call `get_memory` again). The idle head is parked,
+/// and a reader that consumes everything returns it to the pool, so a fully consumed
+/// pipe holds no segment; the next `get_memory` takes the head back if the reader has
+/// not, or starts a new one (usually a pooled segment object).
+///
 /// # Examples
 ///
 // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
@@ -50,8 +56,12 @@ pub struct FlushResult {
 pub struct Writer {
     shared: Arc<Shared>,
     pool: PoolTaker,
-    /// The segment being written, if any.
+    /// The segment being written, if any (`None` while it is parked).
     head: Option<Shell>,
+    /// The last flush parked `head` in the shared slot (see `parked_head`); the next
+    /// `get_memory` or `complete` takes it back, unless the reader took it first. The
+    /// `head_*` fields below still describe it.
+    head_parked: bool,
     /// Whether `head` is in the shared list (the reader may be reading its front).
     head_linked: bool,
     /// Bytes advanced into `head`.
@@ -87,6 +97,7 @@ impl Writer {
             shared,
             pool,
             head: None,
+            head_parked: false,
             head_linked: false,
             head_written: 0,
             head_capacity: 0,
@@ -120,6 +131,9 @@ impl Writer {
         if needed > max {
             return Err(PipeError::SizeHintTooLarge { size_hint, max });
         }
+        if self.head_parked {
+            self.resume_head();
+        }
         if self.head.is_none() || self.head_capacity - self.head_written < needed {
             self.start_segment(needed);
         } else if self.lock_every_operation {
@@ -131,6 +145,28 @@ impl Writer {
         // everything committed in this segment; the slice borrows `self` mutably, so no
         // other writer slice of it can live at the same time.
         Ok(unsafe { head.memory().write(self.head_written..self.head_capacity) })
+    }
+
+    /// Takes the parked head back to write into it again. If the reader took it first
+    /// (it consumed everything and returned it to the pool), the writer holds no head
+    /// and starts a new one.
+    fn resume_head(&mut self) {
+        self.head_parked = false;
+        let shared = &*self.shared;
+        match shared.parked_head.take() {
+            Some(head) => {
+                let id = head.id;
+                self.head = Some(head);
+                // After the take, so a log never shows the writer resuming a head the
+                // reader reclaimed (only one of the two swaps finds it).
+                shared.observer.emit(|| PipeEvent::HeadResumed { segment: id });
+            }
+            None => {
+                self.head_linked = false;
+                self.head_written = 0;
+                self.head_capacity = 0;
+            }
+        }
     }
 
     /// Counts `bytes` of the memory from [`get_memory`](Self::get_memory) as written.
@@ -204,6 +240,10 @@ impl Writer {
     /// by the pause threshold or more. After the reader completed it publishes nothing
     /// (the bytes are dropped) and reports `is_completed`.
     ///
+    /// A flush ends the write: the writer's head is parked, idle, and a reader that
+    /// consumes everything returns it to the pool (as .NET, a fully consumed pipe keeps
+    /// no segment). Call [`get_memory`](Self::get_memory) before advancing again.
+    ///
     /// The bytes are committed when `flush` is called, before the future is polled, so
     /// dropping the future only gives up the wait.
     ///
@@ -236,18 +276,28 @@ impl Writer {
                 }
                 self.unflushed = 0;
             } else {
-                if !self.unlinked.is_empty() {
-                    state.segments.extend(self.unlinked.drain(..));
+                for shell in self.unlinked.drain(..) {
+                    link(shared, &mut state.segments, shell);
                 }
                 if let Some(head) = &self.head
                     && !self.head_linked
                     && self.head_written > 0
                 {
-                    state.segments.push_back(head.clone());
+                    link(shared, &mut state.segments, head.clone());
                     self.head_linked = true;
                 }
                 state.committed += self.unflushed;
                 self.unflushed = 0;
+                // The write has ended: every byte of the head is committed and the memory
+                // handed out may not be advanced into any more. Park the head, so that a
+                // reader that consumes everything can return it (.NET's idle writing head).
+                if let Some(head) = self.head.take() {
+                    let id = head.id;
+                    shared.parked_head.park(head);
+                    self.head_parked = true;
+                    self.memory_handed_out = false;
+                    shared.observer.emit(|| PipeEvent::HeadParked { segment: id });
+                }
             }
             if let Some(reader) = reader {
                 state.flush_canceled = false;
@@ -298,17 +348,21 @@ impl Writer {
         // The writer lets go of its head *before* the completion is published: once the
         // reader sees it, it may unlink and recycle that segment, which needs the
         // segment to be held by the list alone.
-        let head = self.head.take();
+        // A parked head is taken back first; if the reader took it, it is gone already.
+        let head =
+            if std::mem::take(&mut self.head_parked) { shared.parked_head.take() } else { self.head.take() };
         let mut empty_head = None;
         let (reader_waker, release) = {
             let mut state = shared.state.lock();
-            state.segments.extend(self.unlinked.drain(..));
+            for shell in self.unlinked.drain(..) {
+                link(&shared, &mut state.segments, shell);
+            }
             if let Some(head) = head {
                 let id = head.id;
                 if self.head_linked {
                     drop(head); // the list holds it too: this only drops our count
                 } else if self.head_written > 0 {
-                    state.segments.push_back(head);
+                    link(&shared, &mut state.segments, head);
                 } else {
                     empty_head = Some(head);
                 }
@@ -471,6 +525,14 @@ fn new_head(
     segment.base = base;
     segment.memory = Some(memory);
     (shell, capacity)
+}
+
+/// Appends `shell` to the shared list (under the pipe lock), reporting it with its base
+/// so checkers know where each segment's bytes end.
+fn link(shared: &Shared, segments: &mut std::collections::VecDeque<Shell>, shell: Shell) {
+    let (id, base) = (shell.id, shell.base);
+    shared.observer.emit(|| PipeEvent::SegmentLinked { segment: id, base });
+    segments.push_back(shell);
 }
 
 /// Gives the buffers of segments the writer never linked back to the buffer pool (their

@@ -196,6 +196,9 @@ pub(crate) fn poll_with<F: Future + ?Sized>(future: Pin<&mut F>, waker: &Waker) 
 enum Stage {
     /// The writer's head.
     Writing,
+    /// The writer's idle head, parked by a flush: the writer may resume it, the reader
+    /// may reclaim it (exactly one of them does).
+    Parked,
     /// No longer the head; linked (or about to be), not yet returned.
     Released,
     /// In the segment pool.
@@ -205,8 +208,9 @@ enum Stage {
 }
 
 /// Replays the log and panics at the first event that breaks the segment life cycle:
-/// a segment is returned only after the writer released it, taken only from the pool,
-/// never pooled twice; the pool never holds more than `max_pooled` objects.
+/// a segment is returned only after the writer released it (moved on, completed, or
+/// lost its parked head to the reader), taken only from the pool, never pooled twice;
+/// the pool never holds more than `max_pooled` objects.
 pub(crate) fn check_lifecycle(events: &[PipeEvent], max_pooled: usize) {
     let mut stages: HashMap<SegmentId, Stage> = HashMap::new();
     let mut pooled = 0usize;
@@ -227,7 +231,12 @@ pub(crate) fn check_lifecycle(events: &[PipeEvent], max_pooled: usize) {
                 expect(segment, &[Stage::Pooled], Stage::Writing);
                 pooled -= 1;
             }
-            PipeEvent::HeadReleased { segment } => expect(segment, &[Stage::Writing], Stage::Released),
+            PipeEvent::HeadReleased { segment } => {
+                expect(segment, &[Stage::Writing, Stage::Parked], Stage::Released)
+            }
+            PipeEvent::HeadParked { segment } => expect(segment, &[Stage::Writing], Stage::Parked),
+            PipeEvent::HeadResumed { segment } => expect(segment, &[Stage::Parked], Stage::Writing),
+            PipeEvent::HeadReclaimed { segment } => expect(segment, &[Stage::Parked], Stage::Released),
             PipeEvent::SegmentReturned { segment } => {
                 expect(segment, &[Stage::Released], Stage::Pooled);
                 pooled += 1;

@@ -11,6 +11,7 @@ mod large_cancel;
 mod large_stream;
 mod pool;
 mod reader_gone;
+mod segment_reuse;
 mod tentative_cancel;
 
 use crate::Scenario;
@@ -23,6 +24,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(reader_gone::SCENARIOS);
     all.extend_from_slice(failure::SCENARIOS);
     all.extend_from_slice(pool::SCENARIOS);
+    all.extend_from_slice(segment_reuse::SCENARIOS);
     all.extend_from_slice(data::SCENARIOS);
     all.extend_from_slice(backpressure::SCENARIOS);
     all.extend_from_slice(&frames::SCENARIOS[..1]);

@@ -16,6 +16,7 @@ mod no_double_return;
 mod no_lost_wakeup;
 mod primitive_wakeups;
 mod release_once;
+mod segments_in_use;
 mod tentative_cancel;
 mod token_reuse;
 
@@ -34,5 +35,6 @@ pub use no_double_return::NoDoubleReturn;
 pub use no_lost_wakeup::NoLostWakeup;
 pub use primitive_wakeups::PrimitiveWakeups;
 pub use release_once::ReleaseOnce;
+pub use segments_in_use::SegmentsInUse;
 pub use tentative_cancel::TentativeCancel;
 pub use token_reuse::TokenReuse;

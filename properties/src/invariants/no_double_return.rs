@@ -1,5 +1,7 @@
 //! **no-double-return**: a segment is never in the pool twice, and never returned while
-//! the writer is writing it.
+//! the writer is writing it — nor while the writer holds it parked (idle, but free to
+//! resume writing it): the reader may return a parked head only after it reclaimed it,
+//! and a writer never resumes a head that went back to the pool.
 
 use std::collections::HashMap;
 
@@ -11,6 +13,9 @@ use crate::{Invariant, Observation};
 enum Where {
     /// The writer's head: being written.
     Writing,
+    /// The writer's idle head, parked by a flush: still the writer's until the reader
+    /// reclaims it.
+    Parked,
     /// Let go by the writer; linked or about to be.
     Released,
     /// In the pool.
@@ -49,6 +54,23 @@ impl Invariant for NoDoubleReturn {
             PipeEvent::HeadReleased { segment } => {
                 self.segments.insert(segment, Where::Released);
             }
+            PipeEvent::HeadParked { segment } => {
+                self.segments.insert(segment, Where::Parked);
+            }
+            PipeEvent::HeadResumed { segment } => {
+                let was = self.segments.insert(segment, Where::Writing);
+                if matches!(was, Some(Where::Pooled | Where::Discarded)) {
+                    return Err(format!(
+                        "the writer resumed writing segment {segment} after the reader gave it back ({was:?})"
+                    ));
+                }
+            }
+            PipeEvent::HeadReclaimed { segment } => {
+                let was = self.segments.insert(segment, Where::Released);
+                if was != Some(Where::Parked) {
+                    return Err(format!("the reader reclaimed segment {segment} while {was:?}, not parked"));
+                }
+            }
             PipeEvent::SegmentReturned { segment } | PipeEvent::SegmentDiscarded { segment } => {
                 let returned = matches!(event, PipeEvent::SegmentReturned { .. });
                 match self.segments.get(&segment) {
@@ -57,6 +79,12 @@ impl Invariant for NoDoubleReturn {
                     }
                     Some(Where::Writing) => {
                         return Err(format!("segment {segment} returned while the writer still writes it"));
+                    }
+                    Some(Where::Parked) => {
+                        return Err(format!(
+                            "segment {segment} returned while the writer holds it parked (it may resume \
+                             writing it at any time): only a reclaimed head may go back"
+                        ));
                     }
                     _ => {}
                 }

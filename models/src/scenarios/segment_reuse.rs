@@ -1,0 +1,112 @@
+//! The segment-reuse family (**segments-in-use**, **no-double-return**): a fully consumed
+//! segment goes back in the `advance_to` that consumed it — exactly to its end included —
+//! and, as in .NET, a reader that consumes everything while the writer is idle returns
+//! the writer's head too, racing the writer's next `get_memory`/`advance`/`flush` for it.
+//!
+//! Four-byte segments (two-byte ones for the boundary), no back-pressure, a pool of two.
+
+use std::sync::Arc;
+
+use pipecheck_core::primitive::thread;
+use pipecheck_core::{Fault, PipeEvent};
+use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
+
+use crate::scenarios::drive::join;
+use crate::{Scale, Scenario};
+
+/// Scenarios of this family.
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "idle-head-races-next-write",
+        summary: "the reader consumes everything while the writer, idle after a flush, starts its next \
+                  write (get_memory, advance, flush): exactly one of them gets the head",
+        scale: Scale::Small,
+        catches: &[Fault::KeepsIdleWriteHead, Fault::ReturnWriteHead],
+        config: four_byte_segments,
+        body: idle_head_races_next_write,
+    },
+    Scenario {
+        name: "consume-to-segment-boundary",
+        summary: "the reader consumes exactly to the first segment's end while the writer completes: that \
+                  segment goes back in the same advance_to",
+        scale: Scale::Small,
+        catches: &[Fault::KeepsConsumedSegment],
+        config: two_byte_segments,
+        body: consume_to_segment_boundary,
+    },
+];
+
+/// Four-byte segments, no back-pressure, a pool of two.
+fn four_byte_segments() -> CheckConfig {
+    CheckConfig {
+        minimum_segment_size: 4,
+        maximum_segment_size: 4,
+        pause_writer_threshold: 0,
+        resume_writer_threshold: 0,
+        max_pooled_segments: 2,
+        ..CheckConfig::default()
+    }
+}
+
+/// Two-byte segments, otherwise as [`four_byte_segments`].
+fn two_byte_segments() -> CheckConfig {
+    CheckConfig { minimum_segment_size: 2, maximum_segment_size: 2, ..four_byte_segments() }
+}
+
+/// The writer sends two bytes (its head is then idle, parked), then writes one more
+/// through `get_memory`/`advance` and flushes, and completes. The reader drains: its
+/// first `advance_to` consumes everything, and either takes the idle head back (the
+/// writer's `get_memory` then starts a new segment, usually the pooled one) or finds the
+/// writer already writing into it (the head stays, and the byte lands after "ab").
+fn idle_head_races_next_write(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        writer.send(b"ab").expect("the reader does not complete early");
+        writer.write_contiguous(b"c").expect("the writer is open");
+        writer.flush().expect("the reader does not complete early");
+        writer.complete(None);
+    });
+    let bytes = reader.drain().expect("the writer does not fail");
+    assert_eq!(bytes, b"abc", "every byte, in order, whoever got the head");
+    reader.complete(None);
+    join(writer);
+}
+
+/// The writer sends four bytes in one flush (two full segments; the second is its head)
+/// and completes. The reader consumes exactly two bytes — the first segment's end — and
+/// then drains. The `advance_to` that consumed to the boundary must have returned the
+/// first segment before it finished: checked here on the log, and by **segments-in-use**.
+fn consume_to_segment_boundary(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        writer.send(b"abcd").expect("the reader does not complete early");
+        writer.complete(None);
+    });
+    let first = reader.read_and_consume(|_| 2).expect("the writer does not fail");
+    assert_eq!(&first.bytes[..2], b"ab");
+    assert_eq!(returned_by_last_advance(monitor), 1, "consuming exactly to a segment's end returns it");
+    // Everything was examined, so this waits for the writer's completion.
+    let rest = reader.drain().expect("the writer does not fail");
+    assert_eq!(rest, b"cd");
+    reader.complete(None);
+    join(writer);
+}
+
+/// Segments returned or discarded between the last `Consumed` and its `AdvanceFinished`.
+fn returned_by_last_advance(monitor: &Arc<Monitor>) -> usize {
+    let log = monitor.log();
+    let start = log
+        .iter()
+        .rposition(|e| matches!(e.observation, Observation::Pipe(PipeEvent::Consumed { .. })))
+        .expect("an advance_to ran");
+    log[start..]
+        .iter()
+        .take_while(|e| !matches!(e.observation, Observation::Pipe(PipeEvent::AdvanceFinished)))
+        .filter(|e| {
+            matches!(
+                e.observation,
+                Observation::Pipe(PipeEvent::SegmentReturned { .. } | PipeEvent::SegmentDiscarded { .. })
+            )
+        })
+        .count()
+}

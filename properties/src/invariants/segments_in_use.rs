@@ -1,0 +1,198 @@
+//! **segments-in-use**: segments in use never exceed what the unconsumed bytes need plus
+//! the write head. Concretely, each `advance_to` gives back, before it returns, every
+//! segment it consumed fully — consuming exactly to a segment's end included — and, once
+//! everything is consumed while the writer is idle, the writer's head as well (.NET: a
+//! fully consumed pipe keeps no segment).
+//!
+//! The checker keeps its own copy of the segment list from `SegmentLinked` (each with
+//! its base, so a segment's end is the next one's base), the committed offset from
+//! `Flushed`/`WriterCompleted`, and the writer's parked head from
+//! `HeadParked`/`HeadResumed`/`HeadReclaimed`. At each `Consumed` (logged under the lock,
+//! where the reader decides) it lists what that `advance_to` owes; at `AdvanceFinished`
+//! (logged after the returns) everything owed must have been returned or discarded.
+//!
+//! The writer resumes its head without the lock, so at `Consumed` the log may still show
+//! the head parked although the writer has already taken it back; the reader then
+//! reports `HeadBusy` (its take found nothing), which waives the head — and that claim is
+//! checked in turn: the writer must log taking that head back (`HeadResumed`, or
+//! `HeadReleased` when it completes) before it parks again or the run ends.
+
+use std::collections::{HashSet, VecDeque};
+
+use pipecheck_core::{InvariantId, PipeEvent, SegmentId};
+
+use crate::{Invariant, Observation};
+
+/// What one `advance_to` owes, decided at its `Consumed` event.
+#[derive(Debug, Default)]
+struct Owed {
+    consumed: u64,
+    /// Linked segments that end at or before `consumed`, each with its end.
+    consumed_segments: Vec<(SegmentId, u64)>,
+    /// The writer's idle head (and the last linked segment, which ends where the head
+    /// starts), owed because everything is consumed; waived by `HeadBusy`.
+    idle_head: Option<(SegmentId, Option<SegmentId>)>,
+    /// Segments returned or discarded since the `Consumed` event.
+    gone: HashSet<SegmentId>,
+}
+
+/// Tracks the linked segments, the parked head and each `advance_to`'s debts.
+#[derive(Debug, Default)]
+pub struct SegmentsInUse {
+    /// Linked segments in list order, with their bases.
+    linked: VecDeque<(SegmentId, u64)>,
+    committed: u64,
+    writer_completed: bool,
+    reader_completed: bool,
+    /// The writer's parked head, as the log shows it.
+    parked: Option<SegmentId>,
+    /// The head the writer took back since it last parked one (its resume may be
+    /// logged after the reader's `Consumed`, but before the reader's `HeadBusy`).
+    resumed: Option<SegmentId>,
+    /// The `advance_to` in progress.
+    owed: Option<Owed>,
+    /// The reader said the head it should have reclaimed was busy: the writer must show
+    /// that it took this head back.
+    busy_claim: Option<SegmentId>,
+}
+
+impl SegmentsInUse {
+    /// What an `advance_to` consuming up to `consumed` owes, from the log so far.
+    fn owed_at(&self, consumed: u64) -> Owed {
+        let mut owed = Owed { consumed, ..Owed::default() };
+        for (i, &(id, _)) in self.linked.iter().enumerate() {
+            let end = match self.linked.get(i + 1) {
+                Some(&(_, next_base)) => next_base,
+                None if self.writer_completed => self.committed,
+                None => break,
+            };
+            if consumed < end {
+                break;
+            }
+            owed.consumed_segments.push((id, end));
+        }
+        if let Some(head) = self.parked
+            && !self.writer_completed
+            && consumed >= self.committed
+        {
+            // A parked head holds only committed bytes, so the last linked segment ends
+            // at the committed offset too (it is the head, or the head starts there).
+            let last = self.linked.back().map(|&(id, _)| id).filter(|&id| id != head);
+            owed.idle_head = Some((head, last));
+        }
+        owed
+    }
+
+    fn check_finished(&self, owed: &Owed) -> Result<(), String> {
+        let in_use = self.linked.len();
+        for &(id, end) in &owed.consumed_segments {
+            if !owed.gone.contains(&id) {
+                return Err(format!(
+                    "advance_to consumed to {} but kept segment {id}, which ends at {end}: {in_use} linked \
+                     segment(s) in use where the unconsumed bytes need fewer (a fully consumed segment goes \
+                     back in the same advance_to)",
+                    owed.consumed
+                ));
+            }
+        }
+        if let Some((head, last)) = owed.idle_head {
+            for id in std::iter::once(head).chain(last) {
+                if !owed.gone.contains(&id) {
+                    return Err(format!(
+                        "advance_to consumed everything (to {}) while the writer was idle, but segment {id} \
+                         stayed rented (the idle head is {head}): a fully consumed pipe keeps no segment",
+                        owed.consumed
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn verify_claim(&mut self, now: &str) -> Result<(), String> {
+        match self.busy_claim.take() {
+            Some(head) => Err(format!(
+                "the reader left segment {head} rented saying the writer had taken it back, but the \
+                 writer {now} without ever resuming it"
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Invariant for SegmentsInUse {
+    fn id(&self) -> InvariantId {
+        InvariantId::SEGMENTS_IN_USE
+    }
+
+    fn statement(&self) -> &'static str {
+        "segments in use never exceed what the unconsumed bytes need plus the write head: a fully \
+         consumed segment, and the idle head once all is consumed, goes back in the same advance_to"
+    }
+
+    fn observe(&mut self, observation: &Observation) -> Result<(), String> {
+        let Observation::Pipe(event) = observation else { return Ok(()) };
+        match *event {
+            PipeEvent::SegmentLinked { segment, base } => self.linked.push_back((segment, base)),
+            PipeEvent::Flushed { committed, .. } => self.committed = committed,
+            PipeEvent::WriterCompleted { committed, .. } => {
+                self.committed = committed;
+                self.writer_completed = true;
+            }
+            PipeEvent::ReaderCompleted { .. } => self.reader_completed = true,
+            PipeEvent::HeadParked { segment } => {
+                self.verify_claim("parked another head")?;
+                self.parked = Some(segment);
+                self.resumed = None;
+            }
+            PipeEvent::HeadResumed { segment } | PipeEvent::HeadReleased { segment } => {
+                if self.parked == Some(segment) {
+                    self.parked = None;
+                }
+                self.resumed = Some(segment);
+                if self.busy_claim == Some(segment) {
+                    self.busy_claim = None;
+                }
+            }
+            PipeEvent::HeadReclaimed { segment } if self.parked == Some(segment) => self.parked = None,
+            PipeEvent::Consumed { consumed, .. } => {
+                let owed = self.owed_at(consumed);
+                // The reader unlinks them now, under this lock section; whether they
+                // really went back is checked at `AdvanceFinished`.
+                self.linked.retain(|(id, _)| !owed.consumed_segments.iter().any(|(gone, _)| gone == id));
+                self.owed = Some(owed);
+            }
+            PipeEvent::HeadBusy => {
+                if let Some(owed) = &mut self.owed
+                    && let Some((head, _)) = owed.idle_head.take()
+                    && self.resumed != Some(head)
+                {
+                    self.busy_claim = Some(head);
+                }
+            }
+            PipeEvent::SegmentReturned { segment } | PipeEvent::SegmentDiscarded { segment } => {
+                self.linked.retain(|&(id, _)| id != segment);
+                if let Some(owed) = &mut self.owed {
+                    owed.gone.insert(segment);
+                }
+            }
+            PipeEvent::AdvanceFinished => {
+                if let Some(owed) = self.owed.take() {
+                    self.check_finished(&owed)?;
+                }
+            }
+            _ => {}
+        }
+        if self.writer_completed && self.reader_completed {
+            // Both sides are done: the pipe releases everything (and a reset pipe starts
+            // a new stream), so the next events start from scratch.
+            let claim = self.busy_claim;
+            *self = SegmentsInUse { busy_claim: claim, ..SegmentsInUse::default() };
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), String> {
+        self.verify_claim("finished")
+    }
+}

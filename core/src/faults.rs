@@ -78,6 +78,14 @@ pub enum Fault {
     /// message, without its cause (pipecheck's failures before they carried one): the
     /// message matches, the error type is gone. Breaks **failure-cause**.
     FailureLosesCause,
+    /// A pending `read_at_least(n)` leaves a paused writer paused, and flushes go on
+    /// pausing while it waits (.NET un-pauses the writer): with `n` above the pause
+    /// threshold the reader waits for bytes the paused writer cannot send. Breaks
+    /// **backpressure** (a deadlock otherwise).
+    ReadAtLeastKeepsWriterPaused,
+    /// `Reader::buffered_len` reports committed − *consumed* bytes, counting bytes the
+    /// reader has examined but not consumed. Breaks **buffered-length**.
+    LengthCountsConsumed,
 }
 
 impl Fault {
@@ -102,6 +110,8 @@ impl Fault {
         Fault::CanceledReadNeedsAdvance,
         Fault::WritesPileUpAfterReaderCompleted,
         Fault::FailureLosesCause,
+        Fault::ReadAtLeastKeepsWriterPaused,
+        Fault::LengthCountsConsumed,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -126,6 +136,8 @@ impl Fault {
             Fault::CanceledReadNeedsAdvance => "CanceledReadNeedsAdvance",
             Fault::WritesPileUpAfterReaderCompleted => "WritesPileUpAfterReaderCompleted",
             Fault::FailureLosesCause => "FailureLosesCause",
+            Fault::ReadAtLeastKeepsWriterPaused => "ReadAtLeastKeepsWriterPaused",
+            Fault::LengthCountsConsumed => "LengthCountsConsumed",
         }
     }
 
@@ -150,6 +162,8 @@ impl Fault {
             Fault::CanceledReadNeedsAdvance => InvariantId::TENTATIVE_CANCEL,
             Fault::WritesPileUpAfterReaderCompleted => InvariantId::BOUNDED_AFTER_READER_COMPLETE,
             Fault::FailureLosesCause => InvariantId::FAILURE_CAUSE,
+            Fault::ReadAtLeastKeepsWriterPaused => InvariantId::BACKPRESSURE,
+            Fault::LengthCountsConsumed => InvariantId::BUFFERED_LENGTH,
         }
     }
 

@@ -57,6 +57,8 @@ impl InvariantId {
     pub const BOUNDED_AFTER_READER_COMPLETE: InvariantId = InvariantId("bounded-after-reader-complete");
     /// `failure-cause`: a side completed with an error hands the other side that error.
     pub const FAILURE_CAUSE: InvariantId = InvariantId("failure-cause");
+    /// `buffered-length`: the length the reader sees is committed − examined bytes.
+    pub const BUFFERED_LENGTH: InvariantId = InvariantId("buffered-length");
 
     /// Names an invariant.
     pub const fn new(name: &'static str) -> InvariantId {

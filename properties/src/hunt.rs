@@ -34,6 +34,8 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::CanceledReadNeedsAdvance,
     Fault::WritesPileUpAfterReaderCompleted,
     Fault::FailureLosesCause,
+    Fault::ReadAtLeastKeepsWriterPaused,
+    Fault::LengthCountsConsumed,
 ];
 
 /// How long the generated sequences are (transitions per case).

@@ -93,6 +93,8 @@ fault_tests! {
     writes_pile_up_after_reader_completed_breaks_bounded_after_reader_complete:
         WritesPileUpAfterReaderCompleted,
     failure_loses_cause_breaks_failure_cause: FailureLosesCause,
+    read_at_least_keeps_writer_paused_breaks_backpressure: ReadAtLeastKeepsWriterPaused,
+    length_counts_consumed_breaks_buffered_length: LengthCountsConsumed,
 }
 
 #[test]

@@ -4,6 +4,7 @@
 mod backpressure;
 mod bounded_after_reader_complete;
 mod bounded_pool;
+mod buffered_length;
 mod byte_exact;
 mod failure_cause;
 mod fifo_pool;
@@ -17,6 +18,7 @@ mod tentative_cancel;
 pub use backpressure::Backpressure;
 pub use bounded_after_reader_complete::BoundedAfterReaderComplete;
 pub use bounded_pool::BoundedPool;
+pub use buffered_length::BufferedLength;
 pub use byte_exact::ByteExact;
 pub use failure_cause::FailureCause;
 pub use fifo_pool::FifoPool;

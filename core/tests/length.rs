@@ -100,8 +100,12 @@ fn reset_after_both_ends_completed_makes_the_pipe_new_again() {
 #[test]
 fn reset_reuses_the_pooled_segments() {
     let recorder = Recorder::new();
-    let (mut writer, mut reader) =
-        PipeOptions::new().minimum_segment_size(4).maximum_segment_size(4).observer(recorder.clone()).build().unwrap();
+    let (mut writer, mut reader) = PipeOptions::new()
+        .minimum_segment_size(4)
+        .maximum_segment_size(4)
+        .observer(recorder.clone())
+        .build()
+        .unwrap();
     // Two segments' worth, fully consumed: the first segment goes back to the pool.
     writer.write(b"abcdefgh").unwrap();
     assert!(poll_once(pin!(writer.flush())).is_ready());

@@ -237,7 +237,11 @@ impl ReaderEnd {
 
     /// `read` with `Some(wait)`, `try_read` with `None`; `None` while not ready. With
     /// `minimum`, `read_at_least(minimum)` (`try_read_at_least` without `wait`).
-    fn read(&mut self, wait: Option<&Wait>, minimum: Option<usize>) -> Option<Result<ReadSummary, PipeError>> {
+    fn read(
+        &mut self,
+        wait: Option<&Wait>,
+        minimum: Option<usize>,
+    ) -> Option<Result<ReadSummary, PipeError>> {
         let monitor = self.monitor.clone();
         let reader = &mut self.reader;
         let result = match (wait, minimum) {

@@ -191,7 +191,9 @@ impl ReferenceModel {
             Op::Flush => Outcome::Flush(self.flush(&mut woken)),
             Op::Read => Outcome::Read(self.read(true, None, &mut woken)),
             Op::TryRead => Outcome::Read(self.read(false, None, &mut woken)),
-            Op::ReadAtLeast { minimum } => Outcome::Read(self.read(true, Some(u64::from(minimum)), &mut woken)),
+            Op::ReadAtLeast { minimum } => {
+                Outcome::Read(self.read(true, Some(u64::from(minimum)), &mut woken))
+            }
             Op::BufferedLen => Outcome::Length(if self.reader_done {
                 Err(PipeError::ReaderCompleted)
             } else {

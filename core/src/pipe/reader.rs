@@ -164,7 +164,11 @@ impl Reader {
 
     /// One attempt at a read; registers `cx`'s waker when it must wait. With
     /// `minimum`, a read-at-least: ready only with that many unexamined bytes.
-    fn poll_read(&mut self, cx: Option<&Context<'_>>, minimum: Option<u64>) -> Poll<Result<Ready, PipeError>> {
+    fn poll_read(
+        &mut self,
+        cx: Option<&Context<'_>>,
+        minimum: Option<u64>,
+    ) -> Poll<Result<Ready, PipeError>> {
         if self.completed {
             return Poll::Ready(Err(PipeError::ReaderCompleted));
         }

@@ -47,9 +47,7 @@ fn length_while_flushing(monitor: &Arc<Monitor>) {
     });
     let mut frame = Vec::new();
     loop {
-        let outcome = reader
-            .read_and_consume(|len| if len == 4 { len } else { 0 })
-            .expect("reads succeed");
+        let outcome = reader.read_and_consume(|len| if len == 4 { len } else { 0 }).expect("reads succeed");
         // The pipe reports the length to the monitor under its lock, which checks it.
         let len = reader.buffered_len().expect("the reader is open");
         assert!(len <= 4, "more bytes buffered than were written: {len}");

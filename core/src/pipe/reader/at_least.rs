@@ -70,6 +70,10 @@ impl Reader {
     /// Like [`read_at_least`](Self::read_at_least), without waiting: `Ok(None)` while
     /// fewer than `minimum` bytes are unexamined (and nothing completed or canceled).
     ///
+    /// Only a read that waits releases a paused writer: a `None` here leaves the writer
+    /// as it is, so a loop of `try_read_at_least` with `minimum` above the pause
+    /// threshold must wait with [`read_at_least`](Self::read_at_least) to make progress.
+    ///
     /// # Errors
     ///
     /// As [`read`](Self::read).

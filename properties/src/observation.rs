@@ -86,7 +86,9 @@ impl Observation {
                 | E::FlushResumed { .. }
                 | E::ReaderCompleted { .. }
                 | E::ReadReturned { .. }
-                | E::ReadCanceled => Some(Side::Reader),
+                | E::ReadCanceled
+                | E::ReadAtLeastPending { .. }
+                | E::LengthObserved { .. } => Some(Side::Reader),
                 _ => None,
             },
             Observation::Wrote { .. } | Observation::FlushReturned { .. } | Observation::FlushRefused(_) => {

@@ -7,9 +7,10 @@
 //!
 //! A frame is a big-endian `u32` length and that many bytes. Some frames are several
 //! times the pipes' pause threshold, so both pipes pause their writers on the way. The
-//! framing loop forwards a frame's payload as it arrives (consuming what it forwarded)
-//! rather than waiting for the whole frame: a frame larger than the pause threshold
-//! could not be held whole. The client checks that every byte comes back.
+//! framing loop handles whole frames only, as a protocol reader does: it waits with
+//! `read_at_least` until a frame is buffered whole (the pending read releases the paused
+//! input writer, so a frame larger than the pause threshold still arrives), then
+//! forwards it. The client checks that every byte comes back.
 //!
 //! ```text
 //! cargo run -p pipecheck-core --features tokio --example tokio_echo
@@ -148,58 +149,53 @@ async fn serve(socket: TcpStream, pauses: Arc<PauseCounter>) -> io::Result<u64> 
     framed
 }
 
-/// The framing loop: reads each frame's header, then forwards the header and the
-/// payload to `output` as the bytes arrive, flushing (and so waiting for `output`'s
-/// reader) after each piece. Returns the number of frames once `input` completes.
+/// The framing loop of a protocol reader, whole frames at a time: waits for a header with
+/// `read_at_least`, then for the whole frame with `read_at_least(header + length)`,
+/// releasing a partial frame with nothing consumed *or examined* (`advance_to(start,
+/// start)`), so its bytes count toward the wait. Frames several times the pause
+/// threshold cross: a pending `read_at_least` releases the paused input writer and keeps
+/// it from pausing until the frame is whole (as .NET's `ReadAtLeastAsync`). Each whole
+/// frame is forwarded to `output` and flushed. Returns the number of frames once
+/// `input` completes.
 async fn echo_frames(input: &mut Reader, output: &mut Writer) -> io::Result<u64> {
     let mut frames = 0;
-    // Payload bytes of the current frame still to forward; `None` between frames.
-    let mut payload_left: Option<usize> = None;
+    // The whole length of the frame at the front (header included), once its header is in.
+    let mut frame_len: Option<usize> = None;
     loop {
-        let result = input.read().await.map_err(io::Error::other)?;
+        let wanted = frame_len.unwrap_or(HEADER);
+        let result = input.read_at_least(wanted).await.map_err(io::Error::other)?;
         let buffer = *result.buffer();
         let completed = result.is_completed();
-        let mut cursor = buffer.cursor();
-        let left = match payload_left {
-            Some(left) => left,
-            None if cursor.remaining() >= HEADER => {
-                let len = cursor.get_u32();
-                output.write(&len.to_be_bytes()).map_err(io::Error::other)?;
-                len as usize
-            }
-            None => {
-                // Not even a header: examine everything, consume nothing, wait for more.
-                if completed {
-                    return if buffer.is_empty() {
-                        Ok(frames)
-                    } else {
-                        Err(io::Error::new(io::ErrorKind::InvalidData, "truncated frame header"))
-                    };
+        if frame_len.is_none() && buffer.len() >= HEADER {
+            let len = buffer.cursor().get_u32() as usize;
+            frame_len = Some(HEADER + len);
+        }
+        match frame_len {
+            Some(len) if buffer.len() >= len => {
+                // A whole frame: forward it, segment by segment, and consume it.
+                let frame = buffer.slice(0..len).map_err(io::Error::other)?;
+                for chunk in frame.chunks() {
+                    output.write(chunk).map_err(io::Error::other)?;
                 }
-                let (start, end) = (buffer.start(), buffer.end());
-                input.advance_to(start, end).map_err(io::Error::other)?;
-                continue;
+                let end = frame.end();
+                input.advance(end).map_err(io::Error::other)?;
+                output.flush().await.map_err(io::Error::other)?;
+                frames += 1;
+                frame_len = None;
             }
-        };
-        // Forward the payload bytes at hand, segment by segment, without gathering them.
-        let header = buffer.len() - cursor.remaining();
-        let n = left.min(cursor.remaining());
-        let piece = buffer.slice(header..header + n).map_err(io::Error::other)?;
-        for chunk in piece.chunks() {
-            output.write(chunk).map_err(io::Error::other)?;
+            _ if completed => {
+                return if buffer.is_empty() {
+                    Ok(frames)
+                } else {
+                    Err(io::Error::new(io::ErrorKind::InvalidData, "truncated frame"))
+                };
+            }
+            _ => {
+                // A partial frame: release it untouched and wait for the rest.
+                let start = buffer.start();
+                input.advance_to(start, start).map_err(io::Error::other)?;
+            }
         }
-        let consumed = piece.end();
-        payload_left = if n == left {
-            frames += 1;
-            None
-        } else {
-            Some(left - n)
-        };
-        if completed && payload_left.is_some() {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, "truncated frame"));
-        }
-        input.advance(consumed).map_err(io::Error::other)?;
-        output.flush().await.map_err(io::Error::other)?;
     }
 }
 

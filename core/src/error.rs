@@ -180,6 +180,16 @@ pub enum PipeError {
     WriterFailed(Failure),
     /// The reader completed with this failure.
     ReaderFailed(Failure),
+    /// [`reset_pipe`](crate::reset_pipe) while a side has not completed: a pipe is reset
+    /// only once both its ends are done with it.
+    ResetWhileActive {
+        /// Whether the writer had completed.
+        writer_completed: bool,
+        /// Whether the reader had completed.
+        reader_completed: bool,
+    },
+    /// [`reset_pipe`](crate::reset_pipe) with a writer and a reader of different pipes.
+    ResetOtherPipe,
 }
 
 impl fmt::Display for PipeError {
@@ -211,6 +221,12 @@ impl fmt::Display for PipeError {
             }
             PipeError::WriterFailed(failure) => write!(f, "the writer failed: {failure}"),
             PipeError::ReaderFailed(failure) => write!(f, "the reader failed: {failure}"),
+            PipeError::ResetWhileActive { writer_completed, reader_completed } => write!(
+                f,
+                "reset of a pipe still in use (writer completed: {writer_completed}, reader completed: \
+                 {reader_completed})"
+            ),
+            PipeError::ResetOtherPipe => f.write_str("reset with a writer and a reader of different pipes"),
         }
     }
 }

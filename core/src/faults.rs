@@ -94,6 +94,14 @@ pub enum Fault {
     /// it) until a later `advance_to`: a segment kept one step too long, though every
     /// byte read is right. Breaks **segments-in-use**.
     KeepsConsumedSegment,
+    /// A pending `read_at_least(n)` leaves a paused writer paused, and flushes go on
+    /// pausing while it waits (.NET un-pauses the writer): with `n` above the pause
+    /// threshold the reader waits for bytes the paused writer cannot send. Breaks
+    /// **backpressure** (a deadlock otherwise).
+    ReadAtLeastKeepsWriterPaused,
+    /// `Reader::buffered_len` reports committed − *consumed* bytes, counting bytes the
+    /// reader has examined but not consumed. Breaks **buffered-length**.
+    LengthCountsConsumed,
 }
 
 impl Fault {
@@ -122,6 +130,8 @@ impl Fault {
         Fault::ResetStrandsWaiter,
         Fault::KeepsIdleWriteHead,
         Fault::KeepsConsumedSegment,
+        Fault::ReadAtLeastKeepsWriterPaused,
+        Fault::LengthCountsConsumed,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -150,6 +160,8 @@ impl Fault {
             Fault::ResetStrandsWaiter => "ResetStrandsWaiter",
             Fault::KeepsIdleWriteHead => "KeepsIdleWriteHead",
             Fault::KeepsConsumedSegment => "KeepsConsumedSegment",
+            Fault::ReadAtLeastKeepsWriterPaused => "ReadAtLeastKeepsWriterPaused",
+            Fault::LengthCountsConsumed => "LengthCountsConsumed",
         }
     }
 
@@ -176,6 +188,8 @@ impl Fault {
             Fault::FailureLosesCause => InvariantId::FAILURE_CAUSE,
             Fault::MutexDropLosesHandoff | Fault::ResetStrandsWaiter => InvariantId::NO_LOST_WAKEUP,
             Fault::KeepsIdleWriteHead | Fault::KeepsConsumedSegment => InvariantId::SEGMENTS_IN_USE,
+            Fault::ReadAtLeastKeepsWriterPaused => InvariantId::BACKPRESSURE,
+            Fault::LengthCountsConsumed => InvariantId::BUFFERED_LENGTH,
         }
     }
 

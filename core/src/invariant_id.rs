@@ -61,6 +61,8 @@ impl InvariantId {
     /// plus the write head; a fully consumed segment (and the idle head, once everything
     /// is consumed) goes back in the same `advance_to`.
     pub const SEGMENTS_IN_USE: InvariantId = InvariantId("segments-in-use");
+    /// `buffered-length`: the length the reader sees is committed − examined bytes.
+    pub const BUFFERED_LENGTH: InvariantId = InvariantId("buffered-length");
 
     /// Names an invariant.
     pub const fn new(name: &'static str) -> InvariantId {

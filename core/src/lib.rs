@@ -65,7 +65,7 @@ pub use options::{LockScope, PipeOptions, PoolDesign};
 pub use partitioned_pool::{PartitionHandle, PartitionedPool, PoolStats};
 pub use pipe::{
     Chunks, FlushCanceller, FlushFuture, FlushResult, Position, ReadBuf, ReadCanceller, ReadCursor,
-    ReadFuture, ReadResult, Reader, Writer,
+    ReadFuture, ReadResult, Reader, Writer, reset_pipe,
 };
 pub use primitive_event::{Handover, PrimitiveEvent, PrimitiveId, PrimitiveObserver};
 pub use violation::Violation;

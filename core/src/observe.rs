@@ -148,6 +148,26 @@ pub enum PipeEvent {
     /// An `advance_to` finished: every segment it unlinked has gone back (returned or
     /// discarded). Emitted after the returns, outside the lock.
     AdvanceFinished,
+    /// A `read_at_least(minimum)` found fewer than `minimum` unexamined bytes and waits
+    /// (emitted after its [`WakerRegistered`](PipeEvent::WakerRegistered)). Until a read
+    /// returns, flushes do not pause the writer below `minimum` unexamined bytes, and a
+    /// writer paused until now is released right after this event
+    /// ([`FlushResumed`](PipeEvent::FlushResumed)), as .NET's `ReadAtLeastAsync` does.
+    ReadAtLeastPending {
+        /// Unexamined bytes the read waits for.
+        minimum: u64,
+        /// Committed bytes not yet examined at that moment.
+        unconsumed: u64,
+        /// Whether the writer stays paused while the read waits (only a planted bug).
+        writer_stays_paused: bool,
+    },
+    /// `Reader::buffered_len` returned `len`.
+    LengthObserved {
+        /// The length it reported.
+        len: u64,
+    },
+    /// `reset_pipe` made the pipe new again: offsets back to 0, both ends open.
+    Reset,
 }
 
 /// One end of a pipe, as named in [`PipeEvent`]s.
@@ -179,6 +199,11 @@ pub(crate) struct Observer(Option<Box<dyn PipeObserver>>);
 impl Observer {
     pub(crate) fn new(observer: Box<dyn PipeObserver>) -> Observer {
         Observer(Some(observer))
+    }
+
+    /// Whether an observer is installed.
+    pub(crate) fn is_installed(&self) -> bool {
+        self.0.is_some()
     }
 
     /// Takes the waker in `slot` to wake `end`, reporting [`PipeEvent::Woke`] if there

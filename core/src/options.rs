@@ -183,6 +183,73 @@ impl PipeOptions {
         self
     }
 
+    // Getters. The builder methods own the plain names (`minimum_segment_size(bytes)`),
+    // so the getters take a `get_` prefix, as `std::process::Command::get_program` does.
+
+    /// The minimum segment size set (default [`DEFAULT_MINIMUM_SEGMENT_SIZE`](Self::DEFAULT_MINIMUM_SEGMENT_SIZE)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck_core::PipeOptions;
+    /// let options = PipeOptions::new().minimum_segment_size(512);
+    /// assert_eq!(options.get_minimum_segment_size(), 512);
+    /// assert_eq!(options.get_pause_writer_threshold(), PipeOptions::DEFAULT_PAUSE_WRITER_THRESHOLD);
+    /// ```
+    pub fn get_minimum_segment_size(&self) -> usize {
+        self.minimum_segment_size
+    }
+
+    /// The maximum segment size set.
+    pub fn get_maximum_segment_size(&self) -> usize {
+        self.maximum_segment_size
+    }
+
+    /// The pause threshold set (0: back-pressure off).
+    pub fn get_pause_writer_threshold(&self) -> u64 {
+        self.pause_writer_threshold
+    }
+
+    /// The resume threshold as set; a pipe built with 0 acts as if it were 1.
+    pub fn get_resume_writer_threshold(&self) -> u64 {
+        self.resume_writer_threshold
+    }
+
+    /// The most segment objects the pool keeps.
+    pub fn get_max_pooled_segments(&self) -> usize {
+        self.max_pooled_segments
+    }
+
+    /// Slots in the pool queue's first ring chunk.
+    pub fn get_pool_first_chunk(&self) -> usize {
+        self.pool_first_chunk
+    }
+
+    /// The segment pool design.
+    pub fn get_pool_design(&self) -> PoolDesign {
+        self.pool_design
+    }
+
+    /// How much of each operation runs under the pipe lock.
+    pub fn get_lock_scope(&self) -> LockScope {
+        self.lock_scope
+    }
+
+    /// The buffer pool segment buffers are rented from.
+    pub fn get_buffer_pool(&self) -> &dyn BufferPool {
+        &*self.buffer_pool
+    }
+
+    /// Whether an observer is installed.
+    pub fn has_observer(&self) -> bool {
+        self.observer.is_installed()
+    }
+
+    /// The planted bugs switched on (always empty without feature `faults`).
+    pub fn get_faults(&self) -> FaultSet {
+        self.faults
+    }
+
     /// Builds the pipe and returns its two ends.
     ///
     /// # Errors

@@ -153,12 +153,50 @@ impl CheckedReader {
         self.read_then(consume, false)
     }
 
+    /// Waits with `read_at_least(minimum)`, then consumes `consume(len)` bytes and
+    /// examines only those (so the bytes left count toward the next read-at-least).
+    /// Returns what the read saw.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::read_at_least`] and [`Reader::advance_to`].
+    pub fn read_at_least_and_consume(
+        &mut self,
+        minimum: usize,
+        consume: impl FnOnce(usize) -> usize,
+    ) -> Result<ReadOutcome, PipeError> {
+        self.read_with(Some(minimum), consume, true, false)
+    }
+
+    /// `Reader::buffered_len` (the pipe reports the length it returns to the monitor).
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::buffered_len`].
+    pub fn buffered_len(&self) -> Result<u64, PipeError> {
+        self.reader.buffered_len()
+    }
+
     fn read_then(
         &mut self,
         consume: impl FnOnce(usize) -> usize,
         advance_canceled: bool,
     ) -> Result<ReadOutcome, PipeError> {
-        let result = match block_on(self.reader.read()) {
+        self.read_with(None, consume, advance_canceled, true)
+    }
+
+    fn read_with(
+        &mut self,
+        minimum: Option<usize>,
+        consume: impl FnOnce(usize) -> usize,
+        advance_canceled: bool,
+        examine_all: bool,
+    ) -> Result<ReadOutcome, PipeError> {
+        let read = match minimum {
+            Some(minimum) => block_on(self.reader.read_at_least(minimum)),
+            None => block_on(self.reader.read()),
+        };
+        let result = match read {
             Ok(result) => result,
             Err(error) => {
                 self.monitor.record_by("reader", Observation::ReadRefused(error.clone()));
@@ -173,7 +211,7 @@ impl CheckedReader {
             canceled: result.is_canceled(),
         };
         let consumed = buffer.position(consume(buffer.len()).min(buffer.len()))?;
-        let end = buffer.end();
+        let end = if examine_all { buffer.end() } else { consumed };
         self.monitor.record_by(
             "reader",
             Observation::ReadData { start: outcome.start, bytes: outcome.bytes.clone() },

@@ -214,8 +214,10 @@ impl ReaderEnd {
     /// On a writer-side op.
     pub fn apply(&mut self, op: &Op, wait: &Wait) -> Outcome {
         match *op {
-            Op::Read => Outcome::Read(self.read(Some(wait))),
-            Op::TryRead => Outcome::Read(self.read(None)),
+            Op::Read => Outcome::Read(self.read(Some(wait), None)),
+            Op::TryRead => Outcome::Read(self.read(None, None)),
+            Op::ReadAtLeast { minimum } => Outcome::Read(self.read(Some(wait), Some(usize::from(minimum)))),
+            Op::BufferedLen => Outcome::Length(self.reader.buffered_len()),
             Op::AdvanceTo { consumed, examined } => match (self.resolve(consumed), self.resolve(examined)) {
                 (Some(Ok(c)), Some(Ok(e))) => Outcome::Done(self.reader.advance_to(c, e)),
                 (Some(Err(error)), _) | (_, Some(Err(error))) => Outcome::NoPosition(error),
@@ -233,13 +235,24 @@ impl ReaderEnd {
         }
     }
 
-    /// `read` with `Some(wait)`, `try_read` with `None`; `None` while not ready.
-    fn read(&mut self, wait: Option<&Wait>) -> Option<Result<ReadSummary, PipeError>> {
+    /// `read` with `Some(wait)`, `try_read` with `None`; `None` while not ready. With
+    /// `minimum`, `read_at_least(minimum)` (`try_read_at_least` without `wait`).
+    fn read(
+        &mut self,
+        wait: Option<&Wait>,
+        minimum: Option<usize>,
+    ) -> Option<Result<ReadSummary, PipeError>> {
         let monitor = self.monitor.clone();
-        let result = match wait {
-            Some(Wait::Once(log)) => poll_once(&mut self.reader.read(), Side::Reader, &monitor, log)?,
-            Some(Wait::Block) => block_on(self.reader.read()),
-            None => self.reader.try_read().transpose()?,
+        let reader = &mut self.reader;
+        let result = match (wait, minimum) {
+            (Some(Wait::Once(log)), None) => poll_once(&mut reader.read(), Side::Reader, &monitor, log)?,
+            (Some(Wait::Once(log)), Some(n)) => {
+                poll_once(&mut reader.read_at_least(n), Side::Reader, &monitor, log)?
+            }
+            (Some(Wait::Block), None) => block_on(reader.read()),
+            (Some(Wait::Block), Some(n)) => block_on(reader.read_at_least(n)),
+            (None, None) => reader.try_read().transpose()?,
+            (None, Some(n)) => reader.try_read_at_least(n).transpose()?,
         };
         if let Err(error) = &result {
             monitor.record_by("reader", Observation::ReadRefused(error.clone()));
@@ -268,7 +281,7 @@ impl ReaderEnd {
     /// the writer's failure or the reader's own completion.
     pub fn drain(&mut self, wait: &Wait) {
         for _ in 0..8 {
-            match self.read(Some(wait)) {
+            match self.read(Some(wait), None) {
                 Some(Ok(summary)) => {
                     let end = self.latest.as_ref().expect("a read just succeeded").end;
                     if self.reader.advance_to(end, end).is_err() {

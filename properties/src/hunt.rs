@@ -36,6 +36,8 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::FailureLosesCause,
     Fault::KeepsIdleWriteHead,
     Fault::KeepsConsumedSegment,
+    Fault::ReadAtLeastKeepsWriterPaused,
+    Fault::LengthCountsConsumed,
 ];
 
 /// How long the generated sequences are (transitions per case).

@@ -82,6 +82,15 @@ pub fn op_strategy(model: &ReferenceModel) -> BoxedStrategy<Op> {
     };
     let wild = (any_pos(), any_pos()).prop_map(|(consumed, examined)| Op::AdvanceTo { consumed, examined });
     let consuming = outstanding.is_some();
+    // Minimums up to twice the pause threshold, so a read-at-least often waits for more
+    // than the writer may buffer before it pauses.
+    let pause = model.config().pause_writer_threshold;
+    let above_pause = u8::try_from(pause.saturating_add(1)).unwrap_or(u8::MAX);
+    let read_at_least_max = u8::try_from(pause.saturating_mul(2).saturating_add(4)).unwrap_or(u8::MAX);
+    let read_at_least_minimum = prop_oneof![
+        1 => 0..=above_pause,
+        3 => above_pause..=read_at_least_max,
+    ];
     let ready = model.read_ready();
     prop_oneof![
         open(writing, if available == 0 { 16 } else { 8 }) =>
@@ -90,6 +99,9 @@ pub fn op_strategy(model: &ReferenceModel) -> BoxedStrategy<Op> {
         open(writing, if model.unflushed() > 0 { 14 } else { 4 }) => Just(Op::Flush),
         open(reading, if consuming { 2 } else if ready { 14 } else { 3 }) => Just(Op::Read),
         open(reading, if consuming { 1 } else if ready { 6 } else { 2 }) => Just(Op::TryRead),
+        open(reading, if consuming { 1 } else if model.writer_paused() { 12 } else { 5 }) =>
+            read_at_least_minimum.prop_map(|minimum| Op::ReadAtLeast { minimum }),
+        open(reading, 2) => Just(Op::BufferedLen),
         open(reading && consuming, 20) => ordered,
         open(reading && consuming, 8) => Just(Op::AdvanceTo { consumed: Pos::End, examined: Pos::End }),
         open(model.has_read(), 3) => wild,

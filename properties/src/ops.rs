@@ -58,6 +58,14 @@ pub enum Op {
     CancelRead,
     /// `writer.cancel_pending_flush()` (from the reader's thread when split).
     CancelFlush,
+    /// `reader.read_at_least(minimum)`, polled once (sequential) or to completion
+    /// (concurrent).
+    ReadAtLeast {
+        /// Unexamined bytes to wait for.
+        minimum: u8,
+    },
+    /// `reader.buffered_len()`.
+    BufferedLen,
     /// `writer.complete(..)`, with a failure or not.
     CompleteWriter {
         /// Complete with a failure.
@@ -81,9 +89,13 @@ impl Op {
             | Op::Flush
             | Op::CompleteWriter { .. }
             | Op::CancelRead => Side::Writer,
-            Op::Read | Op::TryRead | Op::AdvanceTo { .. } | Op::CompleteReader { .. } | Op::CancelFlush => {
-                Side::Reader
-            }
+            Op::Read
+            | Op::TryRead
+            | Op::AdvanceTo { .. }
+            | Op::CompleteReader { .. }
+            | Op::CancelFlush
+            | Op::ReadAtLeast { .. }
+            | Op::BufferedLen => Side::Reader,
         }
     }
 }

@@ -50,6 +50,8 @@ pub enum Outcome {
     Read(Option<Result<ReadSummary, PipeError>>),
     /// Cancels and completes, which return nothing.
     Unit,
+    /// `buffered_len`: the length it reported.
+    Length(Result<u64, PipeError>),
 }
 
 /// Which wakers the pipe woke during one operation.

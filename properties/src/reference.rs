@@ -74,6 +74,8 @@ pub struct ReferenceModel {
     reader_completion: Option<Option<Failure>>,
     reader_waiting: bool,
     writer_waiting: bool,
+    /// A `read_at_least(n)` waits (reader.rs `State::read_minimum`).
+    read_minimum: Option<u64>,
     // The reader's own state (reader.rs, `Reader`).
     reader_done: bool,
     outstanding: Option<(u64, u64)>,
@@ -110,6 +112,7 @@ impl ReferenceModel {
             reader_completion: None,
             reader_waiting: false,
             writer_waiting: false,
+            read_minimum: None,
             reader_done: false,
             outstanding: None,
             outstanding_tentative: false,
@@ -191,8 +194,17 @@ impl ReferenceModel {
             Op::GetMemory { size_hint } => Outcome::Memory(self.get_memory(size_hint)),
             Op::Advance { bytes } => Outcome::Done(self.advance(bytes)),
             Op::Flush => Outcome::Flush(self.flush(&mut woken)),
-            Op::Read => Outcome::Read(self.read(true)),
-            Op::TryRead => Outcome::Read(self.read(false)),
+            Op::Read => Outcome::Read(self.read(true, None, &mut woken)),
+            Op::TryRead => Outcome::Read(self.read(false, None, &mut woken)),
+            Op::ReadAtLeast { minimum } => {
+                Outcome::Read(self.read(true, Some(u64::from(minimum)), &mut woken))
+            }
+            Op::BufferedLen => Outcome::Length(if self.reader_done {
+                Err(PipeError::ReaderCompleted)
+            } else {
+                // reader.rs `buffered_len`: committed − examined.
+                Ok(self.committed - self.examined)
+            }),
             Op::AdvanceTo { consumed, examined } => self.advance_to(consumed, examined, &mut woken),
             Op::CancelRead => {
                 // reader.rs `cancel_read`: no completion check; always takes the waker.
@@ -321,9 +333,12 @@ impl ReferenceModel {
                 None => Ok(FlushResult { is_completed: true, is_canceled: false }),
             });
         }
-        // mod.rs `State::unconsumed`: back-pressure counts committed − examined (.NET).
+        // mod.rs `State::flush_must_pause`: back-pressure counts committed − examined
+        // (.NET), and a pending read-at-least still short of its minimum suspends it.
         let pause = self.config.pause_writer_threshold;
-        if pause > 0 && self.committed - self.examined >= pause {
+        let unexamined = self.committed - self.examined;
+        let read_waits_for_more = self.read_minimum.is_some_and(|minimum| unexamined < minimum);
+        if pause > 0 && unexamined >= pause && !read_waits_for_more {
             self.writer_paused = true;
         }
         if self.committed > self.examined {
@@ -340,8 +355,13 @@ impl ReferenceModel {
     }
 
     /// reader.rs `poll_read`; `wait` registers a waker when not ready (`read`, not
-    /// `try_read`).
-    fn read(&mut self, wait: bool) -> Option<Result<ReadSummary, PipeError>> {
+    /// `try_read`); `minimum` makes it a read-at-least (reader/at_least.rs).
+    fn read(
+        &mut self,
+        wait: bool,
+        minimum: Option<u64>,
+        woken: &mut Woken,
+    ) -> Option<Result<ReadSummary, PipeError>> {
         if self.reader_done {
             return Some(Err(PipeError::ReaderCompleted));
         }
@@ -360,13 +380,20 @@ impl ReferenceModel {
             if let Some(Some(failure)) = &self.writer_completion {
                 return Some(Err(PipeError::WriterFailed(failure.clone())));
             }
-            if !completed && self.committed <= self.examined {
+            let wanted = minimum.unwrap_or(0).max(1);
+            if !completed && self.committed - self.examined < wanted {
                 if wait {
                     self.reader_waiting = true;
+                    self.read_minimum = minimum;
+                    // at_least.rs `wait_for`: a waiting read-at-least releases the writer.
+                    if minimum.is_some() && std::mem::take(&mut self.writer_paused) {
+                        woken.writer = std::mem::take(&mut self.writer_waiting);
+                    }
                 }
                 return None;
             }
         }
+        self.read_minimum = None;
         let (start, end) = (self.consumed, self.committed);
         self.read_count += 1;
         self.outstanding = Some((start, end));
@@ -468,6 +495,7 @@ impl ReferenceModel {
         }
         self.reader_done = true;
         self.outstanding = None;
+        self.read_minimum = None;
         self.reader_completion = Some(failed.then(|| Failure::new(failure_message(Side::Reader))));
         self.writer_paused = false;
         woken.writer = std::mem::take(&mut self.writer_waiting);

@@ -25,6 +25,7 @@ const REGISTRY: &[(InvariantId, Constructor)] = &[
     (InvariantId::TOKEN_REUSE, |_| Box::new(TokenReuse::default())),
     (InvariantId::BALANCED_POOL, |_| Box::new(BalancedPool::default())),
     (InvariantId::SEGMENTS_IN_USE, |_| Box::new(SegmentsInUse::default())),
+    (InvariantId::BUFFERED_LENGTH, |_| Box::new(BufferedLength::default())),
 ];
 
 /// Further checkers of invariants listed above, one per component: the seed

@@ -97,6 +97,8 @@ fault_tests! {
     failure_loses_cause_breaks_failure_cause: FailureLosesCause,
     keeps_idle_write_head_breaks_segments_in_use: KeepsIdleWriteHead,
     keeps_consumed_segment_breaks_segments_in_use: KeepsConsumedSegment,
+    read_at_least_keeps_writer_paused_breaks_backpressure: ReadAtLeastKeepsWriterPaused,
+    length_counts_consumed_breaks_buffered_length: LengthCountsConsumed,
 }
 
 #[test]

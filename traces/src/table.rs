@@ -49,6 +49,11 @@ pub fn describe(observation: &Observation) -> String {
             E::WakerRegistered { end: PipeEnd::Writer } => "flush paused: waker registered".to_owned(),
             E::Woke { end: PipeEnd::Reader } => "wakes the reader".to_owned(),
             E::Woke { end: PipeEnd::Writer } => "wakes the writer".to_owned(),
+            E::ReadAtLeastPending { minimum, unconsumed, writer_stays_paused } => format!(
+                "read_at_least({minimum}) waits (unread {unconsumed}){}",
+                if *writer_stays_paused { ", writer STAYS PAUSED" } else { "" }
+            ),
+            E::LengthObserved { len } => format!("buffered_len -> {len}"),
             other => format!("{other:?}"),
         },
         Observation::Wrote { offset, bytes } => format!("write {} B at {offset}", bytes.len()),

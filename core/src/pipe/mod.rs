@@ -20,6 +20,7 @@ mod parked_head;
 mod pool;
 mod read_buf;
 mod reader;
+mod reset;
 mod segment;
 mod writer;
 
@@ -29,6 +30,7 @@ use std::task::{Context, Waker};
 
 pub use read_buf::{Chunks, Position, ReadBuf, ReadCursor, ReadResult};
 pub use reader::{ReadCanceller, ReadFuture, Reader};
+pub use reset::reset_pipe;
 pub use writer::{FlushCanceller, FlushFuture, FlushResult, Writer};
 
 use crate::buffer_pool::BufferPool;
@@ -109,6 +111,10 @@ pub(crate) struct State {
     pub(crate) read_canceled: bool,
     /// `cancel_pending_flush` was called and no flush has observed it yet.
     pub(crate) flush_canceled: bool,
+    /// A `read_at_least(n)` went pending and no read has returned since: `Some(n)`.
+    /// While set, a flush leaving fewer than `n` bytes unexamined does not pause the
+    /// writer (the reader needs them to make progress), as .NET's `_minimumReadBytes`.
+    pub(crate) read_minimum: Option<u64>,
     pub(crate) reader_waker: Option<Waker>,
     pub(crate) writer_waker: Option<Waker>,
     /// `Some` once the writer completed, with its failure if any.
@@ -130,6 +136,35 @@ impl State {
         let released =
             if faults.contains(Fault::BackpressureByConsumed) { self.consumed } else { self.examined };
         self.committed.saturating_sub(released)
+    }
+
+    /// Committed bytes the reader has not examined, whatever the planted bugs: what
+    /// `read_at_least` waits for and `Reader::buffered_len` reports.
+    pub(crate) fn unexamined(&self) -> u64 {
+        self.committed.saturating_sub(self.examined)
+    }
+
+    /// Whether a flush that leaves `self.unconsumed(..)` bytes must pause the writer:
+    /// at or above the pause threshold, unless a pending `read_at_least` still waits for
+    /// more than is there (pausing then would deadlock: the reader will not examine
+    /// before it has its minimum, and the writer would wait for it to).
+    pub(crate) fn flush_must_pause(&self, config: &Config) -> bool {
+        let pause = config.pause_writer_threshold;
+        let faults = config.faults;
+        let read_waits_for_more = self.read_minimum.is_some_and(|minimum| self.unexamined() < minimum)
+            && !faults.contains(Fault::ReadAtLeastKeepsWriterPaused);
+        pause > 0
+            && self.unconsumed(faults) >= pause
+            && !faults.contains(Fault::NoPauseOnFlush)
+            && !read_waits_for_more
+    }
+
+    /// Back to a new pipe's state, keeping the segment list's allocation (it is empty:
+    /// both sides completed, so every segment was released).
+    pub(crate) fn reset(&mut self) {
+        let mut segments = std::mem::take(&mut self.segments);
+        segments.clear();
+        *self = State { segments, ..State::default() };
     }
 
     /// Takes the segments for release once both sides have completed.

@@ -1,5 +1,6 @@
 //! The reading end: `read`, `advance_to`, and returning consumed segments.
 
+mod at_least;
 mod poll;
 
 use std::collections::VecDeque;
@@ -92,7 +93,7 @@ impl Reader {
     /// while a previous buffer (of a read that was not canceled) is outstanding;
     /// [`PipeError::WriterFailed`] when the writer completed with a failure.
     pub fn read(&mut self) -> ReadFuture<'_> {
-        ReadFuture { reader: Some(self) }
+        ReadFuture { reader: Some(self), minimum: None }
     }
 
     /// Like [`read`](Self::read), without waiting: `Ok(None)` when a read would wait.
@@ -101,7 +102,7 @@ impl Reader {
     ///
     /// As [`read`](Self::read).
     pub fn try_read(&mut self) -> Result<Option<ReadResult<'_>>, PipeError> {
-        match self.poll_read(None) {
+        match self.poll_read(None, None) {
             Poll::Ready(Ok(ready)) => Ok(Some(self.result(ready))),
             Poll::Ready(Err(e)) => Err(e),
             Poll::Pending => Ok(None),
@@ -116,8 +117,58 @@ impl Reader {
         }
     }
 
-    /// One attempt at a read; registers `cx`'s waker when it must wait.
-    fn poll_read(&mut self, cx: Option<&Context<'_>>) -> Poll<Result<Ready, PipeError>> {
+    /// The committed bytes the reader has not examined yet: what back-pressure counts
+    /// (.NET's unconsumed length, which `AdvanceTo` lowers by the newly *examined*
+    /// bytes) and what [`read_at_least`](Self::read_at_least) waits for.
+    ///
+    /// It is committed − examined, where examined is the `examined` position of the last
+    /// [`advance_to`](Self::advance_to): bytes the reader looked at but did not consume
+    /// still sit in the next read's buffer, but no longer count. While a read's buffer is
+    /// outstanding they count as before the read. The writer's unflushed bytes do not
+    /// count; a flush from another thread may change the length right after it is read.
+    ///
+    /// # Examples
+    ///
+    // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+    /// use pipecheck_core::primitive::future::block_on;
+    /// let (mut writer, mut reader) = pipecheck_core::pipe();
+    /// writer.write(b"hello").unwrap();
+    /// block_on(writer.flush()).unwrap();
+    /// assert_eq!(reader.buffered_len().unwrap(), 5);
+    /// let result = block_on(reader.read()).unwrap();
+    /// let (start, end) = (result.buffer().start(), result.buffer().end());
+    /// reader.advance_to(start, end).unwrap(); // examined everything, consumed nothing
+    /// assert_eq!(reader.buffered_len().unwrap(), 0);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`PipeError::ReaderCompleted`] after the reader completed.
+    pub fn buffered_len(&self) -> Result<u64, PipeError> {
+        if self.completed {
+            return Err(PipeError::ReaderCompleted);
+        }
+        let shared = &*self.shared;
+        let state = shared.state.lock();
+        let len = if shared.config.faults.contains(Fault::LengthCountsConsumed) {
+            // The planted bug: bytes examined but not consumed still count.
+            state.committed.saturating_sub(state.consumed)
+        } else {
+            state.unexamined()
+        };
+        shared.observer.emit(|| PipeEvent::LengthObserved { len });
+        Ok(len)
+    }
+
+    /// One attempt at a read; registers `cx`'s waker when it must wait. With
+    /// `minimum`, a read-at-least: ready only with that many unexamined bytes.
+    fn poll_read(
+        &mut self,
+        cx: Option<&Context<'_>>,
+        minimum: Option<u64>,
+    ) -> Poll<Result<Ready, PipeError>> {
         if self.completed {
             return Poll::Ready(Err(PipeError::ReaderCompleted));
         }
@@ -140,14 +191,27 @@ impl Reader {
             if let Some(Some(failure)) = &state.writer_completion {
                 return Poll::Ready(Err(PipeError::WriterFailed(hand_over(failure, shared.config.faults))));
             }
-            if !is_completed && state.committed <= state.examined {
+            // A plain read waits for one unexamined byte; so does `read_at_least(0)`, as
+            // in .NET.
+            let wanted = minimum.unwrap_or(0).max(1);
+            if !is_completed && state.unexamined() < wanted {
+                let mut writer_waker = None;
                 if let Some(cx) = cx {
                     register_waker(&mut state.reader_waker, cx);
                     shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Reader });
+                    state.read_minimum = minimum;
+                    if let Some(minimum) = minimum {
+                        writer_waker = at_least::wait_for(shared, &mut state, minimum);
+                    }
+                }
+                drop(state);
+                if let Some(waker) = writer_waker {
+                    waker.wake();
                 }
                 return Poll::Pending;
             }
         }
+        state.read_minimum = None;
         let known = self.view.len();
         self.view.extend(state.segments.iter().skip(known).cloned());
         let start = state.consumed;
@@ -341,6 +405,7 @@ impl Reader {
         let (writer_waker, release) = {
             let mut state = shared.state.lock();
             state.reader_completion = Some(failure);
+            state.read_minimum = None;
             shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
             if std::mem::take(&mut state.writer_paused) {
                 let unconsumed = state.unconsumed(shared.config.faults);
@@ -353,6 +418,21 @@ impl Reader {
             waker.wake();
         }
         shared.release_final(release);
+    }
+
+    /// The state both ends share.
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// After [`reset_pipe`](crate::reset_pipe): a new reader's own state, keeping the
+    /// segment pool and the read count (positions from before the reset stay stale).
+    pub(crate) fn reset_after_completion(&mut self) {
+        self.view.clear();
+        self.outstanding = None;
+        self.outstanding_tentative = false;
+        self.examined = 0;
+        self.completed = false;
     }
 
     /// Releases a pending read (or the next read) with `is_canceled` set.
@@ -453,10 +533,12 @@ impl fmt::Debug for ReadCanceller {
     }
 }
 
-/// The future of [`Reader::read`].
+/// The future of [`Reader::read`] and [`Reader::read_at_least`].
 #[must_use = "futures do nothing unless polled"]
 pub struct ReadFuture<'a> {
     reader: Option<&'a mut Reader>,
+    /// `read_at_least`'s minimum of unexamined bytes; `None` for a plain read.
+    minimum: Option<u64>,
 }
 
 impl<'a> Future for ReadFuture<'a> {
@@ -464,7 +546,7 @@ impl<'a> Future for ReadFuture<'a> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let reader = self.reader.take().expect("ReadFuture polled after completion");
-        match reader.poll_read(Some(cx)) {
+        match reader.poll_read(Some(cx), self.minimum) {
             Poll::Pending => {
                 self.reader = Some(reader);
                 Poll::Pending
@@ -480,6 +562,9 @@ impl<'a> Future for ReadFuture<'a> {
 
 impl fmt::Debug for ReadFuture<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ReadFuture").field("done", &self.reader.is_none()).finish()
+        f.debug_struct("ReadFuture")
+            .field("minimum", &self.minimum)
+            .field("done", &self.reader.is_none())
+            .finish()
     }
 }

@@ -309,11 +309,7 @@ impl Writer {
                 };
                 (None, Some(early))
             } else {
-                let pause = shared.config.pause_writer_threshold;
-                if pause > 0
-                    && state.unconsumed(shared.config.faults) >= pause
-                    && !shared.config.faults.contains(Fault::NoPauseOnFlush)
-                {
+                if state.flush_must_pause(&shared.config) {
                     state.writer_paused = true;
                 }
                 // Under the lock, so the event log orders it with the reader's events.
@@ -390,6 +386,27 @@ impl Writer {
             waker.wake();
         }
         shared.release_final(release);
+    }
+
+    /// The state both ends share.
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// After [`reset_pipe`](crate::reset_pipe): a new writer's own state, keeping the
+    /// segment pool and the segment numbering (ids stay unique across resets).
+    pub(crate) fn reset_after_completion(&mut self) {
+        self.head = None;
+        self.head_linked = false;
+        self.head_written = 0;
+        self.head_capacity = 0;
+        self.memory_handed_out = false;
+        self.unlinked.clear();
+        self.unflushed = 0;
+        self.written = 0;
+        self.next_segment_size = self.shared.config.minimum_segment_size;
+        self.completed = false;
+        self.reader_gone = false;
     }
 
     /// Releases a pending flush (or the next flush) with `is_canceled` set.

@@ -9,7 +9,9 @@ mod failure;
 mod frames;
 mod large_cancel;
 mod large_stream;
+mod length;
 mod pool;
+mod read_at_least;
 mod reader_gone;
 mod segment_reuse;
 mod tentative_cancel;
@@ -28,10 +30,13 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(data::SCENARIOS);
     all.extend_from_slice(backpressure::SCENARIOS);
     all.extend_from_slice(&frames::SCENARIOS[..1]);
+    all.extend_from_slice(&read_at_least::SCENARIOS[..1]);
+    all.extend_from_slice(length::SCENARIOS);
     all.extend_from_slice(crate::primitives::SCENARIOS);
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);
     all.extend_from_slice(&frames::SCENARIOS[1..]);
+    all.extend_from_slice(&read_at_least::SCENARIOS[1..]);
     all
 }
 

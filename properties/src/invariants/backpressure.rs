@@ -6,7 +6,14 @@
 //! without consuming it releases the writer. The checker keeps its own committed and
 //! examined offsets (from `Flushed`, `WriterCompleted` and `Consumed`), checks that the
 //! count each event reports is theirs, and decides pause and resume from it.
+//!
+//! A pending `read_at_least(n)` (issue 12, rule 5) suspends the pause, as in .NET: the
+//! reader will examine nothing before it has `n` bytes, so a writer paused while it
+//! waits would deadlock the pipe. From its `ReadAtLeastPending` until a read returns, a
+//! flush leaving fewer than `n` bytes unexamined must not pause, and a writer paused
+//! when the read started waiting must be released by the very next state event.
 
+use pipecheck_core::PipeEnd;
 use pipecheck_core::PipeEvent as E;
 
 use pipecheck_core::InvariantId;
@@ -25,6 +32,12 @@ pub struct Backpressure {
     /// Examined below the resume threshold while paused: the very next state event
     /// must be the release.
     resume_due: Option<u64>,
+    /// A `read_at_least(n)` waits: `Some(n)` until a read returns (or a plain read
+    /// waits instead, or the reader completes).
+    read_minimum: Option<u64>,
+    /// A read-at-least started waiting while the writer was paused: the very next
+    /// state event must release the writer, whatever the count.
+    release_for_read_due: Option<u64>,
 }
 
 impl Backpressure {
@@ -39,7 +52,14 @@ impl Backpressure {
             committed: 0,
             examined: 0,
             resume_due: None,
+            read_minimum: None,
+            release_for_read_due: None,
         }
+    }
+
+    /// Whether a pending read-at-least still waits for more than is unexamined.
+    fn read_waits_for_more(&self) -> bool {
+        self.read_minimum.is_some_and(|minimum| self.buffered() < minimum)
     }
 
     /// Committed − examined, as the checker counts it.
@@ -81,6 +101,16 @@ impl Invariant for Backpressure {
             Observation::Pipe(event) => event,
             _ => return Ok(()),
         };
+        if let Some(minimum) = self.release_for_read_due.take()
+            && !matches!(event, E::FlushResumed { .. })
+            && is_state_event(event)
+        {
+            return Err(format!(
+                "a read waits for at least {minimum} bytes with {} unexamined, but the paused writer \
+                 was not released: neither side can move",
+                self.buffered()
+            ));
+        }
         if let Some(unconsumed) = self.resume_due.take()
             && !matches!(event, E::FlushResumed { .. })
             && is_state_event(event)
@@ -96,7 +126,14 @@ impl Invariant for Backpressure {
                 self.committed = committed;
                 self.check_count(unconsumed, "a flush")?;
                 let buffered = self.buffered();
-                let must = self.pause > 0 && buffered >= self.pause;
+                let must = self.pause > 0 && buffered >= self.pause && !self.read_waits_for_more();
+                if paused && !must && self.read_waits_for_more() {
+                    return Err(format!(
+                        "a flush paused the writer at {buffered} unexamined bytes while a read waits for \
+                         at least {}: neither side can move",
+                        self.read_minimum.unwrap_or_default()
+                    ));
+                }
                 if must && !paused {
                     return Err(format!(
                         "a flush left {buffered} bytes unexamined (pause threshold {}) without pausing",
@@ -119,6 +156,7 @@ impl Invariant for Backpressure {
                     self.resume_due = Some(buffered);
                 }
             }
+            E::FlushResumed { .. } if self.read_waits_for_more() => self.paused = false,
             E::FlushResumed { unconsumed } => {
                 if !self.reader_completed && unconsumed >= self.resume {
                     return Err(format!(
@@ -128,7 +166,25 @@ impl Invariant for Backpressure {
                 }
                 self.paused = false;
             }
-            E::ReaderCompleted { .. } => self.reader_completed = true,
+            E::ReaderCompleted { .. } => {
+                self.reader_completed = true;
+                self.read_minimum = None;
+            }
+            E::ReadAtLeastPending { minimum, writer_stays_paused, .. } => {
+                self.read_minimum = Some(minimum);
+                if writer_stays_paused || (self.paused && self.read_waits_for_more()) {
+                    if writer_stays_paused {
+                        return Err(format!(
+                            "a read waits for at least {minimum} bytes with {} unexamined, and the writer \
+                             stays paused: neither side can move",
+                            self.buffered()
+                        ));
+                    }
+                    self.release_for_read_due = Some(minimum);
+                }
+            }
+            E::WakerRegistered { end: PipeEnd::Reader } => self.read_minimum = None,
+            E::ReadReturned { .. } => self.read_minimum = None,
             _ => {}
         }
         Ok(())
@@ -147,5 +203,6 @@ fn is_state_event(event: &E) -> bool {
             | E::ReaderCompleted { .. }
             | E::ReadCanceled
             | E::FlushCanceled
+            | E::ReadAtLeastPending { .. }
     )
 }

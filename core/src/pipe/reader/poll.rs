@@ -39,7 +39,7 @@ impl Reader {
     ///
     /// As [`read`](Self::read).
     pub fn poll_read_result(&mut self, cx: &mut Context<'_>) -> Poll<Result<ReadResult<'_>, PipeError>> {
-        match self.poll_read(Some(cx)) {
+        match self.poll_read(Some(cx), None) {
             Poll::Ready(Ok(ready)) => Poll::Ready(Ok(self.result(ready))),
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
             Poll::Pending => Poll::Pending,

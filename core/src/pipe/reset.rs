@@ -1,0 +1,58 @@
+//! [`reset_pipe`]: makes a pipe whose both ends completed usable again, keeping its
+//! memory (.NET's `Pipe.Reset`, which Kestrel uses to pool pipes).
+
+use crate::error::PipeError;
+use crate::observe::PipeEvent;
+use crate::pipe::{Reader, Writer};
+use crate::primitive::sync::Arc;
+
+/// Makes the pipe of `writer` and `reader` new again once both have completed: offsets
+/// back to 0, nothing buffered, neither end completed, no cancel or failure pending,
+/// the default-sized first segment next. What it keeps is what pooling pipes is for:
+/// the pipe's shared state and lock, its segment objects (pooled by the reader as
+/// segments were consumed and released, taken again by the next writes) and its
+/// buffer pool. Positions from reads before the reset stay stale.
+///
+/// A cancel from a canceller handle that lands before the reset is forgotten by it.
+///
+/// # Examples
+///
+// Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+/// use pipecheck_core::primitive::future::block_on;
+/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// writer.write(b"first").unwrap();
+/// writer.complete(None);
+/// reader.complete(None);
+/// pipecheck_core::reset_pipe(&mut writer, &mut reader).unwrap();
+/// writer.write(b"second").unwrap();
+/// block_on(writer.flush()).unwrap();
+/// let result = block_on(reader.read()).unwrap();
+/// assert_eq!(result.buffer().to_vec(), b"second");
+/// assert_eq!(result.buffer().start().offset(), 0);
+/// ```
+///
+/// # Errors
+///
+/// [`PipeError::ResetOtherPipe`] when the ends belong to different pipes;
+/// [`PipeError::ResetWhileActive`] while either end has not completed (nothing changes).
+pub fn reset_pipe(writer: &mut Writer, reader: &mut Reader) -> Result<(), PipeError> {
+    let shared = writer.shared().clone();
+    if !Arc::ptr_eq(&shared, reader.shared()) {
+        return Err(PipeError::ResetOtherPipe);
+    }
+    {
+        let mut state = shared.state.lock();
+        let writer_completed = state.writer_completion.is_some();
+        let reader_completed = state.reader_completion.is_some();
+        if !writer_completed || !reader_completed {
+            return Err(PipeError::ResetWhileActive { writer_completed, reader_completed });
+        }
+        state.reset();
+        shared.observer.emit(|| PipeEvent::Reset);
+    }
+    writer.reset_after_completion();
+    reader.reset_after_completion();
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! The length family (issue 12, rule 6): the buffered length a reader sees while a
+//! writer flushes, checked against the monitor's replay of committed − examined.
+//!
+//! The reader examines everything and consumes nothing until the frame is whole, and
+//! asks `buffered_len` after each release: bytes examined but not consumed must no
+//! longer count. The `LengthCountsConsumed` planted bug counts them, which
+//! **buffered-length** reports at the first such question.
+
+use std::sync::Arc;
+
+use pipecheck_core::primitive::thread;
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
+
+use super::drive::join;
+use crate::{Scale, Scenario};
+
+/// Scenarios of this family.
+pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
+    name: "length-while-flushing",
+    summary: "a 4-byte frame in two 2-byte flushes; the reader examines all, consumes nothing until \
+              the frame is whole, and asks buffered_len after every release",
+    scale: Scale::Small,
+    catches: &[Fault::LengthCountsConsumed],
+    config: length_config,
+    body: length_while_flushing,
+}];
+
+fn length_config() -> CheckConfig {
+    CheckConfig {
+        minimum_segment_size: 4,
+        maximum_segment_size: 4,
+        pause_writer_threshold: 0,
+        resume_writer_threshold: 0,
+        max_pooled_segments: 2,
+        pool_first_chunk: 1,
+        faults: FaultSet::NONE,
+    }
+}
+
+fn length_while_flushing(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        writer.send(b"ab").unwrap();
+        writer.send(b"cd").unwrap();
+        writer.complete(None);
+    });
+    let mut frame = Vec::new();
+    loop {
+        let outcome = reader.read_and_consume(|len| if len == 4 { len } else { 0 }).expect("reads succeed");
+        // The pipe reports the length to the monitor under its lock, which checks it.
+        let len = reader.buffered_len().expect("the reader is open");
+        assert!(len <= 4, "more bytes buffered than were written: {len}");
+        if outcome.bytes.len() == 4 {
+            frame = outcome.bytes;
+        }
+        if outcome.completed {
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    assert_eq!(frame, b"abcd");
+    reader.complete(None);
+    join(writer);
+}

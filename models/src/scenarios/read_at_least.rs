@@ -1,0 +1,144 @@
+//! The read-at-least family (issue 12, rule 5): `read_at_least(n)` with `n` above the
+//! pause threshold, racing flushes that would pause the writer.
+//!
+//! The reader waits for a whole frame with `read_at_least(frame)` and examines only
+//! what it consumes, so it examines nothing while a frame is partial: with the pause
+//! counted on unexamined bytes, the writer pauses long before the frame is whole. The
+//! pending read must release it and keep it from pausing until the frame is there, as
+//! .NET's `ReadAtLeastAsync` does; the `ReadAtLeastKeepsWriterPaused` planted bug
+//! leaves it paused, which **backpressure** reports at once (a deadlock otherwise).
+
+use std::sync::Arc;
+
+use pipecheck_core::primitive::thread;
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_properties::{CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe};
+
+use super::drive::join;
+use super::large_stream::message;
+use crate::{Scale, Scenario};
+
+/// Scenarios of this family.
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "read-at-least-above-pause",
+        summary: "read_at_least(4) with a pause threshold of 1 races two 2-byte flushes that would \
+                  each pause the writer; the reader examines only what it consumes",
+        scale: Scale::Small,
+        catches: &[Fault::ReadAtLeastKeepsWriterPaused],
+        config: small_config,
+        body: read_at_least_above_pause,
+    },
+    Scenario {
+        name: "large-read-at-least",
+        summary: "ten 64-byte frames (4x the pause threshold of 16) in 1-9 byte flushes; the reader \
+                  waits for each whole frame with read_at_least(64) and consumes it",
+        scale: Scale::Large,
+        catches: &[Fault::ReadAtLeastKeepsWriterPaused, Fault::NoResumeOnConsume, Fault::NoPauseOnFlush],
+        config: large_config,
+        body: large_read_at_least,
+    },
+];
+
+/// Frame length of the small scenario: four times its pause threshold.
+const SMALL_FRAME: usize = 4;
+/// Frame length of the large scenario: four times its pause threshold.
+const LARGE_FRAME: usize = 64;
+
+fn small_config() -> CheckConfig {
+    CheckConfig {
+        minimum_segment_size: 4,
+        maximum_segment_size: 4,
+        pause_writer_threshold: (SMALL_FRAME / 4) as u64,
+        resume_writer_threshold: 1,
+        max_pooled_segments: 2,
+        pool_first_chunk: 1,
+        faults: FaultSet::NONE,
+    }
+}
+
+fn large_config() -> CheckConfig {
+    CheckConfig {
+        minimum_segment_size: 4,
+        maximum_segment_size: 16,
+        pause_writer_threshold: (LARGE_FRAME / 4) as u64,
+        resume_writer_threshold: 8,
+        max_pooled_segments: 4,
+        pool_first_chunk: 1,
+        faults: FaultSet::NONE,
+    }
+}
+
+/// Frame `i` of length `len`.
+fn frame(i: usize, len: usize) -> Vec<u8> {
+    (0..len).map(|j| (i * 53 + j * 7) as u8).collect()
+}
+
+/// The read-at-least loop: waits for a whole frame, consumes the whole frames it got
+/// (examining nothing more), until the writer completed and everything is consumed.
+/// Records [`Observation::Drained`]; returns the frames.
+fn read_frames_at_least(reader: &mut CheckedReader, monitor: &Monitor, frame_len: usize) -> Vec<Vec<u8>> {
+    let mut frames = Vec::new();
+    loop {
+        let mut whole = 0;
+        let outcome = reader
+            .read_at_least_and_consume(frame_len, |len| {
+                whole = len - len % frame_len;
+                whole
+            })
+            .expect("reads succeed");
+        assert!(
+            outcome.completed || outcome.bytes.len() >= frame_len,
+            "read_at_least({frame_len}) returned {} bytes before the writer completed",
+            outcome.bytes.len()
+        );
+        frames.extend(outcome.bytes[..whole].chunks(frame_len).map(<[u8]>::to_vec));
+        if outcome.completed {
+            assert_eq!(whole, outcome.bytes.len(), "the stream ends on a frame boundary");
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    frames
+}
+
+/// Sends `frame` in flushes of the given sizes.
+fn send_in_pieces(writer: &mut CheckedWriter, frame: &[u8], mut piece: impl FnMut() -> usize) {
+    let mut rest = frame;
+    while !rest.is_empty() {
+        let n = piece().clamp(1, rest.len());
+        writer.send(&rest[..n]).expect("the reader stays open");
+        rest = &rest[n..];
+    }
+}
+
+fn read_at_least_above_pause(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        send_in_pieces(&mut writer, &frame(0, SMALL_FRAME), || 2);
+        writer.complete(None);
+    });
+    let frames = read_frames_at_least(&mut reader, monitor, SMALL_FRAME);
+    assert_eq!(frames, vec![frame(0, SMALL_FRAME)]);
+    reader.complete(None);
+    join(writer);
+}
+
+fn large_read_at_least(monitor: &Arc<Monitor>) {
+    const FRAMES: usize = 10;
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        let mut i = 0;
+        for f in 0..FRAMES {
+            send_in_pieces(&mut writer, &frame(f, LARGE_FRAME), || {
+                i += 1;
+                message(i).len()
+            });
+        }
+        writer.complete(None);
+    });
+    let frames = read_frames_at_least(&mut reader, monitor, LARGE_FRAME);
+    assert_eq!(frames, (0..FRAMES).map(|f| frame(f, LARGE_FRAME)).collect::<Vec<_>>());
+    reader.complete(None);
+    join(writer);
+}

@@ -1,0 +1,50 @@
+//! **buffered-length**: the length the reader sees (`Reader::buffered_len`) is committed
+//! − examined bytes, the count back-pressure uses (issue 12, rule 6).
+//!
+//! `buffered_len` reports `LengthObserved` under the pipe lock, so the checker compares
+//! it with the committed and examined offsets it replays from the events before it in
+//! the log (`Flushed`, `WriterCompleted`, `Consumed`): no other step can fall between
+//! the pipe's answer and the state it describes.
+
+use pipecheck_core::{InvariantId, PipeEvent};
+
+use crate::{Invariant, Observation};
+
+/// Replays the committed and examined offsets and checks every reported length.
+#[derive(Debug, Default)]
+pub struct BufferedLength {
+    committed: u64,
+    examined: u64,
+}
+
+impl Invariant for BufferedLength {
+    fn id(&self) -> InvariantId {
+        InvariantId::BUFFERED_LENGTH
+    }
+
+    fn statement(&self) -> &'static str {
+        "the buffered length the reader sees is committed − examined bytes"
+    }
+
+    fn observe(&mut self, observation: &Observation) -> Result<(), String> {
+        let Observation::Pipe(event) = observation else { return Ok(()) };
+        match *event {
+            PipeEvent::Flushed { committed, .. } | PipeEvent::WriterCompleted { committed, .. } => {
+                self.committed = committed
+            }
+            PipeEvent::Consumed { examined, .. } => self.examined = examined,
+            PipeEvent::Reset => *self = BufferedLength::default(),
+            PipeEvent::LengthObserved { len } => {
+                let expected = self.committed.saturating_sub(self.examined);
+                if len != expected {
+                    return Err(format!(
+                        "buffered_len reported {len} bytes, but committed − examined is {} − {} = {expected}",
+                        self.committed, self.examined
+                    ));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}

@@ -78,6 +78,13 @@ pub enum Fault {
     /// message, without its cause (pipecheck's failures before they carried one): the
     /// message matches, the error type is gone. Breaks **failure-cause**.
     FailureLosesCause,
+    /// A flush commits bytes but forgets to wake the pending read: only a later writer
+    /// completion (if any) would release it. Breaks **no-lost-wakeup**.
+    FlushForgetsWake,
+    /// A pending read or flush polled again with a different waker (its task moved)
+    /// keeps the waker of the first poll, so the pipe wakes the old task and the new one
+    /// waits forever. Breaks **no-lost-wakeup**.
+    KeepsStaleWaker,
 }
 
 impl Fault {
@@ -102,6 +109,8 @@ impl Fault {
         Fault::CanceledReadNeedsAdvance,
         Fault::WritesPileUpAfterReaderCompleted,
         Fault::FailureLosesCause,
+        Fault::FlushForgetsWake,
+        Fault::KeepsStaleWaker,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -126,6 +135,8 @@ impl Fault {
             Fault::CanceledReadNeedsAdvance => "CanceledReadNeedsAdvance",
             Fault::WritesPileUpAfterReaderCompleted => "WritesPileUpAfterReaderCompleted",
             Fault::FailureLosesCause => "FailureLosesCause",
+            Fault::FlushForgetsWake => "FlushForgetsWake",
+            Fault::KeepsStaleWaker => "KeepsStaleWaker",
         }
     }
 
@@ -150,6 +161,7 @@ impl Fault {
             Fault::CanceledReadNeedsAdvance => InvariantId::TENTATIVE_CANCEL,
             Fault::WritesPileUpAfterReaderCompleted => InvariantId::BOUNDED_AFTER_READER_COMPLETE,
             Fault::FailureLosesCause => InvariantId::FAILURE_CAUSE,
+            Fault::FlushForgetsWake | Fault::KeepsStaleWaker => InvariantId::NO_LOST_WAKEUP,
         }
     }
 

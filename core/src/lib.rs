@@ -57,7 +57,7 @@ pub use error::{Failure, OptionsError, PipeError};
 pub use faults::{Fault, FaultSet};
 pub use invariant_id::InvariantId;
 pub use message_channel::{ChannelError, Message, MessageReceiver, MessageSender, message_channel};
-pub use observe::{PipeEnd, PipeEvent, PipeObserver, SegmentId};
+pub use observe::{PipeEnd, PipeEvent, PipeObserver, PipeOperation, SegmentId, WakerId};
 pub use options::{LockScope, PipeOptions, PoolDesign};
 pub use partitioned_pool::{PartitionHandle, PartitionedPool, PoolStats};
 pub use pipe::{

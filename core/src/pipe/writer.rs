@@ -9,10 +9,10 @@ use std::task::{Context, Poll};
 
 use crate::error::{Failure, PipeError};
 use crate::faults::Fault;
-use crate::observe::{PipeEnd, PipeEvent, SegmentId};
+use crate::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
-use crate::pipe::{Shared, hand_over, register_waker};
+use crate::pipe::{Shared, hand_over, register_end_waker};
 use crate::primitive::sync::Arc;
 
 /// What a completed flush reports.
@@ -257,6 +257,7 @@ impl Writer {
                     Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
                     None => Ok(FlushResult { is_completed: true, is_canceled: false }),
                 };
+                shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::Flush });
                 (None, Some(early))
             } else {
                 let pause = shared.config.pause_writer_threshold;
@@ -270,11 +271,14 @@ impl Writer {
                 let (committed, unconsumed, paused) =
                     (state.committed, state.unconsumed(shared.config.faults), state.writer_paused);
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
-                let waker = if state.committed > state.examined {
+                let waker = if state.committed > state.examined
+                    && !shared.config.faults.contains(Fault::FlushForgetsWake)
+                {
                     shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
                 } else {
                     None
                 };
+                shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::Flush });
                 (waker, None)
             }
         };
@@ -324,6 +328,7 @@ impl Writer {
             } else {
                 shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
             };
+            shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CompleteWriter });
             (reader_waker, state.take_all_if_both_completed())
         };
         if let Some(mut head) = empty_head {
@@ -504,7 +509,9 @@ fn cancel_flush(shared: &Shared) {
         let mut state = shared.state.lock();
         state.flush_canceled = true;
         shared.observer.emit(|| PipeEvent::FlushCanceled);
-        shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer)
+        let waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
+        shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CancelFlush });
+        waker
     };
     if let Some(waker) = waker {
         waker.wake();
@@ -577,7 +584,7 @@ impl Future for FlushFuture<'_> {
         if !state.writer_paused {
             return Poll::Ready(Ok(FlushResult::default()));
         }
-        register_waker(&mut state.writer_waker, cx);
+        register_end_waker(shared, &mut state.writer_waker, cx, PipeEnd::Writer);
         shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Writer });
         Poll::Pending
     }

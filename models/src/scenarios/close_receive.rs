@@ -45,7 +45,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "flush-races-read",
         summary: "the writer flushes a two-byte frame byte by byte while the reader waits for the whole frame",
         scale: Scale::Small,
-        catches: &[Fault::LostWakeOnComplete],
+        catches: &[Fault::LostWakeOnComplete, Fault::FlushForgetsWake],
         config: CheckConfig::default,
         body: flush_races_read,
     },

@@ -85,6 +85,13 @@ pub enum Fault {
     /// keeps the waker of the first poll, so the pipe wakes the old task and the new one
     /// waits forever. Breaks **no-lost-wakeup**.
     KeepsStaleWaker,
+    /// Completing the writer publishes the segments but not the bytes advanced since
+    /// the last flush: the reader sees completion without them. Breaks **byte-exact**.
+    CompleteDropsUnflushed,
+    /// A flush after the reader completed still pauses when the bytes it drops would
+    /// have crossed the pause threshold, and waits instead of reporting completion:
+    /// nothing will ever release it. Breaks **backpressure**.
+    PausesAfterReaderCompleted,
 }
 
 impl Fault {
@@ -111,6 +118,8 @@ impl Fault {
         Fault::FailureLosesCause,
         Fault::FlushForgetsWake,
         Fault::KeepsStaleWaker,
+        Fault::CompleteDropsUnflushed,
+        Fault::PausesAfterReaderCompleted,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -137,6 +146,8 @@ impl Fault {
             Fault::FailureLosesCause => "FailureLosesCause",
             Fault::FlushForgetsWake => "FlushForgetsWake",
             Fault::KeepsStaleWaker => "KeepsStaleWaker",
+            Fault::CompleteDropsUnflushed => "CompleteDropsUnflushed",
+            Fault::PausesAfterReaderCompleted => "PausesAfterReaderCompleted",
         }
     }
 
@@ -162,6 +173,8 @@ impl Fault {
             Fault::WritesPileUpAfterReaderCompleted => InvariantId::BOUNDED_AFTER_READER_COMPLETE,
             Fault::FailureLosesCause => InvariantId::FAILURE_CAUSE,
             Fault::FlushForgetsWake | Fault::KeepsStaleWaker => InvariantId::NO_LOST_WAKEUP,
+            Fault::CompleteDropsUnflushed => InvariantId::BYTE_EXACT,
+            Fault::PausesAfterReaderCompleted => InvariantId::BACKPRESSURE,
         }
     }
 

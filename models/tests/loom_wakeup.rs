@@ -60,3 +60,25 @@ fn writer_complete_races_read_catches_lost_wake_on_complete_online() {
 fn consume_races_paused_flush_catches_no_resume_on_consume_online() {
     caught_online("consume-races-paused-flush", Fault::NoResumeOnConsume, BOUND);
 }
+
+/// The outcomes family (models/src/scenarios/outcomes.rs): results checked as typed
+/// violations.
+#[test]
+fn complete_with_unflushed_races_read() {
+    check_scenario("complete-with-unflushed-races-read", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn complete_with_unflushed_races_read_catches_complete_drops_unflushed() {
+    expect_caught("complete-with-unflushed-races-read", Fault::CompleteDropsUnflushed, BOUND, Checks::Registry);
+}
+
+#[test]
+fn reader_complete_races_pausing_flush() {
+    check_scenario("reader-complete-races-pausing-flush", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn reader_complete_races_pausing_flush_catches_pauses_after_reader_completed() {
+    caught_online("reader-complete-races-pausing-flush", Fault::PausesAfterReaderCompleted, BOUND);
+}

@@ -234,6 +234,14 @@ impl Writer {
                 if !self.head_linked {
                     self.head_written = 0;
                 }
+                // The planted bug: the dropped bytes still count against the threshold.
+                let pause = shared.config.pause_writer_threshold;
+                if shared.config.faults.contains(Fault::PausesAfterReaderCompleted)
+                    && pause > 0
+                    && self.unflushed >= pause
+                {
+                    state.writer_paused = true;
+                }
                 self.unflushed = 0;
             } else {
                 if !self.unlinked.is_empty() {
@@ -251,14 +259,15 @@ impl Writer {
             }
             if let Some(reader) = reader {
                 state.flush_canceled = false;
-                let committed = state.committed;
-                shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed: 0, paused: false });
-                let early = match reader {
+                let (committed, paused) = (state.committed, state.writer_paused);
+                shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed: 0, paused });
+                // Only the planted bug pauses here; the flush then waits in `poll`.
+                let early = (!paused).then(|| match reader {
                     Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
                     None => Ok(FlushResult { is_completed: true, is_canceled: false }),
-                };
+                });
                 shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::Flush });
-                (None, Some(early))
+                (None, early)
             } else {
                 let pause = shared.config.pause_writer_threshold;
                 if pause > 0
@@ -318,7 +327,9 @@ impl Writer {
                 }
                 shared.observer.emit(|| PipeEvent::HeadReleased { segment: id });
             }
-            state.committed += self.unflushed;
+            if !shared.config.faults.contains(Fault::CompleteDropsUnflushed) {
+                state.committed += self.unflushed;
+            }
             self.unflushed = 0;
             state.writer_completion = Some(failure);
             let committed = state.committed;
@@ -570,6 +581,12 @@ impl Future for FlushFuture<'_> {
         }
         let shared = &*this.writer.shared;
         let mut state = shared.state.lock();
+        if state.writer_paused && shared.config.faults.contains(Fault::PausesAfterReaderCompleted) {
+            // The planted bug: the pause is looked at before the reader's completion.
+            register_end_waker(shared, &mut state.writer_waker, cx, PipeEnd::Writer);
+            shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Writer });
+            return Poll::Pending;
+        }
         if let Some(reader) = state.reader_completion.clone() {
             let canceled = std::mem::take(&mut state.flush_canceled);
             return Poll::Ready(match reader {

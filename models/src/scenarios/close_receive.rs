@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::Fault;
+use pipecheck_core::{Fault, InvariantId};
 use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
 
 use super::drive::{join, read_to_end};
 use crate::{Scale, Scenario};
@@ -67,6 +67,13 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
 ];
 
+/// The run's outcome: the reader drained exactly `expected` (**byte-exact**). Checked
+/// after the joins, so a violation raised on another thread ends the run first and no
+/// two threads unwind at once.
+fn expect_bytes(got: &[u8], expected: &[u8]) {
+    ensure(got == expected, InvariantId::BYTE_EXACT, || format!("the reader drained {got:?}, expected {expected:?}"));
+}
+
 /// Pause the writer at two unconsumed bytes, resume it below one.
 fn pause_at_two() -> CheckConfig {
     CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..CheckConfig::default() }
@@ -79,9 +86,9 @@ fn writer_complete_races_read(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = reader.drain().unwrap();
-    assert_eq!(bytes, b"ab");
     reader.complete(None);
     join(writer);
+    expect_bytes(&bytes, b"ab");
 }
 
 /// A pending read is released by the cancel (or sees it at once); the reader then
@@ -111,10 +118,10 @@ fn cancel_from_third_thread_races_read(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = reader.drain().unwrap();
-    assert_eq!(bytes, b"a");
     reader.complete(None);
     join(writer);
     join(cancel);
+    expect_bytes(&bytes, b"a");
 }
 
 /// The reader consumes only whole two-byte frames but examines everything, so after
@@ -127,9 +134,9 @@ fn flush_races_read(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let frames = read_to_end(&mut reader, monitor, |len| len - len % 2).unwrap();
-    assert_eq!(frames, b"ab");
     reader.complete(None);
     join(writer);
+    expect_bytes(&frames, b"ab");
 }
 
 /// The first flush pauses the writer (two bytes unconsumed); the reader's consume must
@@ -143,9 +150,9 @@ fn consume_races_paused_flush(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = reader.drain().unwrap();
-    assert_eq!(bytes, b"abc");
     reader.complete(None);
     join(writer);
+    expect_bytes(&bytes, b"abc");
 }
 
 /// Consuming one of two bytes leaves the writer paused (one is not below the resume

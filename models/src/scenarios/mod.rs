@@ -10,6 +10,7 @@ mod frames;
 mod large_cancel;
 mod large_stream;
 mod only_wake;
+mod outcomes;
 mod pool;
 mod reader_gone;
 mod tentative_cancel;
@@ -28,6 +29,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(backpressure::SCENARIOS);
     all.extend_from_slice(&frames::SCENARIOS[..1]);
     all.extend_from_slice(only_wake::SCENARIOS);
+    all.extend_from_slice(outcomes::SCENARIOS);
     all.extend_from_slice(crate::primitives::SCENARIOS);
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);

@@ -34,6 +34,10 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::CanceledReadNeedsAdvance,
     Fault::WritesPileUpAfterReaderCompleted,
     Fault::FailureLosesCause,
+    Fault::FlushForgetsWake,
+    Fault::KeepsStaleWaker,
+    Fault::CompleteDropsUnflushed,
+    Fault::PausesAfterReaderCompleted,
 ];
 
 /// How long the generated sequences are (transitions per case).

@@ -93,6 +93,10 @@ fault_tests! {
     writes_pile_up_after_reader_completed_breaks_bounded_after_reader_complete:
         WritesPileUpAfterReaderCompleted,
     failure_loses_cause_breaks_failure_cause: FailureLosesCause,
+    flush_forgets_wake_breaks_no_lost_wakeup: FlushForgetsWake,
+    keeps_stale_waker_breaks_no_lost_wakeup: KeepsStaleWaker,
+    complete_drops_unflushed_breaks_byte_exact: CompleteDropsUnflushed,
+    pauses_after_reader_completed_breaks_backpressure: PausesAfterReaderCompleted,
 }
 
 #[test]

@@ -70,7 +70,12 @@ fn complete_with_unflushed_races_read() {
 
 #[test]
 fn complete_with_unflushed_races_read_catches_complete_drops_unflushed() {
-    expect_caught("complete-with-unflushed-races-read", Fault::CompleteDropsUnflushed, BOUND, Checks::Registry);
+    expect_caught(
+        "complete-with-unflushed-races-read",
+        Fault::CompleteDropsUnflushed,
+        BOUND,
+        Checks::Registry,
+    );
 }
 
 #[test]

@@ -40,11 +40,15 @@ fn wake_and_outcome_bugs_are_caught_online_in_every_declaring_scenario() {
                             found.iteration
                         );
                         if !online {
-                            missed.push(format!("{fault} in {} under {kind}: {}", scenario.name, found.failure.kind));
+                            missed.push(format!(
+                                "{fault} in {} under {kind}: {}",
+                                scenario.name, found.failure.kind
+                            ));
                         }
                     }
                     Exploration::Passed { iterations, .. } => {
-                        missed.push(format!("{fault} in {} under {kind}: passed {iterations}", scenario.name));
+                        missed
+                            .push(format!("{fault} in {} under {kind}: passed {iterations}", scenario.name));
                     }
                 }
             }

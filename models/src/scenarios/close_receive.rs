@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::{Fault, InvariantId};
 use pipecheck_core::primitive::thread;
+use pipecheck_core::{Fault, InvariantId};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
 
 use super::drive::{join, read_to_end};
@@ -71,7 +71,9 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
 /// after the joins, so a violation raised on another thread ends the run first and no
 /// two threads unwind at once.
 fn expect_bytes(got: &[u8], expected: &[u8]) {
-    ensure(got == expected, InvariantId::BYTE_EXACT, || format!("the reader drained {got:?}, expected {expected:?}"));
+    ensure(got == expected, InvariantId::BYTE_EXACT, || {
+        format!("the reader drained {got:?}, expected {expected:?}")
+    });
 }
 
 /// Pause the writer at two unconsumed bytes, resume it below one.

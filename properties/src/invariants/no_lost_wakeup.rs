@@ -112,11 +112,12 @@ impl Online {
         let (taken, polled) = (self.taken[i].take(), self.polled[i].take());
         match (taken, polled) {
             (Some(taken), Some(polled)) if taken != polled => {
+                // No addresses in the message: replays of a trace must read the same.
                 if let Some(reason) = &mut self.owed[i] {
-                    reason.push_str(&format!(
-                        ", but it woke a stale waker {taken:?}: the task polled again with {polled:?} \
-                         (it moved), and only that waker ends the wait"
-                    ));
+                    reason.push_str(
+                        ", but it woke a stale waker: the task polled again with another (it moved), and \
+                         only that one ends the wait",
+                    );
                 }
             }
             _ => self.owed[i] = None,

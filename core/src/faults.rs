@@ -92,6 +92,9 @@ pub enum Fault {
     /// have crossed the pause threshold, and waits instead of reporting completion:
     /// nothing will ever release it. Breaks **backpressure**.
     PausesAfterReaderCompleted,
+    /// A read that finds bytes ready clears the cancel flag without reporting it: the
+    /// cancel is lost. Breaks **cancel-observed**.
+    ReadLosesCancel,
 }
 
 impl Fault {
@@ -120,6 +123,7 @@ impl Fault {
         Fault::KeepsStaleWaker,
         Fault::CompleteDropsUnflushed,
         Fault::PausesAfterReaderCompleted,
+        Fault::ReadLosesCancel,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -148,6 +152,7 @@ impl Fault {
             Fault::KeepsStaleWaker => "KeepsStaleWaker",
             Fault::CompleteDropsUnflushed => "CompleteDropsUnflushed",
             Fault::PausesAfterReaderCompleted => "PausesAfterReaderCompleted",
+            Fault::ReadLosesCancel => "ReadLosesCancel",
         }
     }
 
@@ -175,6 +180,7 @@ impl Fault {
             Fault::FlushForgetsWake | Fault::KeepsStaleWaker => InvariantId::NO_LOST_WAKEUP,
             Fault::CompleteDropsUnflushed => InvariantId::BYTE_EXACT,
             Fault::PausesAfterReaderCompleted => InvariantId::BACKPRESSURE,
+            Fault::ReadLosesCancel => InvariantId::CANCEL_OBSERVED,
         }
     }
 

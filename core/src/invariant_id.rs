@@ -57,6 +57,8 @@ impl InvariantId {
     pub const BOUNDED_AFTER_READER_COMPLETE: InvariantId = InvariantId("bounded-after-reader-complete");
     /// `failure-cause`: a side completed with an error hands the other side that error.
     pub const FAILURE_CAUSE: InvariantId = InvariantId("failure-cause");
+    /// `cancel-observed`: a canceled read is reported, by the pending read or the next.
+    pub const CANCEL_OBSERVED: InvariantId = InvariantId("cancel-observed");
 
     /// Names an invariant.
     pub const fn new(name: &'static str) -> InvariantId {

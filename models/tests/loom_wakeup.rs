@@ -87,3 +87,10 @@ fn reader_complete_races_pausing_flush() {
 fn reader_complete_races_pausing_flush_catches_pauses_after_reader_completed() {
     caught_online("reader-complete-races-pausing-flush", Fault::PausesAfterReaderCompleted, BOUND);
 }
+
+/// cancel-observed: a read that finds bytes ready must still report the cancel (three
+/// threads, as `loom_close_receive.rs` runs this model: bound 3).
+#[test]
+fn cancel_from_third_thread_races_read_catches_read_loses_cancel() {
+    expect_caught("cancel-from-third-thread-races-read", Fault::ReadLosesCancel, BOUND, Checks::Registry);
+}

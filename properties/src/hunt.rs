@@ -38,6 +38,7 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::KeepsStaleWaker,
     Fault::CompleteDropsUnflushed,
     Fault::PausesAfterReaderCompleted,
+    Fault::ReadLosesCancel,
 ];
 
 /// How long the generated sequences are (transitions per case).

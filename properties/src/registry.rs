@@ -21,6 +21,7 @@ const REGISTRY: &[(InvariantId, Constructor)] = &[
     (InvariantId::TENTATIVE_CANCEL, |_| Box::new(TentativeCancel::default())),
     (InvariantId::BOUNDED_AFTER_READER_COMPLETE, |_| Box::new(BoundedAfterReaderComplete::default())),
     (InvariantId::FAILURE_CAUSE, |_| Box::new(FailureCause::default())),
+    (InvariantId::CANCEL_OBSERVED, |_| Box::new(CancelObserved::default())),
 ];
 
 /// The ids of all registered invariants, in registry order.

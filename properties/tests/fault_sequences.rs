@@ -97,6 +97,7 @@ fault_tests! {
     keeps_stale_waker_breaks_no_lost_wakeup: KeepsStaleWaker,
     complete_drops_unflushed_breaks_byte_exact: CompleteDropsUnflushed,
     pauses_after_reader_completed_breaks_backpressure: PausesAfterReaderCompleted,
+    read_loses_cancel_breaks_cancel_observed: ReadLosesCancel,
 }
 
 #[test]

@@ -16,6 +16,7 @@ const FAULTS: &[Fault] = &[
     Fault::KeepsStaleWaker,
     Fault::CompleteDropsUnflushed,
     Fault::PausesAfterReaderCompleted,
+    Fault::ReadLosesCancel,
 ];
 
 #[test]

@@ -134,7 +134,14 @@ impl Reader {
             self.outstanding_tentative = false;
         }
         let mut state = shared.state.lock();
-        let is_canceled = std::mem::take(&mut state.read_canceled);
+        let mut is_canceled = std::mem::take(&mut state.read_canceled);
+        if is_canceled
+            && state.committed > state.examined
+            && shared.config.faults.contains(Fault::ReadLosesCancel)
+        {
+            // The planted bug: bytes are ready, so the cancel is dropped unreported.
+            is_canceled = false;
+        }
         let is_completed = state.writer_completion.is_some();
         if !is_canceled {
             if let Some(Some(failure)) = &state.writer_completion {

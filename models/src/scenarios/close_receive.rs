@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
 use pipecheck_core::{Fault, InvariantId};
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
 use super::drive::{join, read_to_end};
 use crate::{Scale, Scenario};
@@ -37,7 +37,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "cancel-from-third-thread-races-read",
         summary: "a third thread cancels the read while the writer sends a byte and completes and the reader drains",
         scale: Scale::Small,
-        catches: &[Fault::LostWakeOnComplete],
+        catches: &[Fault::LostWakeOnComplete, Fault::ReadLosesCancel],
         config: CheckConfig::default,
         body: cancel_from_third_thread_races_read,
     },
@@ -76,6 +76,20 @@ fn expect_bytes(got: &[u8], expected: &[u8]) {
     });
 }
 
+/// Drains like [`CheckedReader::drain`], counting the reads that reported a cancel.
+fn drain_counting_cancels(reader: &mut CheckedReader, monitor: &Monitor) -> (Vec<u8>, usize) {
+    let (mut bytes, mut cancels) = (Vec::new(), 0);
+    loop {
+        let outcome = reader.read_and_consume(|len| len).unwrap();
+        bytes.extend_from_slice(&outcome.bytes);
+        cancels += usize::from(outcome.canceled);
+        if outcome.completed {
+            monitor.record_by("reader", Observation::Drained);
+            return (bytes, cancels);
+        }
+    }
+}
+
 /// Pause the writer at two unconsumed bytes, resume it below one.
 fn pause_at_two() -> CheckConfig {
     CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..CheckConfig::default() }
@@ -102,10 +116,13 @@ fn cancel_races_read(monitor: &Arc<Monitor>) {
         canceller.cancel_pending_read();
         writer.complete(None);
     });
-    let bytes = reader.drain().unwrap();
-    assert!(bytes.is_empty());
+    let (bytes, cancels) = drain_counting_cancels(&mut reader, monitor);
     reader.complete(None);
     join(writer);
+    expect_bytes(&bytes, b"");
+    // The cancel comes before the completion, and the reader reads until it sees the
+    // completion: some read after the cancel reports it, exactly one.
+    ensure(cancels == 1, InvariantId::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
 }
 
 /// As `cancel-races-read`, with the cancel on a thread of its own (seed 004's
@@ -119,11 +136,14 @@ fn cancel_from_third_thread_races_read(monitor: &Arc<Monitor>) {
         writer.send(b"a").unwrap();
         writer.complete(None);
     });
-    let bytes = reader.drain().unwrap();
+    let (bytes, cancels) = drain_counting_cancels(&mut reader, monitor);
     reader.complete(None);
     join(writer);
     join(cancel);
     expect_bytes(&bytes, b"a");
+    // The cancel may come after the last read (then no read reports it), never twice;
+    // the monitor's cancel-observed checks that a read after it reports it.
+    ensure(cancels <= 1, InvariantId::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
 }
 
 /// The reader consumes only whole two-byte frames but examines everything, so after

@@ -2,6 +2,7 @@
 //! run; together they are the table in README.
 
 mod backpressure;
+mod cancel_observed;
 mod bounded_after_reader_complete;
 mod bounded_pool;
 mod byte_exact;
@@ -15,6 +16,7 @@ mod release_once;
 mod tentative_cancel;
 
 pub use backpressure::Backpressure;
+pub use cancel_observed::CancelObserved;
 pub use bounded_after_reader_complete::BoundedAfterReaderComplete;
 pub use bounded_pool::BoundedPool;
 pub use byte_exact::ByteExact;

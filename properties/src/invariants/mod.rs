@@ -2,10 +2,10 @@
 //! run; together they are the table in README.
 
 mod backpressure;
-mod cancel_observed;
 mod bounded_after_reader_complete;
 mod bounded_pool;
 mod byte_exact;
+mod cancel_observed;
 mod failure_cause;
 mod fifo_pool;
 mod monotonic_offsets;
@@ -16,10 +16,10 @@ mod release_once;
 mod tentative_cancel;
 
 pub use backpressure::Backpressure;
-pub use cancel_observed::CancelObserved;
 pub use bounded_after_reader_complete::BoundedAfterReaderComplete;
 pub use bounded_pool::BoundedPool;
 pub use byte_exact::ByteExact;
+pub use cancel_observed::CancelObserved;
 pub use failure_cause::FailureCause;
 pub use fifo_pool::FifoPool;
 pub use monotonic_offsets::MonotonicOffsets;

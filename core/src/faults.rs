@@ -102,6 +102,23 @@ pub enum Fault {
     /// `Reader::buffered_len` reports committed − *consumed* bytes, counting bytes the
     /// reader has examined but not consumed. Breaks **buffered-length**.
     LengthCountsConsumed,
+    /// A flush commits bytes but forgets to wake the pending read: only a later writer
+    /// completion (if any) would release it. Breaks **no-lost-wakeup**.
+    FlushForgetsWake,
+    /// A pending read or flush polled again with a different waker (its task moved)
+    /// keeps the waker of the first poll, so the pipe wakes the old task and the new one
+    /// waits forever. Breaks **no-lost-wakeup**.
+    KeepsStaleWaker,
+    /// Completing the writer publishes the segments but not the bytes advanced since
+    /// the last flush: the reader sees completion without them. Breaks **byte-exact**.
+    CompleteDropsUnflushed,
+    /// A flush after the reader completed still pauses when the bytes it drops would
+    /// have crossed the pause threshold, and waits instead of reporting completion:
+    /// nothing will ever release it. Breaks **backpressure**.
+    PausesAfterReaderCompleted,
+    /// A read that finds bytes ready clears the cancel flag without reporting it: the
+    /// cancel is lost. Breaks **cancel-observed**.
+    ReadLosesCancel,
 }
 
 impl Fault {
@@ -132,6 +149,11 @@ impl Fault {
         Fault::KeepsConsumedSegment,
         Fault::ReadAtLeastKeepsWriterPaused,
         Fault::LengthCountsConsumed,
+        Fault::FlushForgetsWake,
+        Fault::KeepsStaleWaker,
+        Fault::CompleteDropsUnflushed,
+        Fault::PausesAfterReaderCompleted,
+        Fault::ReadLosesCancel,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -162,6 +184,11 @@ impl Fault {
             Fault::KeepsConsumedSegment => "KeepsConsumedSegment",
             Fault::ReadAtLeastKeepsWriterPaused => "ReadAtLeastKeepsWriterPaused",
             Fault::LengthCountsConsumed => "LengthCountsConsumed",
+            Fault::FlushForgetsWake => "FlushForgetsWake",
+            Fault::KeepsStaleWaker => "KeepsStaleWaker",
+            Fault::CompleteDropsUnflushed => "CompleteDropsUnflushed",
+            Fault::PausesAfterReaderCompleted => "PausesAfterReaderCompleted",
+            Fault::ReadLosesCancel => "ReadLosesCancel",
         }
     }
 
@@ -190,6 +217,10 @@ impl Fault {
             Fault::KeepsIdleWriteHead | Fault::KeepsConsumedSegment => InvariantId::SEGMENTS_IN_USE,
             Fault::ReadAtLeastKeepsWriterPaused => InvariantId::BACKPRESSURE,
             Fault::LengthCountsConsumed => InvariantId::BUFFERED_LENGTH,
+            Fault::FlushForgetsWake | Fault::KeepsStaleWaker => InvariantId::NO_LOST_WAKEUP,
+            Fault::CompleteDropsUnflushed => InvariantId::BYTE_EXACT,
+            Fault::PausesAfterReaderCompleted => InvariantId::BACKPRESSURE,
+            Fault::ReadLosesCancel => InvariantId::CANCEL_OBSERVED,
         }
     }
 

@@ -60,7 +60,7 @@ pub use invariant_id::InvariantId;
 pub use message_channel::{
     ChannelError, Message, MessageReceiver, MessageSender, message_channel, message_channel_observed,
 };
-pub use observe::{PipeEnd, PipeEvent, PipeObserver, SegmentId};
+pub use observe::{PipeEnd, PipeEvent, PipeObserver, PipeOperation, SegmentId, WakerId};
 pub use options::{LockScope, PipeOptions, PoolDesign};
 pub use partitioned_pool::{PartitionHandle, PartitionedPool, PoolStats};
 pub use pipe::{

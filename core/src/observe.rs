@@ -168,6 +168,84 @@ pub enum PipeEvent {
     },
     /// `reset_pipe` made the pipe new again: offsets back to 0, both ends open.
     Reset,
+    /// A read or flush that must wait registered for this waker (emitted just before
+    /// [`PipeEvent::WakerRegistered`]): the waker its task waits on *now*. A future
+    /// polled again from another task (it moved) names a different waker, and only a
+    /// wake of this one ends the wait.
+    WakerPolled {
+        /// The end that waits.
+        end: PipeEnd,
+        /// The waker of that poll.
+        waker: WakerId,
+    },
+    /// The waker the pipe took to wake `end` (emitted just before [`PipeEvent::Woke`]).
+    WakerTaken {
+        /// The end that is woken.
+        end: PipeEnd,
+        /// The waker that will be woken.
+        waker: WakerId,
+    },
+    /// An operation that may owe a wake is about to release the pipe lock: every wake
+    /// it owes must have been taken ([`PipeEvent::Woke`]) by now. Emitted under the
+    /// lock, as the operation's last event, so a checker can decide online that the
+    /// operation returned without a wake it owed.
+    LockReleased {
+        /// The operation.
+        op: PipeOperation,
+    },
+}
+
+/// An operation of the pipe that can owe the other end (or its own) a wake, as named
+/// by [`PipeEvent::LockReleased`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PipeOperation {
+    /// A flush committing bytes (owes a wake to a pending read).
+    Flush,
+    /// The writer completing (owes a wake to a pending read).
+    CompleteWriter,
+    /// `cancel_pending_flush` (owes a wake to a paused flush).
+    CancelFlush,
+    /// `advance_to` (owes a wake to a paused flush it releases).
+    AdvanceTo,
+    /// The reader completing (owes a wake to a paused flush).
+    CompleteReader,
+    /// `cancel_pending_read` (owes a wake to a pending read).
+    CancelRead,
+}
+
+impl fmt::Display for PipeOperation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PipeOperation::Flush => "flush",
+            PipeOperation::CompleteWriter => "Writer::complete",
+            PipeOperation::CancelFlush => "cancel_pending_flush",
+            PipeOperation::AdvanceTo => "advance_to",
+            PipeOperation::CompleteReader => "Reader::complete",
+            PipeOperation::CancelRead => "cancel_pending_read",
+        })
+    }
+}
+
+/// Identity of a [`Waker`](std::task::Waker): its data pointer, which names the task it
+/// wakes. The vtable is left out on purpose: a by-reference waker (as `block_on`s lend
+/// to their futures) and its owned clone share the data but not the vtable, and wake
+/// the same task.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WakerId(usize);
+
+/// Without the address: logs of replayed runs must read the same (compare identities
+/// with `==`, as the checkers do).
+impl fmt::Debug for WakerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("WakerId(..)")
+    }
+}
+
+impl WakerId {
+    /// The identity of `waker`.
+    pub fn of(waker: &std::task::Waker) -> WakerId {
+        WakerId(waker.data() as usize)
+    }
 }
 
 /// One end of a pipe, as named in [`PipeEvent`]s.
@@ -215,7 +293,8 @@ impl Observer {
         end: PipeEnd,
     ) -> Option<std::task::Waker> {
         let waker = slot.take();
-        if waker.is_some() {
+        if let Some(taken) = &waker {
+            self.emit(|| PipeEvent::WakerTaken { end, waker: WakerId::of(taken) });
             self.emit(|| PipeEvent::Woke { end });
         }
         waker

@@ -295,3 +295,19 @@ fn a_writer_blocked_on_flush_is_released_by_a_reader_thread() {
     assert_eq!(received, TOTAL);
     assert_eq!(writing.join().unwrap(), TOTAL / 4096);
 }
+
+/// A paused flush polled again with another waker (its task moved) is woken through
+/// the new waker when the reader consumes.
+#[test]
+fn a_paused_flush_repolled_with_another_waker_wakes_the_new_one() {
+    let (mut writer, mut reader) = throttled();
+    writer.write(&[0; 100]).unwrap();
+    let (first, first_waker) = WakeCounter::new();
+    let (second, second_waker) = WakeCounter::new();
+    let mut flush = pin!(writer.flush());
+    assert!(poll_with(flush.as_mut(), &first_waker).is_pending());
+    assert!(poll_with(flush.as_mut(), &second_waker).is_pending());
+    consume(&mut reader, 100);
+    assert_eq!((first.wakes(), second.wakes()), (0, 1), "wakes of (first, second) waker");
+    assert_eq!(poll_with(flush.as_mut(), &second_waker), Poll::Ready(Ok(FlushResult::default())));
+}

@@ -228,3 +228,34 @@ fn blocking_read_returns_when_another_thread_flushes() {
     assert_eq!(result.buffer().to_vec(), b"across threads");
     drop(writing.join().unwrap());
 }
+
+/// A pending read polled again with another waker (its task moved) must be woken
+/// through the new waker, not the one of the first poll: only the new task waits.
+#[test]
+fn a_read_repolled_with_another_waker_wakes_the_new_one() {
+    let (mut writer, mut reader) = pipecheck_core::pipe();
+    let (first, first_waker) = WakeCounter::new();
+    let (second, second_waker) = WakeCounter::new();
+    let mut read = pin!(reader.read());
+    assert!(poll_with(read.as_mut(), &first_waker).is_pending());
+    assert!(poll_with(read.as_mut(), &second_waker).is_pending());
+    writer.write(b"a").unwrap();
+    block_on(writer.flush()).unwrap();
+    assert_eq!((first.wakes(), second.wakes()), (0, 1), "wakes of (first, second) waker");
+    match poll_with(read.as_mut(), &second_waker) {
+        Poll::Ready(Ok(result)) => assert_eq!(result.buffer().to_vec(), b"a"),
+        other => panic!("expected the flushed byte, got {other:?}"),
+    }
+}
+
+/// Polling again with the same waker keeps it: one wake, to that waker.
+#[test]
+fn a_read_repolled_with_the_same_waker_is_woken_once() {
+    let (mut writer, mut reader) = pipecheck_core::pipe();
+    let (counter, waker) = WakeCounter::new();
+    let mut read = pin!(reader.read());
+    assert!(poll_with(read.as_mut(), &waker).is_pending());
+    assert!(poll_with(read.as_mut(), &waker).is_pending());
+    writer.complete(None);
+    assert_eq!(counter.wakes(), 1);
+}

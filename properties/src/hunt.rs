@@ -38,6 +38,11 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::KeepsConsumedSegment,
     Fault::ReadAtLeastKeepsWriterPaused,
     Fault::LengthCountsConsumed,
+    Fault::FlushForgetsWake,
+    Fault::KeepsStaleWaker,
+    Fault::CompleteDropsUnflushed,
+    Fault::PausesAfterReaderCompleted,
+    Fault::ReadLosesCancel,
 ];
 
 /// How long the generated sequences are (transitions per case).

@@ -26,6 +26,7 @@ const REGISTRY: &[(InvariantId, Constructor)] = &[
     (InvariantId::BALANCED_POOL, |_| Box::new(BalancedPool::default())),
     (InvariantId::SEGMENTS_IN_USE, |_| Box::new(SegmentsInUse::default())),
     (InvariantId::BUFFERED_LENGTH, |_| Box::new(BufferedLength::default())),
+    (InvariantId::CANCEL_OBSERVED, |_| Box::new(CancelObserved::default())),
 ];
 
 /// Further checkers of invariants listed above, one per component: the seed

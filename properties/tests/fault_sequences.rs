@@ -99,6 +99,11 @@ fault_tests! {
     keeps_consumed_segment_breaks_segments_in_use: KeepsConsumedSegment,
     read_at_least_keeps_writer_paused_breaks_backpressure: ReadAtLeastKeepsWriterPaused,
     length_counts_consumed_breaks_buffered_length: LengthCountsConsumed,
+    flush_forgets_wake_breaks_no_lost_wakeup: FlushForgetsWake,
+    keeps_stale_waker_breaks_no_lost_wakeup: KeepsStaleWaker,
+    complete_drops_unflushed_breaks_byte_exact: CompleteDropsUnflushed,
+    pauses_after_reader_completed_breaks_backpressure: PausesAfterReaderCompleted,
+    read_loses_cancel_breaks_cancel_observed: ReadLosesCancel,
 }
 
 #[test]

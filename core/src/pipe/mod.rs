@@ -36,7 +36,7 @@ pub use writer::{FlushCanceller, FlushFuture, FlushResult, Writer};
 use crate::buffer_pool::BufferPool;
 use crate::error::Failure;
 use crate::faults::{Fault, FaultSet};
-use crate::observe::Observer;
+use crate::observe::{Observer, PipeEnd, PipeEvent, WakerId};
 use crate::options::{LockScope, PipeOptions, PoolDesign};
 use crate::primitive::sync::{Arc, Mutex};
 use parked_head::ParkedHead;
@@ -234,4 +234,17 @@ pub(crate) fn register_waker(slot: &mut Option<Waker>, cx: &Context<'_>) {
         Some(waker) if waker.will_wake(cx.waker()) => {}
         _ => *slot = Some(cx.waker().clone()),
     }
+}
+
+/// [`register_waker`] for a waiting end of the pipe, reporting which waker `end`'s task
+/// now waits on ([`PipeEvent::WakerPolled`]). A future polled again from another task
+/// (it moved) brings a different waker, which must replace the old one: only the new
+/// task can end the wait.
+///
+/// The `KeepsStaleWaker` planted bug keeps whatever waker is already there.
+pub(crate) fn register_end_waker(shared: &Shared, slot: &mut Option<Waker>, cx: &Context<'_>, end: PipeEnd) {
+    if !(slot.is_some() && shared.config.faults.contains(Fault::KeepsStaleWaker)) {
+        register_waker(slot, cx);
+    }
+    shared.observer.emit(|| PipeEvent::WakerPolled { end, waker: WakerId::of(cx.waker()) });
 }

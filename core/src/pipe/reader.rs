@@ -11,10 +11,10 @@ use std::task::{Context, Poll};
 
 use crate::error::{Failure, PipeError};
 use crate::faults::Fault;
-use crate::observe::{PipeEnd, PipeEvent};
+use crate::observe::{PipeEnd, PipeEvent, PipeOperation};
 use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
-use crate::pipe::{Shared, hand_over, register_waker};
+use crate::pipe::{Shared, hand_over, register_end_waker};
 use crate::primitive::sync::Arc;
 
 /// The single reader of a pipe.
@@ -185,7 +185,14 @@ impl Reader {
             self.outstanding_tentative = false;
         }
         let mut state = shared.state.lock();
-        let is_canceled = std::mem::take(&mut state.read_canceled);
+        let mut is_canceled = std::mem::take(&mut state.read_canceled);
+        if is_canceled
+            && state.committed > state.examined
+            && shared.config.faults.contains(Fault::ReadLosesCancel)
+        {
+            // The planted bug: bytes are ready, so the cancel is dropped unreported.
+            is_canceled = false;
+        }
         let is_completed = state.writer_completion.is_some();
         if !is_canceled {
             if let Some(Some(failure)) = &state.writer_completion {
@@ -197,7 +204,7 @@ impl Reader {
             if !is_completed && state.unexamined() < wanted {
                 let mut writer_waker = None;
                 if let Some(cx) = cx {
-                    register_waker(&mut state.reader_waker, cx);
+                    register_end_waker(shared, &mut state.reader_waker, cx, PipeEnd::Reader);
                     shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Reader });
                     state.read_minimum = minimum;
                     if let Some(minimum) = minimum {
@@ -362,6 +369,7 @@ impl Reader {
                 && state.writer_completion.is_some()
                 && state.segments.is_empty()
                 && !returned.is_empty();
+            shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
             (state, writer_waker, leak_last, reclaimed_unlinked)
         };
         if self.lock_every_operation {
@@ -412,6 +420,7 @@ impl Reader {
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
             }
             let writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
+            shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CompleteReader });
             (writer_waker, state.take_all_if_both_completed())
         };
         if let Some(waker) = writer_waker {
@@ -490,7 +499,9 @@ fn cancel_read(shared: &Shared) {
         let mut state = shared.state.lock();
         state.read_canceled = true;
         shared.observer.emit(|| PipeEvent::ReadCanceled);
-        shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
+        let waker = shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader);
+        shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CancelRead });
+        waker
     };
     if let Some(waker) = waker {
         waker.wake();

@@ -9,10 +9,10 @@ use std::task::{Context, Poll};
 
 use crate::error::{Failure, PipeError};
 use crate::faults::Fault;
-use crate::observe::{PipeEnd, PipeEvent, SegmentId};
+use crate::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
-use crate::pipe::{Shared, hand_over, register_waker};
+use crate::pipe::{Shared, hand_over, register_end_waker};
 use crate::primitive::sync::Arc;
 
 /// What a completed flush reports.
@@ -274,6 +274,14 @@ impl Writer {
                 if !self.head_linked {
                     self.head_written = 0;
                 }
+                // The planted bug: the dropped bytes still count against the threshold.
+                let pause = shared.config.pause_writer_threshold;
+                if shared.config.faults.contains(Fault::PausesAfterReaderCompleted)
+                    && pause > 0
+                    && self.unflushed >= pause
+                {
+                    state.writer_paused = true;
+                }
                 self.unflushed = 0;
             } else {
                 for shell in self.unlinked.drain(..) {
@@ -301,13 +309,15 @@ impl Writer {
             }
             if let Some(reader) = reader {
                 state.flush_canceled = false;
-                let committed = state.committed;
-                shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed: 0, paused: false });
-                let early = match reader {
+                let (committed, paused) = (state.committed, state.writer_paused);
+                shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed: 0, paused });
+                // Only the planted bug pauses here; the flush then waits in `poll`.
+                let early = (!paused).then(|| match reader {
                     Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
                     None => Ok(FlushResult { is_completed: true, is_canceled: false }),
-                };
-                (None, Some(early))
+                });
+                shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::Flush });
+                (None, early)
             } else {
                 if state.flush_must_pause(&shared.config) {
                     state.writer_paused = true;
@@ -316,11 +326,14 @@ impl Writer {
                 let (committed, unconsumed, paused) =
                     (state.committed, state.unconsumed(shared.config.faults), state.writer_paused);
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
-                let waker = if state.committed > state.examined {
+                let waker = if state.committed > state.examined
+                    && !shared.config.faults.contains(Fault::FlushForgetsWake)
+                {
                     shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
                 } else {
                     None
                 };
+                shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::Flush });
                 (waker, None)
             }
         };
@@ -364,7 +377,9 @@ impl Writer {
                 }
                 shared.observer.emit(|| PipeEvent::HeadReleased { segment: id });
             }
-            state.committed += self.unflushed;
+            if !shared.config.faults.contains(Fault::CompleteDropsUnflushed) {
+                state.committed += self.unflushed;
+            }
             self.unflushed = 0;
             state.writer_completion = Some(failure);
             let committed = state.committed;
@@ -374,6 +389,7 @@ impl Writer {
             } else {
                 shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
             };
+            shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CompleteWriter });
             (reader_waker, state.take_all_if_both_completed())
         };
         if let Some(mut head) = empty_head {
@@ -583,7 +599,9 @@ fn cancel_flush(shared: &Shared) {
         let mut state = shared.state.lock();
         state.flush_canceled = true;
         shared.observer.emit(|| PipeEvent::FlushCanceled);
-        shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer)
+        let waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
+        shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CancelFlush });
+        waker
     };
     if let Some(waker) = waker {
         waker.wake();
@@ -642,6 +660,12 @@ impl Future for FlushFuture<'_> {
         }
         let shared = &*this.writer.shared;
         let mut state = shared.state.lock();
+        if state.writer_paused && shared.config.faults.contains(Fault::PausesAfterReaderCompleted) {
+            // The planted bug: the pause is looked at before the reader's completion.
+            register_end_waker(shared, &mut state.writer_waker, cx, PipeEnd::Writer);
+            shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Writer });
+            return Poll::Pending;
+        }
         if let Some(reader) = state.reader_completion.clone() {
             let canceled = std::mem::take(&mut state.flush_canceled);
             return Poll::Ready(match reader {
@@ -656,7 +680,7 @@ impl Future for FlushFuture<'_> {
         if !state.writer_paused {
             return Poll::Ready(Ok(FlushResult::default()));
         }
-        register_waker(&mut state.writer_waker, cx);
+        register_end_waker(shared, &mut state.writer_waker, cx, PipeEnd::Writer);
         shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Writer });
         Poll::Pending
     }

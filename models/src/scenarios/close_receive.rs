@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck_core::{Fault, InvariantId};
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
 use super::drive::{join, read_to_end};
 use crate::{Scale, Scenario};
@@ -37,7 +37,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "cancel-from-third-thread-races-read",
         summary: "a third thread cancels the read while the writer sends a byte and completes and the reader drains",
         scale: Scale::Small,
-        catches: &[Fault::LostWakeOnComplete],
+        catches: &[Fault::LostWakeOnComplete, Fault::ReadLosesCancel],
         config: CheckConfig::default,
         body: cancel_from_third_thread_races_read,
     },
@@ -45,7 +45,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "flush-races-read",
         summary: "the writer flushes a two-byte frame byte by byte while the reader waits for the whole frame",
         scale: Scale::Small,
-        catches: &[Fault::LostWakeOnComplete],
+        catches: &[Fault::LostWakeOnComplete, Fault::FlushForgetsWake],
         config: CheckConfig::default,
         body: flush_races_read,
     },
@@ -67,6 +67,29 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
 ];
 
+/// The run's outcome: the reader drained exactly `expected` (**byte-exact**). Checked
+/// after the joins, so a violation raised on another thread ends the run first and no
+/// two threads unwind at once.
+fn expect_bytes(got: &[u8], expected: &[u8]) {
+    ensure(got == expected, InvariantId::BYTE_EXACT, || {
+        format!("the reader drained {got:?}, expected {expected:?}")
+    });
+}
+
+/// Drains like [`CheckedReader::drain`], counting the reads that reported a cancel.
+fn drain_counting_cancels(reader: &mut CheckedReader, monitor: &Monitor) -> (Vec<u8>, usize) {
+    let (mut bytes, mut cancels) = (Vec::new(), 0);
+    loop {
+        let outcome = reader.read_and_consume(|len| len).unwrap();
+        bytes.extend_from_slice(&outcome.bytes);
+        cancels += usize::from(outcome.canceled);
+        if outcome.completed {
+            monitor.record_by("reader", Observation::Drained);
+            return (bytes, cancels);
+        }
+    }
+}
+
 /// Pause the writer at two unconsumed bytes, resume it below one.
 fn pause_at_two() -> CheckConfig {
     CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..CheckConfig::default() }
@@ -79,9 +102,9 @@ fn writer_complete_races_read(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = reader.drain().unwrap();
-    assert_eq!(bytes, b"ab");
     reader.complete(None);
     join(writer);
+    expect_bytes(&bytes, b"ab");
 }
 
 /// A pending read is released by the cancel (or sees it at once); the reader then
@@ -93,10 +116,13 @@ fn cancel_races_read(monitor: &Arc<Monitor>) {
         canceller.cancel_pending_read();
         writer.complete(None);
     });
-    let bytes = reader.drain().unwrap();
-    assert!(bytes.is_empty());
+    let (bytes, cancels) = drain_counting_cancels(&mut reader, monitor);
     reader.complete(None);
     join(writer);
+    expect_bytes(&bytes, b"");
+    // The cancel comes before the completion, and the reader reads until it sees the
+    // completion: some read after the cancel reports it, exactly one.
+    ensure(cancels == 1, InvariantId::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
 }
 
 /// As `cancel-races-read`, with the cancel on a thread of its own (seed 004's
@@ -110,11 +136,14 @@ fn cancel_from_third_thread_races_read(monitor: &Arc<Monitor>) {
         writer.send(b"a").unwrap();
         writer.complete(None);
     });
-    let bytes = reader.drain().unwrap();
-    assert_eq!(bytes, b"a");
+    let (bytes, cancels) = drain_counting_cancels(&mut reader, monitor);
     reader.complete(None);
     join(writer);
     join(cancel);
+    expect_bytes(&bytes, b"a");
+    // The cancel may come after the last read (then no read reports it), never twice;
+    // the monitor's cancel-observed checks that a read after it reports it.
+    ensure(cancels <= 1, InvariantId::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
 }
 
 /// The reader consumes only whole two-byte frames but examines everything, so after
@@ -127,9 +156,9 @@ fn flush_races_read(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let frames = read_to_end(&mut reader, monitor, |len| len - len % 2).unwrap();
-    assert_eq!(frames, b"ab");
     reader.complete(None);
     join(writer);
+    expect_bytes(&frames, b"ab");
 }
 
 /// The first flush pauses the writer (two bytes unconsumed); the reader's consume must
@@ -143,9 +172,9 @@ fn consume_races_paused_flush(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = reader.drain().unwrap();
-    assert_eq!(bytes, b"abc");
     reader.complete(None);
     join(writer);
+    expect_bytes(&bytes, b"abc");
 }
 
 /// Consuming one of two bytes leaves the writer paused (one is not below the resume

@@ -10,6 +10,8 @@ mod frames;
 mod large_cancel;
 mod large_stream;
 mod length;
+mod only_wake;
+mod outcomes;
 mod pool;
 mod read_at_least;
 mod reader_gone;
@@ -32,6 +34,8 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(&frames::SCENARIOS[..1]);
     all.extend_from_slice(&read_at_least::SCENARIOS[..1]);
     all.extend_from_slice(length::SCENARIOS);
+    all.extend_from_slice(only_wake::SCENARIOS);
+    all.extend_from_slice(outcomes::SCENARIOS);
     all.extend_from_slice(crate::primitives::SCENARIOS);
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);

@@ -145,6 +145,11 @@ impl Invariant for Backpressure {
                 }
                 self.paused = paused;
             }
+            E::Flushed { paused: true, .. } => {
+                return Err(
+                    "a flush after the reader completed paused the writer: it must report completion".into(),
+                );
+            }
             E::Flushed { committed, .. } | E::WriterCompleted { committed, .. } => self.committed = committed,
             E::Consumed { examined, unconsumed, .. } => {
                 self.examined = examined;

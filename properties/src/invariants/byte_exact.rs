@@ -71,6 +71,15 @@ impl Invariant for ByteExact {
                 self.consumed, self.committed
             ));
         }
+        // The reader saw the writer's completion, which came after everything it wrote:
+        // every written byte, flushed or only advanced, must have been read.
+        if self.drained && self.consumed != self.written.len() as u64 {
+            return Err(format!(
+                "the reader drained the pipe at {} bytes, but the writer wrote {} before completing",
+                self.consumed,
+                self.written.len()
+            ));
+        }
         Ok(())
     }
 }

@@ -18,10 +18,10 @@
 //! -- --seed <seed>`. Used by `tests/soak.rs` (a few short seeds) and
 //! `examples/soak.rs` (many long seeds, with a progress bar).
 
-use pipecheck_core::{Failure, FlushCanceller, PipeError, PipeOptions, ReadCanceller, Reader, Writer};
+use pipecheck_core::{Failure, FlushCanceller, PipeError, ReadCanceller, Reader, Writer};
 
 use super::CountingPool;
-use super::transfer::{SplitMix64, check_pattern, fill_pattern};
+use super::transfer::{Plan, SplitMix64, check_pattern, fill_pattern};
 use super::watchdog::{Watch, block_on, phase, phase_at};
 
 /// How a seed's stream ends.
@@ -41,10 +41,8 @@ pub(crate) struct Soak {
     pub(crate) seed: u64,
     pub(crate) bytes: u64,
     pub(crate) ending: Ending,
-    pub(crate) minimum_segment_size: usize,
-    pub(crate) maximum_segment_size: usize,
-    pub(crate) pause_writer_threshold: u64,
-    pub(crate) resume_writer_threshold: u64,
+    /// The pipe's sizes and thresholds (its `bytes` and `seed` are this run's).
+    pub(crate) plan: Plan,
     /// The largest single `write`.
     pub(crate) max_chunk: u64,
     /// The most bytes the reader leaves unconsumed after an `advance_to`.
@@ -77,23 +75,18 @@ impl Soak {
             seed,
             bytes,
             ending,
-            minimum_segment_size,
-            maximum_segment_size,
-            pause_writer_threshold,
-            resume_writer_threshold,
+            plan: Plan {
+                minimum_segment_size,
+                maximum_segment_size,
+                pause_writer_threshold,
+                resume_writer_threshold,
+                ..Plan::new(0, seed)
+            },
             max_chunk: pick(&mut rng, &[512, 8192, 65536]),
             max_left: pick(&mut rng, &[0, 64, 4096]),
             read_cancel_every: pick(&mut rng, &[8, 64, 1024]),
             flush_cancel_every: pick(&mut rng, &[8, 64, 1024]),
         }
-    }
-
-    fn options(&self) -> PipeOptions {
-        PipeOptions::new()
-            .minimum_segment_size(self.minimum_segment_size)
-            .maximum_segment_size(self.maximum_segment_size)
-            .pause_writer_threshold(self.pause_writer_threshold)
-            .resume_writer_threshold(self.resume_writer_threshold)
     }
 
     /// The most buffers that may be rented at once. Unexamined bytes stay under the
@@ -108,8 +101,8 @@ impl Soak {
     /// writer's head and the last linked segment (returned only once a successor is
     /// linked), in each window.
     pub(crate) fn buffer_bound(&self) -> usize {
-        let bytes = self.pause_writer_threshold + 2 * self.max_chunk + self.max_left;
-        2 * (bytes / self.minimum_segment_size as u64) as usize + 6
+        let bytes = self.plan.pause_writer_threshold + 2 * self.max_chunk + self.max_left;
+        2 * (bytes / self.plan.minimum_segment_size as u64) as usize + 6
     }
 
     /// The failure the writer completes with, or the reader when it quits failed.
@@ -194,7 +187,7 @@ impl std::fmt::Display for SoakReport {
 pub(crate) fn run(seed: u64, bytes: u64) -> SoakReport {
     let soak = Soak::from_seed(seed, bytes);
     let pool = CountingPool::new();
-    let (writer, reader) = soak.options().buffer_pool(pool.clone()).build().expect("valid soak options");
+    let (writer, reader) = soak.plan.options().buffer_pool(pool.clone()).build().expect("valid soak options");
     let (read_canceller, flush_canceller) = (reader.read_canceller(), writer.flush_canceller());
     let watch = Watch::new();
     let writing =

@@ -121,6 +121,8 @@ pub(crate) fn block_on_within<F: Future>(deadline: Duration, future: F) -> F::Ou
 /// `pipecheck_core::pipe::reader::ReadFuture<'_>` → `ReadFuture`.
 fn short_type_name<T>() -> &'static str {
     let full = std::any::type_name::<T>();
+    // A pinned future is named by what is pinned: `Pin<&mut FlushFuture>` → `FlushFuture`.
+    let full = full.strip_prefix("core::pin::Pin<&mut ").unwrap_or(full);
     let path = full.split('<').next().unwrap_or(full);
     path.rsplit("::").next().unwrap_or(path)
 }
@@ -150,8 +152,8 @@ struct Track {
 }
 
 impl Track {
-    fn new(name: String) -> Arc<Track> {
-        let state = TrackState { op: "start", at: None, waiting: None, steps: 0, ended: None };
+    fn new(name: String, op: &'static str) -> Arc<Track> {
+        let state = TrackState { op, at: None, waiting: None, steps: 0, ended: None };
         Arc::new(Track { name, state: Mutex::new(state) })
     }
 
@@ -276,7 +278,7 @@ impl Watch {
     /// [`Watch::new`] with another stall deadline (the watchdog's own tests).
     pub(crate) fn within(deadline: Duration) -> Watch {
         let group = Arc::new(Group::default());
-        let track = Track::new("test".to_owned());
+        let track = Track::new("test".to_owned(), "its body");
         group.tracks.lock().unwrap().push(track.clone());
         CURRENT.with(|c| *c.borrow_mut() = Some((track, group.clone())));
         let (sender, ended) = mpsc::channel();
@@ -290,7 +292,7 @@ impl Watch {
         F: FnOnce() -> T + Send + 'static,
     {
         let name = name.into();
-        let track = Track::new(name.clone());
+        let track = Track::new(name.clone(), "its body");
         self.group.tracks.lock().unwrap().push(track.clone());
         let (group, mine, ended) = (self.group.clone(), track.clone(), self.sender.clone());
         let handle = std::thread::Builder::new()
@@ -314,6 +316,7 @@ impl Watch {
     /// When any watched thread panicked, or when no watched thread made progress for
     /// [`DEADLINE`]; the message says what each thread is blocked in.
     pub(crate) fn join<T>(&self, thread: Watched<T>) -> T {
+        phase("join()");
         let mut last = self.group.steps();
         loop {
             let ended = thread.track.state.lock().unwrap().ended.clone();

@@ -47,6 +47,16 @@ mod cli {
         .map_err(|e| format!("{text:?} is not a u64: {e}"))
     }
 
+    /// Prints above the bar; without a terminal the bar is hidden and so would be its
+    /// lines, but the seeds must be in the log.
+    fn say(bar: &ProgressBar, line: String) {
+        if bar.is_hidden() {
+            println!("{line}");
+        } else {
+            bar.println(line);
+        }
+    }
+
     pub(crate) fn main() {
         let args = Args::parse();
         let seeds: Vec<u64> = match args.seed {
@@ -64,13 +74,13 @@ mod cli {
         for &seed in &seeds {
             bar.set_message(format!("seed {seed:#x}, {} MiB moved", moved >> 20));
             // Printed before the run, so a failing (or hanging) seed is on screen.
-            bar.println(format!(
-                "seed {seed:#x}: {} MiB (replay: --seed {seed:#x} --mib {})",
-                args.mib, args.mib
-            ));
+            say(
+                &bar,
+                format!("seed {seed:#x}: {} MiB (replay: --seed {seed:#x} --mib {})", args.mib, args.mib),
+            );
             let report = soak::run(seed, args.mib << 20);
             moved += report.read;
-            bar.println(format!("  {report}"));
+            say(&bar, format!("  {report}"));
             bar.inc(1);
         }
         bar.finish_and_clear();

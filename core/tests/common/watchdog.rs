@@ -353,6 +353,18 @@ impl Watch {
         threads.into_iter().map(|t| self.join(t)).collect()
     }
 
+    /// Fails the test, with the report, if a watched thread has panicked: for a test
+    /// thread that waits by spinning rather than in [`Watch::join`].
+    ///
+    /// # Panics
+    ///
+    /// When a watched thread panicked.
+    pub(crate) fn check(&self) {
+        if let Some(other) = self.panicked() {
+            panic!("watchdog: {other} panicked; threads: {}", self.group.report());
+        }
+    }
+
     /// The name of a watched thread that panicked, if any.
     fn panicked(&self) -> Option<String> {
         let tracks = self.group.tracks.lock().unwrap();

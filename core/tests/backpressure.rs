@@ -10,6 +10,7 @@
 mod common;
 
 use common::block_on;
+use common::watchdog::{Watch, phase, phase_at};
 
 use std::pin::pin;
 use std::task::Poll;
@@ -113,6 +114,7 @@ fn a_flush_pauses_on_unexamined_bytes_even_when_nothing_was_consumed() {
 fn read_frames(reader: &mut Reader, frame_len: usize) -> Vec<Vec<u8>> {
     let mut frames = Vec::new();
     loop {
+        phase("read()");
         let result = block_on(reader.read()).unwrap();
         let buffer = result.buffer();
         let whole = buffer.len() - buffer.len() % frame_len;
@@ -141,12 +143,14 @@ fn a_frame_four_times_the_pause_threshold_crosses_with_examine_all_consume_none(
         .build()
         .unwrap();
     let frame = |i: usize| -> Vec<u8> { (0..FRAME).map(|j| (i * 7 + j) as u8).collect() };
-    let writing = std::thread::spawn(move || {
+    let watch = Watch::new();
+    let writing = watch.spawn("writer", move || {
         let mut pauses = 0;
         for i in 0..FRAMES {
             // Each flush sends the pause threshold's worth, so every flush may pause.
             for piece in frame(i).chunks(PAUSE) {
                 writer.write(piece).unwrap();
+                phase_at("flush()", (i * FRAME) as u64);
                 let mut flush = pin!(writer.flush());
                 if poll_once(flush.as_mut()).is_pending() {
                     pauses += 1;
@@ -154,11 +158,12 @@ fn a_frame_four_times_the_pause_threshold_crosses_with_examine_all_consume_none(
                 }
             }
         }
+        phase("complete()");
         writer.complete(None);
         pauses
     });
     let frames = read_frames(&mut reader, FRAME);
-    let pauses = writing.join().unwrap();
+    let pauses = watch.join(writing);
     assert_eq!(frames, (0..FRAMES).map(frame).collect::<Vec<_>>());
     assert!(pauses > 0, "the writer was paused inside frames and released by examine-all");
 }
@@ -265,19 +270,23 @@ fn a_writer_blocked_on_flush_is_released_by_a_reader_thread() {
     let (mut writer, mut reader) =
         PipeOptions::new().pause_writer_threshold(1024).resume_writer_threshold(512).build().unwrap();
     const TOTAL: usize = 1 << 20;
-    let writing = std::thread::spawn(move || {
+    let watch = Watch::new();
+    let writing = watch.spawn("writer", move || {
         let mut paused = 0;
         for chunk in 0..TOTAL / 4096 {
             writer.write(&[chunk as u8; 4096]).unwrap();
+            phase_at("flush()", chunk as u64 * 4096);
             // Every chunk crosses the pause threshold, so every flush pauses.
             block_on(writer.flush()).unwrap();
             paused += 1;
         }
+        phase("complete()");
         writer.complete(None);
         paused
     });
     let mut received = 0usize;
     loop {
+        phase_at("read()", received as u64);
         let result = block_on(reader.read()).unwrap();
         for chunk in result.buffer().chunks() {
             for (i, &b) in chunk.iter().enumerate() {
@@ -293,7 +302,7 @@ fn a_writer_blocked_on_flush_is_released_by_a_reader_thread() {
         }
     }
     assert_eq!(received, TOTAL);
-    assert_eq!(writing.join().unwrap(), TOTAL / 4096);
+    assert_eq!(watch.join(writing), TOTAL / 4096);
 }
 
 /// A paused flush polled again with another waker (its task moved) is woken through

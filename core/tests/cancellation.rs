@@ -10,8 +10,7 @@ mod common;
 use std::pin::pin;
 use std::task::Poll;
 
-use common::{WakeCounter, poll_with};
-use pipecheck_core::primitive::future::block_on;
+use common::{WakeCounter, block_on, poll_with};
 use pipecheck_core::{PipeError, Reader, Writer};
 
 fn flushed(data: &[u8]) -> (Writer, Reader) {

@@ -10,6 +10,7 @@
 mod common;
 
 use common::block_on;
+use common::watchdog::{Watch, phase};
 
 use std::pin::pin;
 use std::sync::Arc;
@@ -191,12 +192,15 @@ fn racing_completions_release_every_buffer_once() {
         let (mut writer, mut reader, pool) = counted();
         writer.write(&[7; 150]).unwrap();
         block_on(writer.flush()).unwrap();
-        let writing = std::thread::spawn(move || {
+        let watch = Watch::new();
+        let writing = watch.spawn("writer", move || {
             writer.write(&vec![8; (round % 130) as usize]).unwrap();
+            phase("complete()");
             writer.complete(None);
         });
-        let reading = std::thread::spawn(move || {
+        let reading = watch.spawn("reader", move || {
             loop {
+                phase("read()");
                 let result = block_on(reader.read()).unwrap();
                 let done = result.is_completed();
                 let end = result.buffer().end();
@@ -205,10 +209,11 @@ fn racing_completions_release_every_buffer_once() {
                     break;
                 }
             }
+            phase("complete()");
             reader.complete(None);
         });
-        writing.join().unwrap();
-        reading.join().unwrap();
+        watch.join(writing);
+        watch.join(reading);
         pool.assert_all_returned();
     }
 }

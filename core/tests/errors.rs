@@ -7,6 +7,7 @@
 mod common;
 
 use common::block_on;
+use common::watchdog::Watch;
 
 use pipecheck_core::{Failure, OptionsError, PipeError, PipeOptions, Reader, Writer};
 
@@ -159,9 +160,10 @@ fn writer_failed_reaches_the_next_read() {
 #[test]
 fn writer_failed_wakes_a_blocked_read() {
     let (mut writer, mut reader) = pipecheck_core::pipe();
-    let failing = std::thread::spawn(move || writer.complete(Some("boom".into())));
+    let watch = Watch::new();
+    let failing = watch.spawn("writer complete()", move || writer.complete(Some("boom".into())));
     assert_eq!(block_on(reader.read()).unwrap_err(), PipeError::WriterFailed(Failure::new("boom")));
-    failing.join().unwrap();
+    watch.join(failing);
 }
 
 #[test]

@@ -7,6 +7,7 @@
 mod common;
 
 use common::block_on;
+use common::watchdog::Watch;
 
 use std::pin::pin;
 use std::task::Poll;
@@ -147,10 +148,11 @@ fn cancel_from_another_thread_releases_a_blocked_read() {
     let (_writer, mut reader) = pipecheck_core::pipe();
     let canceller = reader.read_canceller();
     // Whether the cancel lands before or during the read, the read ends canceled.
-    let cancelling = std::thread::spawn(move || canceller.cancel_pending_read());
+    let watch = Watch::new();
+    let cancelling = watch.spawn("canceller cancel_pending_read()", move || canceller.cancel_pending_read());
     let result = block_on(reader.read()).unwrap();
     assert!(result.is_canceled());
-    cancelling.join().unwrap();
+    watch.join(cancelling);
 }
 
 #[test]
@@ -219,14 +221,15 @@ fn advance_consumes_and_examines_the_same_position() {
 #[test]
 fn blocking_read_returns_when_another_thread_flushes() {
     let (mut writer, mut reader) = pipecheck_core::pipe();
-    let writing = std::thread::spawn(move || {
+    let watch = Watch::new();
+    let writing = watch.spawn("writer", move || {
         writer.write(b"across threads").unwrap();
         block_on(writer.flush()).unwrap();
         writer
     });
     let result = block_on(reader.read()).unwrap();
     assert_eq!(result.buffer().to_vec(), b"across threads");
-    drop(writing.join().unwrap());
+    drop(watch.join(writing));
 }
 
 /// A pending read polled again with another waker (its task moved) must be woken

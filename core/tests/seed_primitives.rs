@@ -5,6 +5,7 @@
 mod common;
 
 use common::block_on;
+use common::watchdog::{Watch, phase};
 
 use std::pin::pin;
 use std::task::{Context, Waker};
@@ -138,19 +139,19 @@ fn mutex_waiter_dropped_after_hand_over_passes_the_lock_on() {
 #[test]
 fn mutex_excludes_across_threads() {
     let mutex = std::sync::Arc::new(AsyncMutex::new(0u64));
+    let watch = Watch::new();
     let threads: Vec<_> = (0..4)
-        .map(|_| {
+        .map(|i| {
             let mutex = mutex.clone();
-            std::thread::spawn(move || {
+            watch.spawn(format!("locker {i}"), move || {
+                phase("lock()");
                 for _ in 0..10_000 {
                     *block_on(mutex.lock()) += 1;
                 }
             })
         })
         .collect();
-    for thread in threads {
-        thread.join().unwrap();
-    }
+    watch.join_all(threads);
     assert_eq!(*block_on(mutex.lock()), 40_000);
 }
 
@@ -194,21 +195,22 @@ fn pool_prefers_the_home_partition() {
 #[test]
 fn pool_rents_and_returns_balance_across_threads() {
     let pool = std::sync::Arc::new(PartitionedPool::new(2, 64));
+    let watch = Watch::new();
     let threads: Vec<_> = (0..4)
         .map(|i| {
             let pool = pool.clone();
-            std::thread::spawn(move || {
+            watch.spawn(format!("pool user {i}"), move || {
                 let home = pool.handle(i);
                 for _ in 0..1_000 {
+                    phase("rent()");
                     let (x, y) = (home.rent(), home.rent());
+                    phase("give_back()");
                     home.give_back(x);
                     home.give_back(y);
                 }
             })
         })
         .collect();
-    for thread in threads {
-        thread.join().unwrap();
-    }
+    watch.join_all(threads);
     assert_eq!(pool.stats().outstanding(), Some(0));
 }

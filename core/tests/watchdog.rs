@@ -12,7 +12,7 @@ use std::sync::mpsc::{self, Sender};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use common::watchdog::{DEADLINE, block_on_within};
+use common::watchdog::{DEADLINE, Watch, block_on_within, phase_at};
 
 /// Short, so the tests that expect the watchdog to fire finish quickly; the deadline
 /// only decides when a wait counts as never woken.
@@ -88,4 +88,52 @@ fn a_lost_wakeup_fails_within_the_deadline_naming_the_read() {
     let message = message(failure.as_ref());
     assert!(message.contains("watchdog: `SignalPending` at core/tests/watchdog.rs:"), "{message}");
     assert!(message.contains("was never woken"), "{message}");
+}
+
+/// A thread stuck outside any future (here on a channel, as it would be on a deadlocked
+/// lock): no future's watchdog sees it, the watch's stall check does, and names the
+/// phase the thread labelled.
+#[test]
+fn a_thread_stuck_outside_a_future_fails_the_join_naming_its_phase() {
+    let watch = Watch::within(SHORT);
+    let (release, stuck) = mpsc::channel::<()>();
+    let sleeper = watch.spawn("sleeper", move || {
+        phase_at("recv()", 42);
+        stuck.recv().expect("released");
+    });
+    let failure = catch_unwind(AssertUnwindSafe(|| watch.join(sleeper))).expect_err("no progress");
+    let message = message(failure.as_ref());
+    assert!(message.contains("no thread made progress"), "{message}");
+    assert!(message.contains("sleeper blocked in recv() at offset 42"), "{message}");
+    release.send(()).expect("the sleeper waits");
+}
+
+/// A read that is never woken on a watched thread: its watchdog fires there, and the
+/// join reports it with what the other threads were doing.
+#[test]
+fn a_lost_wake_on_a_watched_thread_names_every_threads_operation() {
+    let (writer, mut reader) = pipecheck_core::pipe();
+    let watch = Watch::new();
+    let reading = watch.spawn("reader", move || {
+        phase_at("read()", 0);
+        block_on_within(SHORT, reader.read()).map(|_| ())
+    });
+    let failure = catch_unwind(AssertUnwindSafe(|| watch.join(reading))).expect_err("never woken");
+    let message = message(failure.as_ref());
+    assert!(message.contains("watchdog: reader panicked"), "{message}");
+    assert!(
+        message.contains("reader panicked: watchdog: `ReadFuture` at core/tests/watchdog.rs:"),
+        "{message}"
+    );
+    assert!(message.contains("test blocked in join()"), "{message}");
+    drop(writer);
+}
+
+/// Threads that finish are joined with their results, however long the run: progress,
+/// not the total time, decides.
+#[test]
+fn watched_threads_that_finish_return_their_results() {
+    let watch = Watch::within(SHORT);
+    let threads: Vec<_> = (0..3u64).map(|i| watch.spawn(format!("worker {i}"), move || i * 2)).collect();
+    assert_eq!(watch.join_all(threads), [0, 2, 4]);
 }

@@ -5,6 +5,7 @@
 // Each test file uses a different subset of the helpers.
 #![allow(dead_code)]
 
+pub(crate) mod soak;
 pub(crate) mod transfer;
 pub(crate) mod watchdog;
 
@@ -100,6 +101,8 @@ pub(crate) struct CountingPool {
     inner: DefaultBufferPool,
     rents: AtomicUsize,
     returns: AtomicUsize,
+    /// The most buffers rented at once.
+    peak: AtomicUsize,
     /// Buffers rented and not yet returned, by address, with the size asked for.
     outstanding: Mutex<HashMap<usize, usize>>,
     /// Every `min_len` asked for, in order.
@@ -124,6 +127,11 @@ impl CountingPool {
         self.outstanding.lock().unwrap().len()
     }
 
+    /// The most buffers that were rented and not given back at one time.
+    pub(crate) fn peak(&self) -> usize {
+        self.peak.load(Ordering::SeqCst)
+    }
+
     /// The `min_len` of every rent so far.
     pub(crate) fn requests(&self) -> Vec<usize> {
         self.requests.lock().unwrap().clone()
@@ -140,8 +148,11 @@ impl BufferPool for CountingPool {
     fn rent(&self, min_len: usize) -> Box<[u8]> {
         let buffer = self.inner.rent(min_len);
         assert!(buffer.len() >= min_len);
-        let previous = self.outstanding.lock().unwrap().insert(buffer.as_ptr() as usize, min_len);
+        let mut outstanding = self.outstanding.lock().unwrap();
+        let previous = outstanding.insert(buffer.as_ptr() as usize, min_len);
         assert!(previous.is_none(), "the inner pool handed out a buffer that is still rented");
+        self.peak.fetch_max(outstanding.len(), Ordering::SeqCst);
+        drop(outstanding);
         self.requests.lock().unwrap().push(min_len);
         self.rents.fetch_add(1, Ordering::SeqCst);
         buffer

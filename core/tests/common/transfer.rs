@@ -6,10 +6,9 @@
 //! so both measure the same work. The throughput includes generating and checking the
 //! pattern on both sides, so it is a lower bound on the pipe's own speed.
 
-use std::thread;
 use std::time::{Duration, Instant};
 
-use super::watchdog::block_on;
+use super::watchdog::{Watch, block_on, phase, phase_at};
 use pipecheck_core::{PipeOptions, Reader, Writer};
 
 /// The environment variable that overrides the default seed.
@@ -153,10 +152,11 @@ impl Report {
 pub(crate) fn transfer(plan: Plan, customize: impl FnOnce(PipeOptions) -> PipeOptions) -> Report {
     let (writer, reader) = customize(plan.options()).build().expect("valid plan");
     let started = Instant::now();
-    let writing = thread::spawn(move || write_side(writer, plan));
-    let reading = thread::spawn(move || read_side(reader, plan));
-    let flushes = writing.join().expect("writer thread panicked");
-    let (reads, partial_consumes) = reading.join().expect("reader thread panicked");
+    let watch = Watch::new();
+    let writing = watch.spawn("writer", move || write_side(writer, plan));
+    let reading = watch.spawn("reader", move || read_side(reader, plan));
+    let flushes = watch.join(writing);
+    let (reads, partial_consumes) = watch.join(reading);
     Report { bytes: plan.bytes, elapsed: started.elapsed(), flushes, reads, partial_consumes }
 }
 
@@ -179,11 +179,13 @@ fn write_side(mut writer: Writer, plan: Plan) -> u64 {
         writer.advance(n).expect("advance");
         written += n as u64;
         if rng.below(3) == 0 || written == plan.bytes {
+            phase_at("flush()", written);
             let result = block_on(writer.flush()).expect("flush");
             assert!(!result.is_completed && !result.is_canceled, "unexpected flush result {result:?}");
             flushes += 1;
         }
     }
+    phase("complete()");
     writer.complete(None);
     flushes
 }
@@ -196,6 +198,7 @@ fn read_side(mut reader: Reader, plan: Plan) -> (u64, u64) {
     let mut reads = 0u64;
     let mut partial = 0u64;
     loop {
+        phase_at("read()", verified);
         let result = block_on(reader.read()).expect("read");
         reads += 1;
         let completed = result.is_completed();
@@ -245,6 +248,7 @@ fn read_side(mut reader: Reader, plan: Plan) -> (u64, u64) {
         }
     }
     assert_eq!(verified, plan.bytes, "the reader saw a different number of bytes");
+    phase("complete()");
     reader.complete(None);
     (reads, partial)
 }

@@ -214,3 +214,31 @@ fn pool_rents_and_returns_balance_across_threads() {
     watch.join_all(threads);
     assert_eq!(pool.stats().outstanding(), Some(0));
 }
+
+/// Counts the wakes it receives.
+struct CountingWaker(std::sync::atomic::AtomicUsize);
+
+impl std::task::Wake for CountingWaker {
+    fn wake(self: std::sync::Arc<Self>) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+// Before issue 13, `reset` dropped this waker without waking it: the waiter slept on
+// although its token was stale (the planted `ResetStrandsWaiter`).
+#[test]
+fn reset_wakes_a_waiter_of_the_operation_it_ends() {
+    let source = CompletionSource::<u8>::new();
+    let first = source.reset();
+    let wakes = std::sync::Arc::new(CountingWaker(std::sync::atomic::AtomicUsize::new(0)));
+    let waker = Waker::from(wakes.clone());
+    let mut cx = Context::from_waker(&waker);
+    let mut wait = pin!(source.wait(first));
+    assert!(wait.as_mut().poll(&mut cx).is_pending());
+    source.reset();
+    assert_eq!(wakes.0.load(std::sync::atomic::Ordering::SeqCst), 1, "reset must wake the stale waiter");
+    assert_eq!(
+        wait.as_mut().poll(&mut cx),
+        std::task::Poll::Ready(Err(CompletionError::StaleToken { token: 1, current: 2 }))
+    );
+}

@@ -3,8 +3,10 @@
 //! `CloseAsync` running concurrently with `ReceiveAsync`), and consume and reader
 //! completion racing a paused flush.
 //!
-//! Under loom a wake that never comes leaves both threads blocked, which loom reports
-//! as a deadlock and the harness as a **no-lost-wakeup** violation.
+//! A wake an operation owes and does not take is reported online by the monitor as a
+//! **no-lost-wakeup** violation naming that operation; a wait nobody ends is also
+//! loom's deadlock, which the harness counts as the same invariant. The reads'
+//! outcomes (the bytes, the reported cancel) are checked after the joins, typed.
 
 use std::sync::Arc;
 

@@ -660,8 +660,12 @@ impl Future for FlushFuture<'_> {
         }
         let shared = &*this.writer.shared;
         let mut state = shared.state.lock();
-        if state.writer_paused && shared.config.faults.contains(Fault::PausesAfterReaderCompleted) {
-            // The planted bug: the pause is looked at before the reader's completion.
+        if state.writer_paused
+            && state.reader_completion.is_some()
+            && shared.config.faults.contains(Fault::PausesAfterReaderCompleted)
+        {
+            // The planted bug: the pause is looked at before the reader's completion (and
+            // only then: a paused flush the reader has not released behaves as without it).
             register_end_waker(shared, &mut state.writer_waker, cx, PipeEnd::Writer);
             shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Writer });
             return Poll::Pending;

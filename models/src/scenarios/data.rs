@@ -28,7 +28,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "both-complete-race-last-read",
-        summary: "the writer sends and completes while the reader reads once and completes, in either order",
+        summary: "the writer sends and completes while the reader reads once, keeps the last byte and completes, in either order",
         scale: Scale::Small,
         catches: &[Fault::LeakOnComplete],
         config: segments_of_two,
@@ -81,7 +81,10 @@ fn both_complete_race_last_read(monitor: &Arc<Monitor>) {
         writer.send(b"abc").unwrap();
         writer.complete(None);
     });
-    reader.read_and_consume(|len| len).unwrap();
+    // Leave the last byte unconsumed: a fully consumed pipe hands its idle head back
+    // before the completions (the .NET rule), and the last segment must still be there
+    // for the completions to release, whichever order they come in.
+    reader.read_and_consume(|len| len - 1).unwrap();
     reader.complete(None);
     join(writer);
 }

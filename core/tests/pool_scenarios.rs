@@ -14,24 +14,10 @@ mod common;
 
 use common::block_on;
 
-use std::sync::Arc;
-
-use common::{CountingPool, Recorder, check_lifecycle, created, discarded, head_released, returned, taken};
+use common::{check_lifecycle, created, discarded, fixed, head_released, recorded, returned, taken};
 use pipecheck_core::{PipeEvent, PipeOptions, PoolDesign, Reader, SegmentId, Writer};
 
 const SEGMENT: usize = 64;
-
-/// A pipe with fixed-size segments, an event recorder and a counting buffer pool.
-fn recorded(options: PipeOptions) -> (Writer, Reader, Arc<Recorder>, Arc<CountingPool>) {
-    let recorder = Recorder::new();
-    let pool = CountingPool::new();
-    let (writer, reader) = options.observer(recorder.clone()).buffer_pool(pool.clone()).build().unwrap();
-    (writer, reader, recorder, pool)
-}
-
-fn fixed(size: usize) -> PipeOptions {
-    PipeOptions::new().minimum_segment_size(size).maximum_segment_size(size)
-}
 
 /// Reads, checks the bytes against `expected`, and consumes everything.
 fn consume_all(reader: &mut Reader, expected: &[u8]) {

@@ -258,3 +258,18 @@ pub(crate) fn check_lifecycle(events: &[PipeEvent], max_pooled: usize) {
         }
     }
 }
+
+/// A pipe built from `options` with an event recorder and a counting buffer pool.
+pub(crate) fn recorded(
+    options: pipecheck_core::PipeOptions,
+) -> (pipecheck_core::Writer, pipecheck_core::Reader, Arc<Recorder>, Arc<CountingPool>) {
+    let recorder = Recorder::new();
+    let pool = CountingPool::new();
+    let (writer, reader) = options.observer(recorder.clone()).buffer_pool(pool.clone()).build().unwrap();
+    (writer, reader, recorder, pool)
+}
+
+/// Options for segments of exactly `size` bytes.
+pub(crate) fn fixed(size: usize) -> pipecheck_core::PipeOptions {
+    pipecheck_core::PipeOptions::new().minimum_segment_size(size).maximum_segment_size(size)
+}

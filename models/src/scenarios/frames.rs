@@ -40,11 +40,11 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
 ];
 
 /// Frame length of the small scenario: four times its pause threshold.
-const SMALL_FRAME: usize = 4;
+pub(super) const SMALL_FRAME: usize = 4;
 /// Frame length of the large scenario: four times its pause threshold.
-const LARGE_FRAME: usize = 64;
+pub(super) const LARGE_FRAME: usize = 64;
 
-fn small_frames() -> CheckConfig {
+pub(super) fn small_frames() -> CheckConfig {
     CheckConfig {
         minimum_segment_size: 4,
         maximum_segment_size: 4,
@@ -56,7 +56,7 @@ fn small_frames() -> CheckConfig {
     }
 }
 
-fn large_frames_config() -> CheckConfig {
+pub(super) fn large_frames_config() -> CheckConfig {
     CheckConfig {
         minimum_segment_size: 4,
         maximum_segment_size: 16,
@@ -69,7 +69,7 @@ fn large_frames_config() -> CheckConfig {
 }
 
 /// Frame `i` of length `len`: each byte depends on the frame and its position.
-fn frame(i: usize, len: usize) -> Vec<u8> {
+pub(super) fn frame(i: usize, len: usize) -> Vec<u8> {
     (0..len).map(|j| (i * 37 + j * 11) as u8).collect()
 }
 

@@ -10,11 +10,12 @@
 
 use std::sync::Arc;
 
+use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, FaultSet};
-use pipecheck_properties::{CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe};
+use pipecheck_properties::{CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe};
 
 use super::drive::join;
+use super::frames::{LARGE_FRAME, SMALL_FRAME, frame, large_frames_config, small_frames};
 use super::large_stream::message;
 use crate::{Scale, Scenario};
 
@@ -26,7 +27,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
                   each pause the writer; the reader examines only what it consumes",
         scale: Scale::Small,
         catches: &[Fault::ReadAtLeastKeepsWriterPaused],
-        config: small_config,
+        config: small_frames,
         body: read_at_least_above_pause,
     },
     Scenario {
@@ -35,44 +36,10 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
                   waits for each whole frame with read_at_least(64) and consumes it",
         scale: Scale::Large,
         catches: &[Fault::ReadAtLeastKeepsWriterPaused, Fault::NoResumeOnConsume, Fault::NoPauseOnFlush],
-        config: large_config,
+        config: large_frames_config,
         body: large_read_at_least,
     },
 ];
-
-/// Frame length of the small scenario: four times its pause threshold.
-const SMALL_FRAME: usize = 4;
-/// Frame length of the large scenario: four times its pause threshold.
-const LARGE_FRAME: usize = 64;
-
-fn small_config() -> CheckConfig {
-    CheckConfig {
-        minimum_segment_size: 4,
-        maximum_segment_size: 4,
-        pause_writer_threshold: (SMALL_FRAME / 4) as u64,
-        resume_writer_threshold: 1,
-        max_pooled_segments: 2,
-        pool_first_chunk: 1,
-        faults: FaultSet::NONE,
-    }
-}
-
-fn large_config() -> CheckConfig {
-    CheckConfig {
-        minimum_segment_size: 4,
-        maximum_segment_size: 16,
-        pause_writer_threshold: (LARGE_FRAME / 4) as u64,
-        resume_writer_threshold: 8,
-        max_pooled_segments: 4,
-        pool_first_chunk: 1,
-        faults: FaultSet::NONE,
-    }
-}
-
-/// Frame `i` of length `len`.
-fn frame(i: usize, len: usize) -> Vec<u8> {
-    (0..len).map(|j| (i * 53 + j * 7) as u8).collect()
-}
 
 /// The read-at-least loop: waits for a whole frame, consumes the whole frames it got
 /// (examining nothing more), until the writer completed and everything is consumed.

@@ -97,8 +97,7 @@ impl Observation {
                 | E::HeadReclaimed { .. }
                 | E::HeadBusy
                 | E::AdvanceFinished => Some(Side::Reader),
-                | E::ReadAtLeastPending { .. }
-                | E::LengthObserved { .. } => Some(Side::Reader),
+                E::ReadAtLeastPending { .. } | E::LengthObserved { .. } => Some(Side::Reader),
                 _ => None,
             },
             Observation::Wrote { .. } | Observation::FlushReturned { .. } | Observation::FlushRefused(_) => {

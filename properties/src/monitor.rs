@@ -7,6 +7,11 @@
 //! (the panic payload is the typed value, with the tail of the log as its context):
 //! loom, shuttle and proptest all turn that panic into a failing, reproducible case.
 //!
+//! A pipe reset (`PipeEvent::Reset`) ends one run of the pipe and starts the next: the
+//! monitor checks the ending run's end-of-run obligations of the per-pipe-run invariants
+//! and starts them afresh (the registry says which), so the next run is checked as a new
+//! pipe's.
+//!
 //! The monitor's lock is a plain `std` mutex on purpose: it must not add
 //! happens-before edges that loom could see (that would hide real races), and no
 //! checker primitive runs while it is held.

@@ -119,6 +119,12 @@ pub enum Fault {
     /// A read that finds bytes ready clears the cancel flag without reporting it: the
     /// cancel is lost. Breaks **cancel-observed**.
     ReadLosesCancel,
+    /// `reset_pipe` puts the committed and consumed offsets back to 0 but leaves the
+    /// examined offset where the ending run left it: the next run's back-pressure (and
+    /// `buffered_len`) counts committed − a stale examined offset, under-counting what
+    /// is buffered (and a read waits until the new run commits past the old run's
+    /// end). Breaks **backpressure**.
+    ResetKeepsExamined,
 }
 
 impl Fault {
@@ -154,6 +160,7 @@ impl Fault {
         Fault::CompleteDropsUnflushed,
         Fault::PausesAfterReaderCompleted,
         Fault::ReadLosesCancel,
+        Fault::ResetKeepsExamined,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -189,6 +196,7 @@ impl Fault {
             Fault::CompleteDropsUnflushed => "CompleteDropsUnflushed",
             Fault::PausesAfterReaderCompleted => "PausesAfterReaderCompleted",
             Fault::ReadLosesCancel => "ReadLosesCancel",
+            Fault::ResetKeepsExamined => "ResetKeepsExamined",
         }
     }
 
@@ -221,6 +229,7 @@ impl Fault {
             Fault::CompleteDropsUnflushed => InvariantId::BYTE_EXACT,
             Fault::PausesAfterReaderCompleted => InvariantId::BACKPRESSURE,
             Fault::ReadLosesCancel => InvariantId::CANCEL_OBSERVED,
+            Fault::ResetKeepsExamined => InvariantId::BACKPRESSURE,
         }
     }
 

@@ -25,6 +25,19 @@ pub fn checked_pipe(monitor: &Arc<Monitor>) -> (CheckedWriter, CheckedReader) {
     )
 }
 
+/// [`reset_pipe`](pipecheck_core::reset_pipe) on monitored ends: the writer's record of
+/// offsets starts again at 0 with the pipe's (the monitor starts the pipe's invariants
+/// afresh at the reset's event).
+///
+/// # Errors
+///
+/// As [`reset_pipe`](pipecheck_core::reset_pipe); nothing changes then.
+pub fn reset_checked(writer: &mut CheckedWriter, reader: &mut CheckedReader) -> Result<(), PipeError> {
+    pipecheck_core::reset_pipe(&mut writer.writer, &mut reader.reader)?;
+    writer.written = 0;
+    Ok(())
+}
+
 /// A writer that records what it writes and how flushes end.
 #[derive(Debug)]
 pub struct CheckedWriter {

@@ -36,7 +36,7 @@ mod reference;
 mod registry;
 mod verdict;
 
-pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe};
+pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe, reset_checked};
 pub use driver::{Driver, check_sequence};
 pub use engine::{Checked, Engine, Execution, Threads};
 pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, PIPE_FAULTS, hunt};

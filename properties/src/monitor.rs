@@ -7,6 +7,11 @@
 //! (the panic payload is the typed value, with the tail of the log as its context):
 //! loom, shuttle and proptest all turn that panic into a failing, reproducible case.
 //!
+//! A pipe reset (`PipeEvent::Reset`) ends one run of the pipe and starts the next: the
+//! monitor checks the ending run's end-of-run obligations of the per-pipe-run invariants
+//! and starts them afresh (the registry says which), so the next run is checked as a new
+//! pipe's.
+//!
 //! The monitor's lock is a plain `std` mutex on purpose: it must not add
 //! happens-before edges that loom could see (that would hide real races), and no
 //! checker primitive runs while it is held.
@@ -19,9 +24,9 @@ use pipecheck_core::{
     PrimitiveObserver, Violation,
 };
 
-use crate::invariant::Invariant;
+use crate::invariant::{Constructor, Invariant};
 use crate::observation::Observation;
-use crate::registry::registry;
+use crate::registry::{registry, restart_of};
 
 /// The settings of a checked run: pipe options that invariants depend on.
 #[derive(Clone, Debug)]
@@ -83,6 +88,8 @@ impl fmt::Display for Entry {
 
 struct State {
     invariants: Vec<Box<dyn Invariant>>,
+    /// For each invariant, how to start it afresh at a pipe reset (`None`: it runs on).
+    restarts: Vec<Option<Constructor>>,
     log: Vec<Entry>,
     violation: Option<Violation>,
 }
@@ -110,7 +117,12 @@ impl Monitor {
         crate::panic_hook::install();
         Arc::new(Monitor {
             config,
-            state: Mutex::new(State { invariants, log: Vec::new(), violation: None }),
+            state: Mutex::new(State {
+                restarts: invariants.iter().map(|i| restart_of(i.as_ref())).collect(),
+                invariants,
+                log: Vec::new(),
+                violation: None,
+            }),
             primitives: std::sync::atomic::AtomicU64::new(0),
         })
     }
@@ -166,13 +178,16 @@ impl Monitor {
             if state.violation.is_some() {
                 return;
             }
-            let State { invariants, log, violation } = &mut *state;
+            let State { invariants, restarts, log, violation } = &mut *state;
             let observation = &log[step].observation;
             for invariant in invariants.iter_mut() {
                 if let Err(detail) = invariant.observe(observation) {
                     *violation = Some(Violation::new(invariant.id(), detail));
                     break;
                 }
+            }
+            if violation.is_none() && matches!(observation, Observation::Pipe(PipeEvent::Reset)) {
+                *violation = restart_pipe_run(&self.config, invariants, restarts);
             }
             state.violation.clone().map(|v| with_context(v, step, &state.log))
         };
@@ -216,6 +231,24 @@ impl Monitor {
     pub fn log(&self) -> Vec<Entry> {
         self.lock().log.clone()
     }
+}
+
+/// At a pipe reset: the ending run's end-of-run checks of the per-pipe-run invariants
+/// (both sides completed, so e.g. release-once's every-buffer-returned must hold now),
+/// then fresh instances of them for the next run. The first violation, if any.
+fn restart_pipe_run(
+    config: &CheckConfig,
+    invariants: &mut [Box<dyn Invariant>],
+    restarts: &[Option<Constructor>],
+) -> Option<Violation> {
+    for (invariant, restart) in invariants.iter_mut().zip(restarts) {
+        let Some(make) = restart else { continue };
+        if let Err(detail) = invariant.finish() {
+            return Some(Violation::new(invariant.id(), format!("at the pipe reset: {detail}")));
+        }
+        *invariant = make(config);
+    }
+    None
 }
 
 /// `violation` at log index `step`, with the log tail as its context.

@@ -36,6 +36,46 @@ const SHARES: &[(InvariantId, Constructor)] = &[
     (InvariantId::BYTE_EXACT, |_| Box::new(MessageDelivery::default())),
 ];
 
+/// The invariants that state a property of one run of a pipe, from its creation (or
+/// its last reset) until both sides complete. At a [`PipeEvent::Reset`] the monitor
+/// checks their end-of-run obligations (as [`Invariant::finish`] does at the end of a
+/// run) and starts them afresh, so the pipe's next run is checked as a new pipe. The
+/// others are about what a reset keeps (the segment pool, the buffer pools, the seed
+/// primitives) and run on.
+///
+/// [`PipeEvent::Reset`]: pipecheck_core::PipeEvent::Reset
+const PER_PIPE_RUN: &[InvariantId] = &[
+    InvariantId::NO_LOST_WAKEUP,
+    InvariantId::BYTE_EXACT,
+    InvariantId::NO_DATA_RACE,
+    InvariantId::RELEASE_ONCE,
+    InvariantId::BACKPRESSURE,
+    InvariantId::MONOTONIC_OFFSETS,
+    InvariantId::TENTATIVE_CANCEL,
+    InvariantId::BOUNDED_AFTER_READER_COMPLETE,
+    InvariantId::FAILURE_CAUSE,
+    InvariantId::SEGMENTS_IN_USE,
+    InvariantId::BUFFERED_LENGTH,
+    InvariantId::CANCEL_OBSERVED,
+];
+
+/// How to start `invariant` afresh at a pipe reset: the registry line that built it, if
+/// it is a per-pipe-run invariant ([`PER_PIPE_RUN`]). A share reporting under the same
+/// id (a seed primitive's, e.g. [`PrimitiveWakeups`]) is told apart by its statement,
+/// and runs on.
+pub(crate) fn restart_of(invariant: &dyn Invariant) -> Option<Constructor> {
+    let id = invariant.id();
+    if !PER_PIPE_RUN.contains(&id) {
+        return None;
+    }
+    let statement = invariant.statement();
+    REGISTRY
+        .iter()
+        .filter(|(listed, _)| *listed == id)
+        .map(|(_, make)| *make)
+        .find(|make| make(&CheckConfig::default()).statement() == statement)
+}
+
 /// The ids of all registered invariants, in registry order.
 pub const INVARIANT_IDS: &[InvariantId] = &{
     let mut ids = [InvariantId::new(""); REGISTRY.len()];
@@ -76,6 +116,35 @@ mod tests {
     fn every_share_reports_under_a_registered_id() {
         for (id, _) in SHARES {
             assert!(INVARIANT_IDS.contains(id), "{id} has a share but no registry line");
+        }
+    }
+
+    #[test]
+    fn only_per_pipe_run_invariants_restart_at_a_reset() {
+        for invariant in registry(&CheckConfig::default()) {
+            let restarts = restart_of(invariant.as_ref()).map(|make| make(&CheckConfig::default()));
+            let share = SHARES
+                .iter()
+                .any(|(_, make)| make(&CheckConfig::default()).statement() == invariant.statement());
+            match restarts {
+                Some(fresh) => {
+                    assert!(!share, "{}: a primitive's share restarted at a pipe reset", invariant.id());
+                    assert_eq!(
+                        fresh.statement(),
+                        invariant.statement(),
+                        "{} restarts as another checker",
+                        invariant.id()
+                    );
+                }
+                None => assert!(
+                    share || !PER_PIPE_RUN.contains(&invariant.id()),
+                    "{} is per pipe run but does not restart",
+                    invariant.id()
+                ),
+            }
+        }
+        for id in PER_PIPE_RUN {
+            assert!(INVARIANT_IDS.contains(id), "{id} is listed per pipe run but not registered");
         }
     }
 

@@ -1,6 +1,7 @@
 //! [`reset_pipe`]: makes a pipe whose both ends completed usable again, keeping its
 //! memory (.NET's `Pipe.Reset`, which Kestrel uses to pool pipes).
 
+use crate::Fault;
 use crate::error::PipeError;
 use crate::observe::PipeEvent;
 use crate::pipe::{Reader, Writer};
@@ -49,7 +50,12 @@ pub fn reset_pipe(writer: &mut Writer, reader: &mut Reader) -> Result<(), PipeEr
         if !writer_completed || !reader_completed {
             return Err(PipeError::ResetWhileActive { writer_completed, reader_completed });
         }
+        let examined = state.examined;
         state.reset();
+        if shared.config.faults.contains(Fault::ResetKeepsExamined) {
+            // The planted bug: the ending run's examined offset survives the reset.
+            state.examined = examined;
+        }
         shared.observer.emit(|| PipeEvent::Reset);
     }
     writer.reset_after_completion();

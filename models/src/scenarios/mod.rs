@@ -15,6 +15,7 @@ mod outcomes;
 mod pool;
 mod read_at_least;
 mod reader_gone;
+mod reset;
 mod segment_reuse;
 mod tentative_cancel;
 
@@ -34,6 +35,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(&frames::SCENARIOS[..1]);
     all.extend_from_slice(&read_at_least::SCENARIOS[..1]);
     all.extend_from_slice(length::SCENARIOS);
+    all.extend_from_slice(reset::SCENARIOS);
     all.extend_from_slice(only_wake::SCENARIOS);
     all.extend_from_slice(outcomes::SCENARIOS);
     all.extend_from_slice(crate::primitives::SCENARIOS);

@@ -33,7 +33,6 @@ impl Invariant for BufferedLength {
                 self.committed = committed
             }
             PipeEvent::Consumed { examined, .. } => self.examined = examined,
-            PipeEvent::Reset => *self = BufferedLength::default(),
             PipeEvent::LengthObserved { len } => {
                 let expected = self.committed.saturating_sub(self.examined);
                 if len != expected {

@@ -190,7 +190,9 @@ impl PipeOptions {
     ///
     /// # Examples
     ///
-    /// ```
+    // Under loom the default buffer pool's primitives only work inside a model.
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use pipecheck_core::PipeOptions;
     /// let options = PipeOptions::new().minimum_segment_size(512);
     /// assert_eq!(options.get_minimum_segment_size(), 512);

@@ -96,8 +96,8 @@ pub(crate) fn read_frames(reader: &mut CheckedReader, monitor: &Monitor, frame_l
     frames
 }
 
-/// Sends `frame` in flushes of the given sizes (cycled).
-fn send_in_pieces(writer: &mut CheckedWriter, frame: &[u8], mut piece: impl FnMut() -> usize) {
+/// Sends `frame` in flushes of the sizes `piece` returns.
+pub(super) fn send_in_pieces(writer: &mut CheckedWriter, frame: &[u8], mut piece: impl FnMut() -> usize) {
     let mut rest = frame;
     while !rest.is_empty() {
         let n = piece().clamp(1, rest.len());

@@ -8,11 +8,12 @@
 
 use std::sync::Arc;
 
+use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, FaultSet};
-use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
+use pipecheck_properties::{Monitor, Observation, checked_pipe};
 
 use super::drive::join;
+use super::segment_reuse::four_byte_segments;
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -22,21 +23,9 @@ pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
               the frame is whole, and asks buffered_len after every release",
     scale: Scale::Small,
     catches: &[Fault::LengthCountsConsumed],
-    config: length_config,
+    config: four_byte_segments,
     body: length_while_flushing,
 }];
-
-fn length_config() -> CheckConfig {
-    CheckConfig {
-        minimum_segment_size: 4,
-        maximum_segment_size: 4,
-        pause_writer_threshold: 0,
-        resume_writer_threshold: 0,
-        max_pooled_segments: 2,
-        pool_first_chunk: 1,
-        faults: FaultSet::NONE,
-    }
-}
 
 fn length_while_flushing(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);

@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe};
+use pipecheck_properties::{CheckedReader, Monitor, Observation, checked_pipe};
 
 use super::drive::join;
-use super::frames::{LARGE_FRAME, SMALL_FRAME, frame, large_frames_config, small_frames};
+use super::frames::{LARGE_FRAME, SMALL_FRAME, frame, large_frames_config, send_in_pieces, small_frames};
 use super::large_stream::message;
 use crate::{Scale, Scenario};
 
@@ -67,16 +67,6 @@ fn read_frames_at_least(reader: &mut CheckedReader, monitor: &Monitor, frame_len
     }
     monitor.record_by("reader", Observation::Drained);
     frames
-}
-
-/// Sends `frame` in flushes of the given sizes.
-fn send_in_pieces(writer: &mut CheckedWriter, frame: &[u8], mut piece: impl FnMut() -> usize) {
-    let mut rest = frame;
-    while !rest.is_empty() {
-        let n = piece().clamp(1, rest.len());
-        writer.send(&rest[..n]).expect("the reader stays open");
-        rest = &rest[n..];
-    }
 }
 
 fn read_at_least_above_pause(monitor: &Arc<Monitor>) {

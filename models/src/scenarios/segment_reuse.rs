@@ -37,7 +37,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
 ];
 
 /// Four-byte segments, no back-pressure, a pool of two.
-fn four_byte_segments() -> CheckConfig {
+pub(super) fn four_byte_segments() -> CheckConfig {
     CheckConfig {
         minimum_segment_size: 4,
         maximum_segment_size: 4,

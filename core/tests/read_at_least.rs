@@ -11,6 +11,7 @@ mod common;
 use std::pin::pin;
 use std::task::Poll;
 
+use common::watchdog::Watch;
 use common::{WakeCounter, block_on, poll_once, poll_with};
 use pipecheck_core::{Failure, FlushResult, PipeError, PipeOptions, Reader, Writer};
 
@@ -177,7 +178,8 @@ fn a_frame_four_times_the_pause_threshold_crosses_with_read_at_least() {
         .build()
         .unwrap();
     let frame = |i: usize| -> Vec<u8> { (0..FRAME).map(|j| (i * 13 + j) as u8).collect() };
-    let writing = std::thread::spawn(move || {
+    let watch = Watch::new();
+    let writing = watch.spawn("writer", move || {
         for i in 0..FRAMES {
             // Each flush sends the pause threshold's worth, so every flush could pause.
             for piece in frame(i).chunks(PAUSE) {
@@ -203,6 +205,6 @@ fn a_frame_four_times_the_pause_threshold_crosses_with_read_at_least() {
             break;
         }
     }
-    writing.join().unwrap();
+    watch.join(writing);
     assert_eq!(frames, (0..FRAMES).map(frame).collect::<Vec<_>>());
 }

@@ -25,7 +25,7 @@
 //! ([`Writer`], [`Reader`], [`PipeOptions`]).
 //!
 //! Next to the pipe, the other designs of the seeds, on the same facade:
-//! [`async_mutex`] (seed 004's one-interlocked async lock), [`message_channel`]
+//! [`async_mutex`] (seed 004's one-interlocked async lock), [`message_channel`](mod@message_channel)
 //! (seed 004's close racing receive), [`completion_source`] (seed 003's reusable,
 //! versioned completion source) and [`partitioned_pool`] (seed 002's per-thread
 //! partitioned buffer pool).

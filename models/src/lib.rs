@@ -6,6 +6,18 @@
 //! Every run checks the whole invariant registry of `pipecheck-properties` through a
 //! [`Monitor`](pipecheck_properties::Monitor).
 //!
+// Under loom and shuttle the facade's primitives only work inside a model: compile, do not run.
+#![cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#![cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+//! use pipecheck_core::FaultSet;
+//! use pipecheck_properties::{Engine, Threads, Verdict};
+//!
+//! // A built-in scenario, run three times on plain threads under the whole registry.
+//! let scenario = pipecheck_models::find("bytes-across-segments").expect("a built-in scenario");
+//! let checked = Threads { runs: 3 }.check(scenario.execution(FaultSet::NONE));
+//! assert_eq!(checked.verdict, Verdict::Pass);
+//! ```
+//!
 //! [`primitives`] holds the scenarios of the seed primitives next to the pipe (async
 //! mutex, message channel, completion source, partitioned pool), observed by the same
 //! monitor. [`engine`] has the loom and shuttle engines, and

@@ -17,8 +17,22 @@
 //! exactly, while the monitor checks every invariant ([`machine`] has the
 //! proptest-state-machine glue).
 //!
+// Under loom and shuttle the pipe's primitives only work inside a model: compile, do not run.
+#![cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#![cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+//! use pipecheck_properties::{CheckConfig, Op, check_sequence};
+//!
+//! // Applied to a real pipe and to the reference model: the results must match, and
+//! // every invariant is checked after each step and at the end of the run.
+//! check_sequence(
+//!     CheckConfig::default(),
+//!     &[Op::GetMemory { size_hint: 4 }, Op::Advance { bytes: 4 }, Op::Flush, Op::Read],
+//! );
+//! ```
+//!
 //! Adding an invariant takes one small file in `src/invariants/` and one line in
-//! [`registry`]; see README's "Add a new invariant".
+//! [`registry`]; the whole checklist (planted bug, scenarios, corpus trace) is in the
+//! README, "Add a new invariant as a property test".
 
 pub mod checked;
 pub mod driver;
@@ -58,3 +72,8 @@ pub use verdict::{FailureKind, ModelMismatch, Verdict, classify, first_line, pan
 #[cfg(all(doctest, not(any(feature = "loom", feature = "shuttle"))))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+/// docs/pipe.md's Rust examples, compiled and run as doctests like README's.
+#[cfg(all(doctest, not(any(feature = "loom", feature = "shuttle"))))]
+#[doc = include_str!("../../docs/pipe.md")]
+struct PipeDocDoctests;

@@ -6,9 +6,9 @@
 //!
 //! * [`schedule`] and [`trace_file`]: the schedule encoding (shuttle's) and the trace
 //!   file format, std-only, with errors that name the file and line;
-//! * with feature `shuttle`: [`explore`] (random and PCT exploration with budgets and
-//!   seeds from the environment), [`minimize`] (fewer preemptions and steps, same
-//!   invariant), [`replay`] (deterministic, exact replay) and [`table`] (the failing
+//! * with feature `shuttle`: `explore` (random and PCT exploration with budgets and
+//!   seeds from the environment), `minimize` (fewer preemptions and steps, same
+//!   invariant), `replay` (deterministic, exact replay) and `table` (the failing
 //!   execution as a per-task table). `src/main.rs` is the command line on top.
 
 pub mod location;

@@ -1,6 +1,6 @@
 //! The engines that need a checker's primitives, as implementations of
-//! [`pipecheck_properties::Engine`]: [`loom`] (feature `loom`) and [`shuttle`]
-//! (feature `shuttle`, random and PCT schedules).
+//! [`pipecheck_properties::Engine`]: `loom` (feature `loom`) and `shuttle`
+//! (feature `shuttle`, random and PCT schedules); each module exists only with its feature.
 
 #[cfg(feature = "loom")]
 pub mod loom;

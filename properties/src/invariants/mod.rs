@@ -1,5 +1,5 @@
 //! One invariant per file. Each checks the [`Observation`](crate::Observation)s of a
-//! run; together they are the table in README.
+//! run; together they are the invariant table in docs/invariants.md.
 
 mod backpressure;
 mod balanced_pool;

@@ -24,11 +24,10 @@
 //! `faults`), [`spsc`] (the segment pool's queue), and the pipe itself
 //! ([`Writer`], [`Reader`], [`PipeOptions`]).
 //!
-//! Next to the pipe, the other designs of the seeds, on the same facade:
-//! [`async_mutex`] (seed 004's one-interlocked async lock), [`message_channel`](mod@message_channel)
-//! (seed 004's close racing receive), [`completion_source`] (seed 003's reusable,
-//! versioned completion source) and [`partitioned_pool`] (seed 002's per-thread
-//! partitioned buffer pool).
+//! Next to the pipe, other concurrent designs on the same facade, checked the same way:
+//! [`async_mutex`] (an async lock on one interlocked gate), [`message_channel`](mod@message_channel)
+//! (a close racing a receive), [`completion_source`] (a reusable, versioned completion
+//! source) and [`partitioned_pool`] (a per-thread partitioned buffer pool).
 //!
 //! With feature `tokio` or `futures-io`, the `adapters` module makes the ends async I/O streams
 //! (`AsyncRead`, `AsyncBufRead`, `AsyncWrite`) and copies between a pipe and a stream.

@@ -1,13 +1,13 @@
 //! Schedule minimization (shuttle has none): fewer preemptions and fewer steps while the
 //! same invariant still breaks.
 //!
-//! A schedule is determined by its *deviations* from the default choice (see
-//! [`crate::record`]). The minimizer runs delta debugging (Zeller's ddmin) over that
+//! A schedule is determined by its *deviations* from the default choice (see the
+//! private `record` module). The minimizer runs delta debugging (Zeller's ddmin) over that
 //! set: drop chunks of deviations, halving the chunk size when no chunk can go, and
 //! keep a candidate only if it fails with the same invariant and is smaller (fewer
 //! preemptions, then fewer steps). Then it tries to move each remaining deviation
 //! earlier, which shortens the run before the failure. Every candidate is a real
-//! execution under a [`Guided`](crate::record::Guided) scheduler; the result is the
+//! execution under a `Guided` scheduler (`record`); the result is the
 //! recorded schedule of the best one, so it replays exactly.
 
 use std::collections::BTreeMap;

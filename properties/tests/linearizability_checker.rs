@@ -289,3 +289,25 @@ fn exhausted_budget_answers_unknown() {
     assert_eq!(verdict, Linearization::Unknown { why: Exhausted::States, states: 6 });
     assert!(!check(&Register, &history, Budget::default()).unwrap().is_linearizable());
 }
+
+#[test]
+fn thousand_operation_pipe_history_is_decided_both_ways() {
+    use pipecheck_properties::linearizability::{PipeModel, PipeOp, PipeOutput, synthetic_pipe_history};
+    let history = synthetic_pipe_history(1_000, 7);
+    assert!(verdict(&PipeModel, &history).is_linearizable());
+    // Swap two bytes in the first read that saw at least two: no order allows it.
+    let mut ops = history.ops().to_vec();
+    let tampered = ops
+        .iter_mut()
+        .find_map(|op| match (&op.input, &mut op.output) {
+            (PipeOp::Read, Some(PipeOutput::Read { bytes, .. })) if bytes.len() >= 2 => Some(bytes),
+            _ => None,
+        })
+        .expect("some read saw two bytes");
+    tampered.swap(0, 1);
+    let mut swapped = History::new();
+    for op in ops {
+        swapped.push(op);
+    }
+    assert!(matches!(verdict(&PipeModel, &swapped), Linearization::NonLinearizable(_)));
+}

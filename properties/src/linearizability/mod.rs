@@ -17,8 +17,10 @@ mod ensure;
 mod history;
 mod model;
 mod outcome;
+mod pipe_model;
 mod recorder;
 mod search;
+mod synthetic;
 mod timeline;
 
 pub use check::check;
@@ -26,5 +28,7 @@ pub use ensure::ensure_linearizable;
 pub use history::{History, HistoryError, OpId, Operation};
 pub use model::SequentialModel;
 pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};
+pub use pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
 pub use recorder::{Invoked, Recorder, ThreadLog};
+pub use synthetic::synthetic_pipe_history;
 pub use timeline::{explain, timeline};

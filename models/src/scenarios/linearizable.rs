@@ -1,0 +1,82 @@
+//! The linearizability family: small concurrent pipe runs recorded as a history and
+//! checked against the pipe's sequential model ([`PipeModel`]), besides the monitor's
+//! per-event invariants.
+//!
+//! Each thread records its operations in its own log on a relaxed atomic clock (see
+//! [`Recorder`]), so recording adds no synchronization the pipe lacks. After the joins
+//! the history must be **linearizable**: some order of the operations, respecting real
+//! time, that the sequential byte stream accepts.
+
+use std::sync::Arc;
+
+use pipecheck_core::primitive::thread;
+use pipecheck_properties::linearizability::{
+    Budget, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog, ensure_linearizable,
+};
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation};
+
+use super::drive::join;
+use crate::{Scale, Scenario};
+
+/// Scenarios of this family.
+pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
+    name: "pipe-linearizable",
+    summary: "a writer sends two frames and completes, a third thread cancels the read, the reader drains: the history is linearizable",
+    scale: Scale::Small,
+    catches: &[],
+    config: CheckConfig::default,
+    body: pipe_linearizable,
+}];
+
+/// One recorded reader step: the read (with its consume, done inside the same call) and
+/// then the `advance_to` as an operation of its own, right after. Moving the advance
+/// later inside the reader's own thread changes nothing another thread can observe:
+/// the model's writer and cancel operations return nothing that depends on it.
+fn recorded_read(reader: &mut CheckedReader, log: &mut ThreadLog<PipeOp, PipeOutput>) -> (usize, bool) {
+    let read = log.invoke(PipeOp::Read);
+    let outcome = reader.read_and_consume(|len| len).unwrap();
+    let len = outcome.bytes.len();
+    let completed = outcome.completed;
+    log.respond(read, PipeOutput::Read { bytes: outcome.bytes, completed, canceled: outcome.canceled });
+    log.record(PipeOp::AdvanceTo { consumed: len, examined: len }, || PipeOutput::Done);
+    (len, completed)
+}
+
+fn pipe_linearizable(monitor: &Arc<Monitor>) {
+    let recorder = Recorder::new();
+    let (mut writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
+    let canceller = reader.inner().read_canceller();
+    let mut writer_log = recorder.thread(0);
+    let mut cancel_log = recorder.thread(2);
+    let mut reader_log = recorder.thread(1);
+    let cancel = thread::spawn(move || {
+        cancel_log.record(PipeOp::CancelRead, || {
+            canceller.cancel_pending_read();
+            PipeOutput::Done
+        });
+        cancel_log
+    });
+    let writer = thread::spawn(move || {
+        for frame in [&b"ab"[..], b"c"] {
+            writer_log.record(PipeOp::WriteFlush(frame.to_vec()), || {
+                writer.send(frame).unwrap();
+                PipeOutput::Done
+            });
+        }
+        writer_log.record(PipeOp::CompleteWriter, || {
+            writer.complete(None);
+            PipeOutput::Done
+        });
+        writer_log
+    });
+    loop {
+        let (len, completed) = recorded_read(&mut reader, &mut reader_log);
+        if completed && len == 0 {
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    reader.complete(None);
+    let logs = [join(writer), reader_log, join(cancel)];
+    ensure_linearizable(&PipeModel, &Recorder::history(logs), Budget::default());
+}

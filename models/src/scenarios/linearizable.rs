@@ -9,9 +9,11 @@
 
 use std::sync::Arc;
 
+use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
+use pipecheck_core::{AsyncMutex, Fault};
 use pipecheck_properties::linearizability::{
-    Budget, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog, ensure_linearizable,
+    Budget, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog, ensure_linearizable,
 };
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation};
 
@@ -19,14 +21,24 @@ use super::drive::join;
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
-pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
-    name: "pipe-linearizable",
-    summary: "a writer sends two frames and completes, a third thread cancels the read, the reader drains: the history is linearizable",
-    scale: Scale::Small,
-    catches: &[],
-    config: CheckConfig::default,
-    body: pipe_linearizable,
-}];
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "pipe-linearizable",
+        summary: "a writer sends two frames and completes, a third thread cancels the read, the reader drains: the history is linearizable",
+        scale: Scale::Small,
+        catches: &[],
+        config: CheckConfig::default,
+        body: pipe_linearizable,
+    },
+    Scenario {
+        name: "mutex-linearizable",
+        summary: "one task locks and unlocks the async mutex while another tries to lock it: the history is linearizable",
+        scale: Scale::Small,
+        catches: &[Fault::TryLockFailsAfterRelease],
+        config: CheckConfig::default,
+        body: mutex_linearizable,
+    },
+];
 
 /// One recorded reader step: the read (with its consume, done inside the same call) and
 /// then the `advance_to` as an operation of its own, right after. Moving the advance
@@ -79,4 +91,39 @@ fn pipe_linearizable(monitor: &Arc<Monitor>) {
     reader.complete(None);
     let logs = [join(writer), reader_log, join(cancel)];
     ensure_linearizable(&PipeModel, &Recorder::history(logs), Budget::default());
+}
+
+/// One task takes and releases the lock; another tries to take it (and releases it if
+/// it did). A `try_lock` that starts after the release must succeed: a refusal then is
+/// visible to no per-event invariant (nobody holds the lock twice, nobody waits), only
+/// to the history.
+fn mutex_linearizable(monitor: &Arc<Monitor>) {
+    let recorder = Recorder::new();
+    let mutex = pipecheck_core::primitive::sync::Arc::new(
+        AsyncMutex::with_faults((), monitor.config().faults).observed(monitor.primitive_observer()),
+    );
+    let mut locker_log = recorder.thread(0);
+    let mut trier_log = recorder.thread(1);
+    let locker = {
+        let mutex = mutex.clone();
+        thread::spawn(move || {
+            let lock = locker_log.invoke(MutexOp::Lock);
+            let guard = block_on(mutex.lock());
+            locker_log.respond(lock, true);
+            let unlock = locker_log.invoke(MutexOp::Unlock);
+            drop(guard);
+            locker_log.respond(unlock, true);
+            locker_log
+        })
+    };
+    let attempt = trier_log.invoke(MutexOp::TryLock);
+    let guard = mutex.try_lock();
+    trier_log.respond(attempt, guard.is_some());
+    if let Some(guard) = guard {
+        let unlock = trier_log.invoke(MutexOp::Unlock);
+        drop(guard);
+        trier_log.respond(unlock, true);
+    }
+    let logs = [join(locker), trier_log];
+    ensure_linearizable(&MutexModel, &Recorder::history(logs), Budget::default());
 }

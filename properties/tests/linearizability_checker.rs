@@ -57,7 +57,9 @@ fn porcupine_register_example_one_is_linearizable() {
     history.complete(0, Reg::Write(100), 0, 0, 100);
     history.complete(1, Reg::Read, 100, 25, 75);
     history.complete(2, Reg::Read, 0, 30, 60);
-    let Linearization::Linearizable(order) = verdict(&Register, &history) else { panic!("expected linearizable") };
+    let Linearization::Linearizable(order) = verdict(&Register, &history) else {
+        panic!("expected linearizable")
+    };
     assert_eq!(order, vec![OpId(2), OpId(0), OpId(1)]);
 }
 
@@ -76,7 +78,10 @@ fn porcupine_register_example_two_is_not_linearizable() {
     assert_eq!(failure.unplaced, OpId(2));
     let text = explain(&Register, &history, &failure);
     assert!(text.contains("#2 Read -> 0 [40, 90] ✗"), "{text}");
-    assert!(text.contains("longest linearizable prefix (partition 0): #0 Write(200) -> 0, #1 Read -> 200"), "{text}");
+    assert!(
+        text.contains("longest linearizable prefix (partition 0): #0 Write(200) -> 0, #1 Read -> 200"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -157,7 +162,9 @@ impl SequentialModel for Queue {
                 vec![next]
             }
             // A dequeue that took an element nobody saw.
-            Q::Dequeue => state.len().gt(&0).then(|| state.iter().skip(1).copied().collect()).into_iter().collect(),
+            Q::Dequeue => {
+                state.len().gt(&0).then(|| state.iter().skip(1).copied().collect()).into_iter().collect()
+            }
         }
     }
 }
@@ -252,7 +259,9 @@ fn key_value_partitions_are_checked_separately() {
     history.complete(1, Kv::Put(2, 20), 0, 0, 10);
     history.complete(0, Kv::Get(2), 20, 11, 15);
     history.complete(1, Kv::Get(1), 0, 11, 15); // key 1 lost its write
-    let Linearization::NonLinearizable(failure) = verdict(&KeyValue, &history) else { panic!("key 1 is stale") };
+    let Linearization::NonLinearizable(failure) = verdict(&KeyValue, &history) else {
+        panic!("key 1 is stale")
+    };
     assert_eq!(failure.partition, 1);
     assert_eq!(failure.longest_prefix, vec![OpId(0)]);
     assert_eq!(failure.unplaced, OpId(3));
@@ -262,7 +271,10 @@ fn key_value_partitions_are_checked_separately() {
 fn malformed_histories_are_refused() {
     let mut history = History::new();
     history.complete(0, Reg::Read, 0, 10, 5);
-    assert_eq!(check(&Register, &history, Budget::default()), Err(HistoryError::ResponseBeforeInvocation(OpId(0))));
+    assert_eq!(
+        check(&Register, &history, Budget::default()),
+        Err(HistoryError::ResponseBeforeInvocation(OpId(0)))
+    );
     let mut history = History::new();
     history.complete(0, Reg::Read, 0, 0, 10);
     history.complete(0, Reg::Read, 0, 5, 15);
@@ -310,4 +322,26 @@ fn thousand_operation_pipe_history_is_decided_both_ways() {
         swapped.push(op);
     }
     assert!(matches!(verdict(&PipeModel, &swapped), Linearization::NonLinearizable(_)));
+}
+
+/// The recorder under plain threads (under loom and shuttle its clock only works inside
+/// a model; the models crate runs it there).
+#[cfg(not(any(feature = "loom", feature = "shuttle")))]
+#[test]
+fn recorder_orders_real_time_across_threads() {
+    use pipecheck_properties::linearizability::Recorder;
+    let recorder = Recorder::new();
+    let mut first = recorder.thread(0);
+    // Joined before the second thread starts: its read must come after the write.
+    let first = std::thread::spawn(move || {
+        first.record(Reg::Write(1), || 0);
+        first
+    })
+    .join()
+    .unwrap();
+    let mut second = recorder.thread(1);
+    second.record(Reg::Read, || 0);
+    let history = Recorder::history([first, second]);
+    assert!(history.get(OpId(0)).precedes(history.get(OpId(1))));
+    assert!(!verdict(&Register, &history).is_linearizable());
 }

@@ -61,7 +61,11 @@ pub fn check<M: SequentialModel>(
         match Partition::new(model, history, threads).search(&mut allowance) {
             Found::Order(placed) => order.extend(placed),
             Found::Stuck { longest_prefix, unplaced } => {
-                return Ok(Linearization::NonLinearizable(NonLinearizable { partition, longest_prefix, unplaced }));
+                return Ok(Linearization::NonLinearizable(NonLinearizable {
+                    partition,
+                    longest_prefix,
+                    unplaced,
+                }));
             }
             Found::Exhausted(why) => return Ok(Linearization::Unknown { why, states: allowance.states }),
         }

@@ -68,7 +68,9 @@ pub enum HistoryError {
 impl fmt::Display for HistoryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HistoryError::ResponseBeforeInvocation(op) => write!(f, "operation {op} responded before it was invoked"),
+            HistoryError::ResponseBeforeInvocation(op) => {
+                write!(f, "operation {op} responded before it was invoked")
+            }
             HistoryError::ThreadOverlap { thread, first, second } => {
                 write!(f, "thread {thread}: operation {second} was invoked before {first} returned")
             }

@@ -117,7 +117,8 @@ impl SequentialModel for PipeModel {
                 next.examined = examined - consumed;
             }
             (PipeOp::Read, PipeOutput::Read { bytes, completed, canceled }) => {
-                let enabled = state.read_canceled || state.writer_completed || state.unread.len() > state.examined;
+                let enabled =
+                    state.read_canceled || state.writer_completed || state.unread.len() > state.examined;
                 if !enabled
                     || *bytes != state.unread
                     || *completed != state.writer_completed

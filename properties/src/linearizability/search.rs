@@ -72,9 +72,15 @@ pub(super) struct Partition<'h, M: SequentialModel> {
 
 impl<'h, M: SequentialModel> Partition<'h, M> {
     /// The partition made of `threads`' operations (each list in program order).
-    pub(super) fn new(model: &'h M, history: &'h History<M::Input, M::Output>, threads: Vec<Vec<OpId>>) -> Self {
-        let completed =
-            threads.iter().map(|ops| ops.iter().filter(|id| history.get(**id).is_complete()).count()).collect();
+    pub(super) fn new(
+        model: &'h M,
+        history: &'h History<M::Input, M::Output>,
+        threads: Vec<Vec<OpId>>,
+    ) -> Self {
+        let completed = threads
+            .iter()
+            .map(|ops| ops.iter().filter(|id| history.get(**id).is_complete()).count())
+            .collect();
         Partition { model, history, threads, completed }
     }
 
@@ -141,7 +147,8 @@ impl<'h, M: SequentialModel> Partition<'h, M> {
                         choices.push((thread, next));
                     }
                 }
-                None => choices.extend(self.model.step_pending(state, &op.input).into_iter().map(|next| (thread, next))),
+                None => choices
+                    .extend(self.model.step_pending(state, &op.input).into_iter().map(|next| (thread, next))),
             }
         }
         choices

@@ -64,7 +64,8 @@ pub fn timeline<M: SequentialModel>(
         .collect();
     let width = cells.iter().map(|(_, cell)| cell.chars().count()).max().unwrap_or(0).max(10);
     let mut table = String::new();
-    let header: Vec<String> = threads.iter().map(|thread| format!("{:width$}", format!("thread {thread}"))).collect();
+    let header: Vec<String> =
+        threads.iter().map(|thread| format!("{:width$}", format!("thread {thread}"))).collect();
     let _ = writeln!(table, "| {} |", header.join(" | "));
     let _ = writeln!(table, "|{}|", vec!["-".repeat(width + 2); threads.len()].join("|"));
     for (column, cell) in cells {

@@ -32,7 +32,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "mutex-linearizable",
-        summary: "one task locks and unlocks the async mutex while another tries to lock it: the history is linearizable",
+        summary: "one task locks and unlocks the async mutex while another tries to lock it three times: the history is linearizable",
         scale: Scale::Small,
         catches: &[Fault::TryLockFailsAfterRelease],
         config: CheckConfig::default,
@@ -93,8 +93,8 @@ fn pipe_linearizable(monitor: &Arc<Monitor>) {
     ensure_linearizable(&PipeModel, &Recorder::history(logs), Budget::default());
 }
 
-/// One task takes and releases the lock; another tries to take it (and releases it if
-/// it did). A `try_lock` that starts after the release must succeed: a refusal then is
+/// One task takes and releases the lock; another tries three times to take it (and
+/// releases it each time it did). A `try_lock` that starts after the release must succeed: a refusal then is
 /// visible to no per-event invariant (nobody holds the lock twice, nobody waits), only
 /// to the history.
 fn mutex_linearizable(monitor: &Arc<Monitor>) {
@@ -116,13 +116,18 @@ fn mutex_linearizable(monitor: &Arc<Monitor>) {
             locker_log
         })
     };
-    let attempt = trier_log.invoke(MutexOp::TryLock);
-    let guard = mutex.try_lock();
-    trier_log.respond(attempt, guard.is_some());
-    if let Some(guard) = guard {
-        let unlock = trier_log.invoke(MutexOp::Unlock);
-        drop(guard);
-        trier_log.respond(unlock, true);
+    // Three attempts, a yield before each, so that a random schedule often lets the
+    // other task finish first (one attempt is almost always made before it runs).
+    for _ in 0..3 {
+        thread::yield_now();
+        let attempt = trier_log.invoke(MutexOp::TryLock);
+        let guard = mutex.try_lock();
+        trier_log.respond(attempt, guard.is_some());
+        if let Some(guard) = guard {
+            let unlock = trier_log.invoke(MutexOp::Unlock);
+            drop(guard);
+            trier_log.respond(unlock, true);
+        }
     }
     let logs = [join(locker), trier_log];
     ensure_linearizable(&MutexModel, &Recorder::history(logs), Budget::default());

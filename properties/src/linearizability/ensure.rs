@@ -48,11 +48,22 @@ pub fn ensure_linearizable<M: SequentialModel>(
     budget: Budget,
 ) -> Linearization {
     match check(model, history, budget) {
-        Ok(Linearization::NonLinearizable(failure)) => Violation::new(
-            InvariantId::LINEARIZABLE,
-            format!("no sequential order explains this history\n{}", explain(model, history, &failure)),
-        )
-        .raise(),
+        Ok(Linearization::NonLinearizable(failure)) => {
+            let unplaced = history.get(failure.unplaced);
+            // The first line stands alone in one-line reports; the timeline follows.
+            let headline = format!(
+                "no sequential order explains this history: {} {} (thread {}) fits after none of the orders of {} operations found",
+                failure.unplaced,
+                model.describe(&unplaced.input, unplaced.output.as_ref()),
+                unplaced.thread,
+                failure.longest_prefix.len()
+            );
+            Violation::new(
+                InvariantId::LINEARIZABLE,
+                format!("{headline}\n{}", explain(model, history, &failure)),
+            )
+            .raise()
+        }
         Ok(verdict) => verdict,
         Err(malformed) => panic!("malformed history: {malformed}"),
     }

@@ -22,3 +22,8 @@ fn mutex_linearizable() {
 fn mutex_linearizable_catches_try_lock_fails_after_release() {
     expect_caught("mutex-linearizable", Fault::TryLockFailsAfterRelease, BOUND, Checks::Registry);
 }
+
+#[test]
+fn completion_linearizable() {
+    check_scenario("completion-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+}

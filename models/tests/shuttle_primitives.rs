@@ -235,6 +235,11 @@ mod linearizable {
     }
 
     #[test]
+    fn completion_history_is_linearizable() {
+        schedule("completion-linearizable", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
     fn try_lock_refusing_a_free_mutex_is_caught() {
         schedule_must_fail(
             "linearizable::try_lock_refusing_a_free_mutex_is_caught",

@@ -11,9 +11,10 @@ use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{AsyncMutex, Fault};
+use pipecheck_core::{AsyncMutex, CompletionSource, Fault};
 use pipecheck_properties::linearizability::{
-    Budget, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog, ensure_linearizable,
+    Budget, CompletionModel, CompletionOp, CompletionOutput, MutexModel, MutexOp, PipeModel, PipeOp,
+    PipeOutput, Recorder, ThreadLog, ensure_linearizable,
 };
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation};
 
@@ -37,6 +38,14 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         catches: &[Fault::TryLockFailsAfterRelease],
         config: CheckConfig::default,
         body: mutex_linearizable,
+    },
+    Scenario {
+        name: "completion-linearizable",
+        summary: "a task sets a completion source's result twice while another waits, resets and asks again: the history is linearizable",
+        scale: Scale::Small,
+        catches: &[],
+        config: CheckConfig::default,
+        body: completion_linearizable,
     },
 ];
 
@@ -131,4 +140,39 @@ fn mutex_linearizable(monitor: &Arc<Monitor>) {
     }
     let logs = [join(locker), trier_log];
     ensure_linearizable(&MutexModel, &Recorder::history(logs), Budget::default());
+}
+
+/// Operation 1 starts; one task sets its result, then sets it again (refused: already
+/// completed, or stale once the other task reset); the other waits for it, resets, and
+/// asks for the old operation's result (stale).
+fn completion_linearizable(monitor: &Arc<Monitor>) {
+    let recorder = Recorder::new();
+    let source = pipecheck_core::primitive::sync::Arc::new(
+        CompletionSource::with_faults(monitor.config().faults).observed(monitor.primitive_observer()),
+    );
+    let mut waiter_log = recorder.thread(0);
+    let mut setter_log = recorder.thread(1);
+    let started = waiter_log.invoke(CompletionOp::Reset);
+    let token = source.reset();
+    waiter_log.respond(started, CompletionOutput::Token(token.version()));
+    let setter = {
+        let source = source.clone();
+        thread::spawn(move || {
+            for value in [7, 8] {
+                setter_log.record(CompletionOp::SetResult { token: token.version(), value }, || {
+                    CompletionOutput::Set(source.set_result(token, value))
+                });
+            }
+            setter_log
+        })
+    };
+    waiter_log.record(CompletionOp::Wait { token: token.version() }, || {
+        CompletionOutput::Value(block_on(source.wait(token)))
+    });
+    waiter_log.record(CompletionOp::Reset, || CompletionOutput::Token(source.reset().version()));
+    waiter_log.record(CompletionOp::GetResult { token: token.version() }, || {
+        CompletionOutput::Value(source.get_result(token))
+    });
+    let logs = [waiter_log, join(setter)];
+    ensure_linearizable(&CompletionModel, &Recorder::history(logs), Budget::default());
 }

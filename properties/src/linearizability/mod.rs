@@ -13,6 +13,7 @@
 //!   raises it as a `linearizable` [`Violation`](pipecheck_core::Violation).
 
 mod check;
+mod completion_model;
 mod ensure;
 mod history;
 mod model;
@@ -25,6 +26,7 @@ mod synthetic;
 mod timeline;
 
 pub use check::check;
+pub use completion_model::{CompletionModel, CompletionOp, CompletionOutput, Slot};
 pub use ensure::ensure_linearizable;
 pub use history::{History, HistoryError, OpId, Operation};
 pub use model::SequentialModel;

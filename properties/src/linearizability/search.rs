@@ -46,7 +46,9 @@ impl Allowance {
             return Err(Exhausted::States);
         }
         // Reading the clock costs more than a state; look every 1024 states.
-        if self.states.is_multiple_of(1024) && self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+        if self.states.is_multiple_of(1024)
+            && self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        {
             return Err(Exhausted::Time);
         }
         Ok(())

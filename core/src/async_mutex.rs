@@ -78,6 +78,9 @@ struct WaitQueue {
     /// Waiters that left the queue (their future was dropped) but are still counted in
     /// the gate; exits take them off.
     abandoned: usize,
+    /// A holder has released the lock (kept only for the planted bug
+    /// `TryLockFailsAfterRelease`).
+    exited: bool,
 }
 
 struct Waiter {
@@ -203,6 +206,10 @@ impl<T> AsyncMutex<T> {
     /// assert!(mutex.try_lock().is_some());
     /// ```
     pub fn try_lock(&self) -> Option<AsyncMutexGuard<'_, T>> {
+        if self.faults.contains(Fault::TryLockFailsAfterRelease) && self.queue.lock().exited {
+            // The planted bug: a free mutex refuses `try_lock` once it has been released.
+            return None;
+        }
         self.gate.compare_exchange(0, 1, Ordering::AcqRel, Ordering::Relaxed).ok().map(|_| self.guard(None))
     }
 
@@ -219,6 +226,9 @@ impl<T> AsyncMutex<T> {
     fn exit(&self) {
         // Reported before the release, so the next holder's admission logs after it.
         self.probe.emit(|mutex| PrimitiveEvent::MutexReleased { mutex });
+        if self.faults.contains(Fault::TryLockFailsAfterRelease) {
+            self.queue.lock().exited = true;
+        }
         if self.gate.fetch_sub(1, Ordering::AcqRel) != 1 {
             self.exit_contended();
         }

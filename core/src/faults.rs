@@ -125,6 +125,10 @@ pub enum Fault {
     /// is buffered (and a read waits until the new run commits past the old run's
     /// end). Breaks **backpressure**.
     ResetKeepsExamined,
+    /// The async mutex's `try_lock` fails on a free mutex once any holder has ever
+    /// released it: every holder is still alone (mutual exclusion holds) and nobody
+    /// waits, but no sequential mutex refuses a free lock. Breaks **linearizable**.
+    TryLockFailsAfterRelease,
 }
 
 impl Fault {
@@ -161,6 +165,7 @@ impl Fault {
         Fault::PausesAfterReaderCompleted,
         Fault::ReadLosesCancel,
         Fault::ResetKeepsExamined,
+        Fault::TryLockFailsAfterRelease,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -197,6 +202,7 @@ impl Fault {
             Fault::PausesAfterReaderCompleted => "PausesAfterReaderCompleted",
             Fault::ReadLosesCancel => "ReadLosesCancel",
             Fault::ResetKeepsExamined => "ResetKeepsExamined",
+            Fault::TryLockFailsAfterRelease => "TryLockFailsAfterRelease",
         }
     }
 
@@ -230,6 +236,7 @@ impl Fault {
             Fault::PausesAfterReaderCompleted => InvariantId::BACKPRESSURE,
             Fault::ReadLosesCancel => InvariantId::CANCEL_OBSERVED,
             Fault::ResetKeepsExamined => InvariantId::BACKPRESSURE,
+            Fault::TryLockFailsAfterRelease => InvariantId::LINEARIZABLE,
         }
     }
 

@@ -65,6 +65,10 @@ impl InvariantId {
     pub const BUFFERED_LENGTH: InvariantId = InvariantId("buffered-length");
     /// `cancel-observed`: a canceled read is reported, by the pending read or the next.
     pub const CANCEL_OBSERVED: InvariantId = InvariantId("cancel-observed");
+    /// `linearizable`: every recorded concurrent history is equivalent to some sequential
+    /// order of its operations that respects real time and that the object's sequential
+    /// model accepts.
+    pub const LINEARIZABLE: InvariantId = InvariantId("linearizable");
 
     /// Names an invariant.
     pub const fn new(name: &'static str) -> InvariantId {

@@ -218,3 +218,33 @@ mod partitioned_pool {
         );
     }
 }
+
+/// The linearizability family (models/src/scenarios/linearizable.rs): recorded
+/// histories checked against the pipe's and the async mutex's sequential models.
+mod linearizable {
+    use super::*;
+
+    #[test]
+    fn pipe_history_is_linearizable() {
+        schedule("pipe-linearizable", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn mutex_history_is_linearizable() {
+        schedule("mutex-linearizable", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn completion_history_is_linearizable() {
+        schedule("completion-linearizable", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn try_lock_refusing_a_free_mutex_is_caught() {
+        schedule_must_fail(
+            "linearizable::try_lock_refusing_a_free_mutex_is_caught",
+            "mutex-linearizable",
+            Fault::TryLockFailsAfterRelease,
+        );
+    }
+}

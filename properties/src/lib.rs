@@ -40,6 +40,7 @@ pub mod engine;
 mod hunt;
 mod invariant;
 pub mod invariants;
+pub mod linearizability;
 pub mod machine;
 mod monitor;
 mod observation;

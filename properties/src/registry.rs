@@ -27,6 +27,7 @@ const REGISTRY: &[(InvariantId, Constructor)] = &[
     (InvariantId::SEGMENTS_IN_USE, |_| Box::new(SegmentsInUse::default())),
     (InvariantId::BUFFERED_LENGTH, |_| Box::new(BufferedLength::default())),
     (InvariantId::CANCEL_OBSERVED, |_| Box::new(CancelObserved::default())),
+    (InvariantId::LINEARIZABLE, |_| Box::new(Linearizable)),
 ];
 
 /// Further checkers of invariants listed above, one per component: the seed

@@ -10,6 +10,7 @@ mod frames;
 mod large_cancel;
 mod large_stream;
 mod length;
+mod linearizable;
 mod only_wake;
 mod outcomes;
 mod pool;
@@ -43,6 +44,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(large_cancel::SCENARIOS);
     all.extend_from_slice(&frames::SCENARIOS[1..]);
     all.extend_from_slice(&read_at_least::SCENARIOS[1..]);
+    all.extend_from_slice(linearizable::SCENARIOS);
     all
 }
 

@@ -1,0 +1,178 @@
+//! The linearizability family: small concurrent pipe runs recorded as a history and
+//! checked against the pipe's sequential model ([`PipeModel`]), besides the monitor's
+//! per-event invariants.
+//!
+//! Each thread records its operations in its own log on a relaxed atomic clock (see
+//! [`Recorder`]), so recording adds no synchronization the pipe lacks. After the joins
+//! the history must be **linearizable**: some order of the operations, respecting real
+//! time, that the sequential byte stream accepts.
+
+use std::sync::Arc;
+
+use pipecheck_core::primitive::future::block_on;
+use pipecheck_core::primitive::thread;
+use pipecheck_core::{AsyncMutex, CompletionSource, Fault};
+use pipecheck_properties::linearizability::{
+    Budget, CompletionModel, CompletionOp, CompletionOutput, MutexModel, MutexOp, PipeModel, PipeOp,
+    PipeOutput, Recorder, ThreadLog, ensure_linearizable,
+};
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation};
+
+use super::drive::join;
+use crate::{Scale, Scenario};
+
+/// Scenarios of this family.
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "pipe-linearizable",
+        summary: "a writer sends two frames and completes, a third thread cancels the read, the reader drains: the history is linearizable",
+        scale: Scale::Small,
+        catches: &[],
+        config: CheckConfig::default,
+        body: pipe_linearizable,
+    },
+    Scenario {
+        name: "mutex-linearizable",
+        summary: "one task locks and unlocks the async mutex while another tries to lock it three times: the history is linearizable",
+        scale: Scale::Small,
+        catches: &[Fault::TryLockFailsAfterRelease],
+        config: CheckConfig::default,
+        body: mutex_linearizable,
+    },
+    Scenario {
+        name: "completion-linearizable",
+        summary: "a task sets a completion source's result twice while another waits, resets and asks again: the history is linearizable",
+        scale: Scale::Small,
+        catches: &[],
+        config: CheckConfig::default,
+        body: completion_linearizable,
+    },
+];
+
+/// One recorded reader step: the read (with its consume, done inside the same call) and
+/// then the `advance_to` as an operation of its own, right after. Moving the advance
+/// later inside the reader's own thread changes nothing another thread can observe:
+/// the model's writer and cancel operations return nothing that depends on it.
+fn recorded_read(reader: &mut CheckedReader, log: &mut ThreadLog<PipeOp, PipeOutput>) -> (usize, bool) {
+    let read = log.invoke(PipeOp::Read);
+    let outcome = reader.read_and_consume(|len| len).unwrap();
+    let len = outcome.bytes.len();
+    let completed = outcome.completed;
+    log.respond(read, PipeOutput::Read { bytes: outcome.bytes, completed, canceled: outcome.canceled });
+    log.record(PipeOp::AdvanceTo { consumed: len, examined: len }, || PipeOutput::Done);
+    (len, completed)
+}
+
+fn pipe_linearizable(monitor: &Arc<Monitor>) {
+    let recorder = Recorder::new();
+    let (mut writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
+    let canceller = reader.inner().read_canceller();
+    let mut writer_log = recorder.thread(0);
+    let mut cancel_log = recorder.thread(2);
+    let mut reader_log = recorder.thread(1);
+    let cancel = thread::spawn(move || {
+        cancel_log.record(PipeOp::CancelRead, || {
+            canceller.cancel_pending_read();
+            PipeOutput::Done
+        });
+        cancel_log
+    });
+    let writer = thread::spawn(move || {
+        for frame in [&b"ab"[..], b"c"] {
+            writer_log.record(PipeOp::WriteFlush(frame.to_vec()), || {
+                writer.send(frame).unwrap();
+                PipeOutput::Done
+            });
+        }
+        writer_log.record(PipeOp::CompleteWriter, || {
+            writer.complete(None);
+            PipeOutput::Done
+        });
+        writer_log
+    });
+    loop {
+        let (len, completed) = recorded_read(&mut reader, &mut reader_log);
+        if completed && len == 0 {
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    reader.complete(None);
+    let logs = [join(writer), reader_log, join(cancel)];
+    ensure_linearizable(&PipeModel, &Recorder::history(logs), Budget::default());
+}
+
+/// One task takes and releases the lock; another tries three times to take it (and
+/// releases it each time it did). A `try_lock` that starts after the release must succeed: a refusal then is
+/// visible to no per-event invariant (nobody holds the lock twice, nobody waits), only
+/// to the history.
+fn mutex_linearizable(monitor: &Arc<Monitor>) {
+    let recorder = Recorder::new();
+    let mutex = pipecheck_core::primitive::sync::Arc::new(
+        AsyncMutex::with_faults((), monitor.config().faults).observed(monitor.primitive_observer()),
+    );
+    let mut locker_log = recorder.thread(0);
+    let mut trier_log = recorder.thread(1);
+    let locker = {
+        let mutex = mutex.clone();
+        thread::spawn(move || {
+            let lock = locker_log.invoke(MutexOp::Lock);
+            let guard = block_on(mutex.lock());
+            locker_log.respond(lock, true);
+            let unlock = locker_log.invoke(MutexOp::Unlock);
+            drop(guard);
+            locker_log.respond(unlock, true);
+            locker_log
+        })
+    };
+    // Three attempts, a yield before each, so that a random schedule often lets the
+    // other task finish first (one attempt is almost always made before it runs).
+    for _ in 0..3 {
+        thread::yield_now();
+        let attempt = trier_log.invoke(MutexOp::TryLock);
+        let guard = mutex.try_lock();
+        trier_log.respond(attempt, guard.is_some());
+        if let Some(guard) = guard {
+            let unlock = trier_log.invoke(MutexOp::Unlock);
+            drop(guard);
+            trier_log.respond(unlock, true);
+        }
+    }
+    let logs = [join(locker), trier_log];
+    ensure_linearizable(&MutexModel, &Recorder::history(logs), Budget::default());
+}
+
+/// Operation 1 starts; one task sets its result, then sets it again (refused: already
+/// completed, or stale once the other task reset); the other waits for it, resets, and
+/// asks for the old operation's result (stale).
+fn completion_linearizable(monitor: &Arc<Monitor>) {
+    let recorder = Recorder::new();
+    let source = pipecheck_core::primitive::sync::Arc::new(
+        CompletionSource::with_faults(monitor.config().faults).observed(monitor.primitive_observer()),
+    );
+    let mut waiter_log = recorder.thread(0);
+    let mut setter_log = recorder.thread(1);
+    let started = waiter_log.invoke(CompletionOp::Reset);
+    let token = source.reset();
+    waiter_log.respond(started, CompletionOutput::Token(token.version()));
+    let setter = {
+        let source = source.clone();
+        thread::spawn(move || {
+            for value in [7, 8] {
+                setter_log.record(CompletionOp::SetResult { token: token.version(), value }, || {
+                    CompletionOutput::Set(source.set_result(token, value))
+                });
+            }
+            setter_log
+        })
+    };
+    waiter_log.record(CompletionOp::Wait { token: token.version() }, || {
+        CompletionOutput::Value(block_on(source.wait(token)))
+    });
+    waiter_log.record(CompletionOp::Reset, || CompletionOutput::Token(source.reset().version()));
+    waiter_log.record(CompletionOp::GetResult { token: token.version() }, || {
+        CompletionOutput::Value(source.get_result(token))
+    });
+    let logs = [waiter_log, join(setter)];
+    ensure_linearizable(&CompletionModel, &Recorder::history(logs), Budget::default());
+}

@@ -1,0 +1,29 @@
+//! Loom: concurrent pipe histories are **linearizable** against the pipe's sequential
+//! model, in every interleaving within the bound.
+#![cfg(feature = "loom")]
+
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+
+/// Bound 2 for this three-thread model (see models/LOOM.md for its size and time).
+const BOUND: usize = 2;
+
+#[test]
+fn pipe_linearizable() {
+    check_scenario("pipe-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn mutex_linearizable() {
+    check_scenario("mutex-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn mutex_linearizable_catches_try_lock_fails_after_release() {
+    expect_caught("mutex-linearizable", Fault::TryLockFailsAfterRelease, BOUND, Checks::Registry);
+}
+
+#[test]
+fn completion_linearizable() {
+    check_scenario("completion-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+}

@@ -1,0 +1,38 @@
+//! Linearizability: is a concurrent history equivalent to some sequential order of its
+//! operations that respects real time?
+//!
+//! * a [`SequentialModel`] is the sequential specification (porcupine's model; its docs
+//!   state the rule for blocking operations, as for dual data structures);
+//! * a [`History`] lists each thread's operations with invocation and response stamps,
+//!   recorded by a [`Recorder`] under any engine, or written by hand;
+//! * [`check`] runs Wing & Gong's search with Lowe's memoization, per partition
+//!   (P-compositionality), within a [`Budget`], and answers a [`Linearization`]:
+//!   linearizable, not (with the longest linearizable prefix and the operation it
+//!   could not place), or unknown;
+//! * [`explain`] prints a failure as a per-thread timeline, and [`ensure_linearizable`]
+//!   raises it as a `linearizable` [`Violation`](pipecheck_core::Violation).
+
+mod check;
+mod completion_model;
+mod ensure;
+mod history;
+mod model;
+mod mutex_model;
+mod outcome;
+mod pipe_model;
+mod recorder;
+mod search;
+mod synthetic;
+mod timeline;
+
+pub use check::check;
+pub use completion_model::{CompletionModel, CompletionOp, CompletionOutput, Slot};
+pub use ensure::ensure_linearizable;
+pub use history::{History, HistoryError, OpId, Operation};
+pub use model::SequentialModel;
+pub use mutex_model::{MutexModel, MutexOp};
+pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};
+pub use pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
+pub use recorder::{Invoked, Recorder, ThreadLog};
+pub use synthetic::synthetic_pipe_history;
+pub use timeline::{explain, timeline};

@@ -1,0 +1,94 @@
+//! What a linearizability check concludes: [`Linearization`], within a [`Budget`].
+
+use std::time::Duration;
+
+use super::history::OpId;
+
+/// How much search a check may spend before it answers [`Linearization::Unknown`].
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_properties::linearizability::Budget;
+///
+/// let budget = Budget::default().with_max_states(10_000);
+/// assert_eq!(budget.max_states, 10_000);
+/// assert!(budget.time.is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The most search states (linearized set and model state pairs) visited, over all
+    /// partitions.
+    pub max_states: u64,
+    /// The most wall-clock time spent; `None` for no limit (tests and model checkers
+    /// keep it `None` so that verdicts do not depend on the machine's speed).
+    pub time: Option<Duration>,
+}
+
+impl Default for Budget {
+    /// Two million states, no time limit.
+    fn default() -> Self {
+        Budget { max_states: 2_000_000, time: None }
+    }
+}
+
+impl Budget {
+    /// This budget with at most `max_states` states.
+    pub fn with_max_states(self, max_states: u64) -> Budget {
+        Budget { max_states, ..self }
+    }
+
+    /// This budget with at most `time` of search.
+    pub fn with_time(self, time: Duration) -> Budget {
+        Budget { time: Some(time), ..self }
+    }
+}
+
+/// Why a check gave up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exhausted {
+    /// It visited [`Budget::max_states`] states.
+    States,
+    /// It ran for [`Budget::time`].
+    Time,
+}
+
+/// A history no sequential order explains: the deepest partial linearization the
+/// search reached, and the operation it could not place after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NonLinearizable {
+    /// The partition (see [`SequentialModel::partition`](super::SequentialModel::partition))
+    /// whose sub-history failed.
+    pub partition: u64,
+    /// The longest sequence of operations the model accepted in an order that respects
+    /// real time.
+    pub longest_prefix: Vec<OpId>,
+    /// After that prefix, the returned operation that must come next in real time
+    /// (the earliest response among those not placed) and that the model rejects there.
+    pub unplaced: OpId,
+}
+
+/// The verdict of a linearizability check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Linearization {
+    /// Some sequential order of the operations, respecting real time, is accepted by the
+    /// model: this one (partitions one after another; pending operations only where they
+    /// took effect).
+    Linearizable(Vec<OpId>),
+    /// No such order exists.
+    NonLinearizable(NonLinearizable),
+    /// The budget ran out before the search decided.
+    Unknown {
+        /// Which limit was reached.
+        why: Exhausted,
+        /// The states visited.
+        states: u64,
+    },
+}
+
+impl Linearization {
+    /// Whether the history was shown linearizable.
+    pub fn is_linearizable(&self) -> bool {
+        matches!(self, Linearization::Linearizable(_))
+    }
+}

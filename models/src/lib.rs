@@ -18,11 +18,13 @@ pub mod must_fail;
 pub mod primitives;
 mod scenario;
 pub mod scenarios;
+pub mod target;
 
 use pipecheck_core::InvariantId;
 
 pub use scenario::{Scale, Scenario};
 pub use scenarios::{all, find};
+pub use target::{EventScenario, Target, TargetError, TargetScenario};
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the
 /// seed primitives' invariants included).

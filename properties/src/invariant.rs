@@ -5,24 +5,26 @@ use pipecheck_core::{InvariantId, Violation};
 use crate::monitor::CheckConfig;
 use crate::observation::Observation;
 
-/// A named property every run of the pipe must keep.
+/// A named property every run of a target must keep, checked over the events `E` the
+/// run reports: the pipe's [`Observation`]s (the default), or a user target's own event
+/// type (checked by an [`EventMonitor`](crate::EventMonitor)).
 ///
-/// The monitor calls [`observe`](Invariant::observe) for each observation in log
-/// order, and [`finish`](Invariant::finish) once the run has ended normally.
-/// Return `Err(detail)` to report a violation; the monitor adds the id and the log.
-pub trait Invariant: Send {
+/// The monitor calls [`observe`](Invariant::observe) for each event in log order, and
+/// [`finish`](Invariant::finish) once the run has ended normally. Return `Err(detail)`
+/// to report a violation; the monitor adds the id and the log.
+pub trait Invariant<E = Observation>: Send {
     /// Which invariant this checks (e.g. [`InvariantId::FIFO_POOL`]).
     fn id(&self) -> InvariantId;
 
     /// The statement, in one line: what reports print next to the id.
     fn statement(&self) -> &'static str;
 
-    /// Checks one observation.
+    /// Checks one event.
     ///
     /// # Errors
     ///
     /// A description of the violation.
-    fn observe(&mut self, observation: &Observation) -> Result<(), String>;
+    fn observe(&mut self, observation: &E) -> Result<(), String>;
 
     /// Checks the end of a run that finished without a panic.
     ///

@@ -23,6 +23,7 @@
 pub mod checked;
 pub mod driver;
 pub mod engine;
+mod event_monitor;
 mod hunt;
 mod invariant;
 pub mod invariants;
@@ -34,11 +35,13 @@ mod outcome;
 mod panic_hook;
 mod reference;
 mod registry;
+mod run_log;
 mod verdict;
 
 pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe, reset_checked};
 pub use driver::{Driver, check_sequence};
 pub use engine::{Checked, Engine, Execution, Threads};
+pub use event_monitor::EventMonitor;
 pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, PIPE_FAULTS, hunt};
 pub use invariant::{Invariant, ensure};
 pub use machine::{PipeMachine, PipeTest};
@@ -50,6 +53,7 @@ pub use panic_hook::Capture;
 pub use pipecheck_core::Violation;
 pub use reference::ReferenceModel;
 pub use registry::{INVARIANT_IDS, registry, statements};
+pub use run_log::{Row, RunLog, describe};
 pub use verdict::{FailureKind, ModelMismatch, Verdict, classify, first_line, panic_message};
 
 /// README's Rust examples, compiled and run as doctests (not under loom or shuttle: their

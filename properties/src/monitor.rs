@@ -231,6 +231,11 @@ impl Monitor {
     pub fn log(&self) -> Vec<Entry> {
         self.lock().log.clone()
     }
+
+    /// How many observations the log holds (without copying it).
+    pub fn log_len(&self) -> usize {
+        self.lock().log.len()
+    }
 }
 
 /// At a pipe reset: the ending run's end-of-run checks of the per-pipe-run invariants

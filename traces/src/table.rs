@@ -8,8 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use pipecheck_core::{PipeEnd, PipeEvent as E};
-use pipecheck_properties::{Entry, FailureKind, Observation, first_line};
+use pipecheck_properties::{FailureKind, Row, first_line};
 
 use crate::replay::Replayed;
 
@@ -18,7 +17,7 @@ const WIDTH: usize = 34;
 pub use pipecheck_properties::describe;
 
 /// The task that logged each entry.
-fn owners(log: &[Entry], marks: &[(usize, usize)]) -> Vec<usize> {
+fn owners(log: &[Row], marks: &[(usize, usize)]) -> Vec<usize> {
     let mut owners = Vec::with_capacity(log.len());
     let mut mark = 0;
     let mut task = marks.first().map_or(0, |m| m.1);
@@ -120,10 +119,7 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
     // Columns: every task that logged something, named by the side it acted for.
     let mut roles: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();
     for (entry, &task) in replayed.log.iter().zip(&owners) {
-        let role = entry
-            .task
-            .map(str::to_owned)
-            .or_else(|| entry.observation.side().map(|s| format!("{s:?}").to_lowercase()));
+        let role = entry.role.clone();
         *roles.entry(task).or_default().entry(role.unwrap_or_default()).or_default() += 1;
     }
     let columns: Vec<usize> = roles.keys().copied().collect();
@@ -164,7 +160,7 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
         };
         let _ = write!(out, "{marker}{:>4} |", entry.step);
         for column in &columns {
-            let cell = if column == task { fit(&describe(&entry.observation)) } else { String::new() };
+            let cell = if column == task { fit(&entry.text) } else { String::new() };
             let _ = write!(out, " {cell:<WIDTH$} |");
         }
         out.push('\n');

@@ -31,11 +31,12 @@ fn saved_trace(dir: &std::path::Path) -> (PathBuf, Trace) {
     assert!(minimized.size <= found.size, "{} is not smaller than {}", minimized.size, found.size);
     eprintln!("found at iteration {}: {} minimized to {}", found.iteration, found.size, minimized.size);
     let trace = Trace::new(
+        found.target,
         scenario.name,
         &found.scheduler.to_string(),
         found.seed,
         found.iteration,
-        found.fault,
+        found.fault.map(|f| f.name()),
         &found.failure.invariant,
         found.size,
         minimized.size,

@@ -76,10 +76,10 @@ impl fmt::Display for TargetError {
                 write!(f, "unknown target `{name}` (known: {})", known.join(", "))
             }
             TargetError::UnknownScenario { target, name, known } => {
-                write!(f, "target `{target}` has no scenario `{name}` (known: {})", known.join(", "))
+                write!(f, "unknown scenario `{name}` of target `{target}` (known: {})", known.join(", "))
             }
             TargetError::UnknownFault { target, name, known } => {
-                write!(f, "target `{target}` declares no fault `{name}` (known: {})", known.join(", "))
+                write!(f, "unknown fault `{name}` of target `{target}` (known: {})", known.join(", "))
             }
             TargetError::Duplicate { target, what, name } => {
                 write!(f, "target `{target}` declares the {what} `{name}` twice")

@@ -29,6 +29,7 @@ struct Setup {
     found_dir: PathBuf,
     corpus_dir: PathBuf,
     /// Where a relative trace path is also looked for (the crate's directory).
+    #[cfg_attr(not(feature = "shuttle"), allow(dead_code))]
     base: Option<PathBuf>,
 }
 
@@ -198,6 +199,7 @@ fn list(setup: &Setup) {
 }
 
 /// `file` as given, or relative to the crate's directory when it is not found as given.
+#[cfg(feature = "shuttle")]
 fn locate(setup: &Setup, file: PathBuf) -> PathBuf {
     match &setup.base {
         Some(base) if !file.exists() && file.is_relative() && base.join(&file).exists() => base.join(file),

@@ -52,3 +52,48 @@ fn every_planted_fault_is_caught_as_its_invariant_by_every_scenario_claiming_it(
         }
     }
 }
+
+/// The committed schedules, `examples/oneshot/traces/`.
+fn saved_traces() -> Vec<std::path::PathBuf> {
+    pipecheck_traces::location::traces_in(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("traces"))
+}
+
+#[test]
+fn every_saved_schedule_replays_to_its_invariant() {
+    use pipecheck_traces::replay::replay_in;
+    use pipecheck_traces::trace_file::Trace;
+    let targets = [oneshot::target()];
+    let saved = saved_traces();
+    assert!(saved.len() >= 2, "examples/oneshot/traces/ holds a schedule per planted fault");
+    for path in saved {
+        let trace = Trace::load_for(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
+        let replayed = replay_in(&trace, &path, &targets).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(replayed.failure.expect("fails").invariant, trace.invariant, "{}", path.display());
+    }
+}
+
+#[test]
+fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
+    use pipecheck_traces::explore::{Exploration, Settings, explore_in};
+    use pipecheck_traces::minimize::{DEFAULT_RUNS, minimized_trace};
+    use pipecheck_traces::replay::replay_in;
+    use pipecheck_traces::trace_file::Trace;
+    let targets = [oneshot::target()];
+    let target = &targets[0];
+    let fault = target.fault("SkipRecheck").unwrap();
+    let scenario = target.scenario("many-rounds").unwrap();
+    let settings = Settings { seed: SEED, ..Settings::default() };
+    let Exploration::Failed(found) = explore_in(target, scenario, Some(fault), SchedulerKind::Random, &settings)
+    else {
+        panic!("SkipRecheck escaped {} iterations of seed {SEED}", settings.iterations);
+    };
+    let trace = minimized_trace(&found, settings.max_steps, DEFAULT_RUNS);
+    let path = std::env::temp_dir().join(format!("oneshot-round-trip-{}.trace", std::process::id()));
+    trace.save(&path).unwrap();
+    let loaded = Trace::load_for(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(loaded.target, "oneshot");
+    let replayed = replay_in(&loaded, &path, &targets).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(replayed.failure.expect("fails").invariant, "oneshot-wake");
+    assert_eq!(replayed.size, loaded.minimized);
+}

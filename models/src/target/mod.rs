@@ -53,15 +53,18 @@
 //!     monitor.record(Ev::Total(if LOSES_ADD.is_active() { 0 } else { 1 }));
 //! }
 //!
+//! // A `const` list: a reference to a `static` is not promoted in a function body.
+//! const SCENARIOS: &[EventScenario<Ev>] = &[EventScenario {
+//!     name: "one-add",
+//!     summary: "one add, then the total",
+//!     scale: Scale::Small,
+//!     catches: &[&LOSES_ADD],
+//!     body: one_add,
+//! }];
+//!
 //! let target = Target::new("counter", "a counter")
 //!     .faults(&[&LOSES_ADD])
-//!     .checked(|| vec![Box::new(CountsEveryAdd::default()) as Box<dyn Invariant<Ev>>], &[EventScenario {
-//!         name: "one-add",
-//!         summary: "one add, then the total",
-//!         scale: Scale::Small,
-//!         catches: &[&LOSES_ADD],
-//!         body: one_add,
-//!     }]);
+//!     .checked(|| vec![Box::new(CountsEveryAdd::default()) as Box<dyn Invariant<Ev>>], SCENARIOS);
 //! target.validate().unwrap();
 //! let scenario = target.scenario("one-add").unwrap();
 //! scenario.run_once(None, &|_| {});

@@ -15,7 +15,9 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use pipecheck_core::{Fault, FaultSet, InvariantId, PlantedFault};
-use pipecheck_properties::{Checked, Engine, FailureKind, Invariant, Monitor, Row, RunLog, Verdict, registry};
+use pipecheck_properties::{
+    Checked, Engine, FailureKind, Invariant, Monitor, Row, RunLog, Verdict, registry,
+};
 
 use crate::engine::loom::Loom;
 pub use crate::engine::loom::with_loom_log;
@@ -154,7 +156,12 @@ fn tail(log: &[Row]) -> String {
 ///
 /// When loom finds a failing interleaving: with the failure, the log tail, and the
 /// command that reproduces it in the calling crate.
-pub fn check_target(target: &Target, scenario: &str, fault: Option<&str>, bound: usize) -> Result<Checked, TargetError> {
+pub fn check_target(
+    target: &Target,
+    scenario: &str,
+    fault: Option<&str>,
+    bound: usize,
+) -> Result<Checked, TargetError> {
     let (scenario, fault) = resolve(target, scenario, fault)?;
     let model = format!("{}/{}", target.name(), scenario.name);
     Ok(explore(&model, bound, move || scenario.run_once(fault, &publish_log)))
@@ -204,7 +211,8 @@ fn reproduce(bound: usize) -> String {
         .map(|stem| stem.rsplit_once('-').map_or(stem.clone(), |(name, _hash)| name.to_owned()))
         .unwrap_or_else(|| "<test file>".to_owned());
     // A library's unit tests run from a binary named after the crate.
-    let which = if binary == package.replace('-', "_") { "--lib".to_owned() } else { format!("--test {binary}") };
+    let which =
+        if binary == package.replace('-', "_") { "--lib".to_owned() } else { format!("--test {binary}") };
     let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
     format!(
         "reproduce:\n  \

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use pipecheck_core::Violation;
 
-use crate::invariant::Invariant;
+use crate::invariant::{Invariant, first_violation};
 use crate::run_log::{Row, RunLog};
 
 /// How many log rows a violation's context shows.
@@ -109,12 +109,7 @@ impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
                 return;
             }
             let State { invariants, log, violation } = &mut *state;
-            for invariant in invariants.iter_mut() {
-                if let Err(detail) = invariant.observe(&log[step].1) {
-                    *violation = Some(Violation::new(invariant.id(), detail));
-                    break;
-                }
-            }
+            *violation = first_violation(invariants, |i| i.observe(&log[step].1));
             state.violation.clone().map(|v| with_context(v, step, &state.log))
         };
         if let Some(violation) = raised {
@@ -134,12 +129,7 @@ impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
         }
         let step = state.log.len();
         let State { invariants, violation, .. } = &mut *state;
-        for invariant in invariants.iter_mut() {
-            if let Err(detail) = invariant.finish() {
-                *violation = Some(Violation::new(invariant.id(), detail));
-                break;
-            }
-        }
+        *violation = first_violation(invariants, |i| i.finish());
         match &state.violation {
             Some(v) => Err(with_context(v.clone(), step, &state.log)),
             None => Ok(()),
@@ -163,12 +153,21 @@ fn describe<E: fmt::Debug>(step: usize, (task, event): &(Option<&'static str>, E
 }
 
 /// `violation` at log index `step`, with the log tail as its context.
-fn with_context<E: fmt::Debug>(violation: Violation, step: usize, log: &[(Option<&'static str>, E)]) -> Violation {
+fn with_context<E: fmt::Debug>(
+    violation: Violation,
+    step: usize,
+    log: &[(Option<&'static str>, E)],
+) -> Violation {
     let from = log.len().saturating_sub(TAIL);
     let mut context = format!("last {} events:\n", log.len() - from);
     for (i, entry) in log.iter().enumerate().skip(from) {
         let row = describe(i, entry);
-        context.push_str(&format!("{:>4}  {:<8} {}\n", row.step, row.role.as_deref().unwrap_or("-"), row.text));
+        context.push_str(&format!(
+            "{:>4}  {:<8} {}\n",
+            row.step,
+            row.role.as_deref().unwrap_or("-"),
+            row.text
+        ));
     }
     Violation { step: violation.step.or(Some(step)), context, ..violation }
 }

@@ -57,5 +57,17 @@ pub fn ensure(holds: bool, invariant: InvariantId, detail: impl FnOnce() -> Stri
     }
 }
 
+/// The first violation `check` finds, running it on each of `invariants` in order: the
+/// one loop of both monitors, for an event (`|i| i.observe(event)`) and at the end of
+/// a run (`|i| i.finish()`).
+pub(crate) fn first_violation<E>(
+    invariants: &mut [Box<dyn Invariant<E>>],
+    mut check: impl FnMut(&mut dyn Invariant<E>) -> Result<(), String>,
+) -> Option<Violation> {
+    invariants.iter_mut().find_map(|invariant| {
+        check(invariant.as_mut()).err().map(|detail| Violation::new(invariant.id(), detail))
+    })
+}
+
 /// Builds the invariant from the run's settings; used by [`crate::registry`].
 pub(crate) type Constructor = fn(&CheckConfig) -> Box<dyn Invariant>;

@@ -111,4 +111,3 @@ pub fn describe(observation: &Observation) -> String {
         other => format!("{other:?}"),
     }
 }
-

@@ -116,10 +116,15 @@ pub fn campaign_main(targets: Vec<Target>) -> ExitCode {
     }
     for target in &targets {
         for fault in target.planted() {
-            let caught = cells.iter().any(|c| c.target == target.name() && c.fault == fault.name() && c.caught());
+            let caught =
+                cells.iter().any(|c| c.target == target.name() && c.fault == fault.name() && c.caught());
             if !caught {
                 ok = false;
-                println!("\n{} ({}) was caught as its invariant by no scheduler", fault.name(), target.name());
+                println!(
+                    "\n{} ({}) was caught as its invariant by no scheduler",
+                    fault.name(),
+                    target.name()
+                );
             }
         }
     }

@@ -242,18 +242,7 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
     fn minimized_trace(found: &Found, settings: &Settings) -> Trace {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let unminimized = Trace::new(
-            found.target,
-            found.scenario.name,
-            &found.scheduler.to_string(),
-            found.seed,
-            found.iteration,
-            found.fault.map(|f| f.name()),
-            &found.failure.invariant,
-            found.size,
-            found.size,
-            found.schedule.clone(),
-        );
+        let unminimized = found.trace_with(found.size, found.schedule.clone());
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let temp = std::env::temp_dir().join(format!("pipecheck-minimize-{}-{n}.trace", std::process::id()));
         let child = unminimized.save(&temp).ok().and_then(|()| {
@@ -272,11 +261,7 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
     }
 
     /// Minimizes and saves a found failure.
-    fn save(
-        found: &Found,
-        settings: &Settings,
-        path: PathBuf,
-    ) -> Result<Trace, String> {
+    fn save(found: &Found, settings: &Settings, path: PathBuf) -> Result<Trace, String> {
         let trace = minimized_trace(found, settings);
         trace.save(&path).map_err(|e| e.to_string())?;
         eprintln!(
@@ -300,7 +285,10 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
                 if let Some(f) = replayed.failure {
                     println!(
                         "{}",
-                        render(&replay_without_fault_in(&trace, &file, targets).map_err(|e| e.to_string())?, last)
+                        render(
+                            &replay_without_fault_in(&trace, &file, targets).map_err(|e| e.to_string())?,
+                            last
+                        )
                     );
                     return Err(format!(
                         "{}: with the fault off the run still breaks `{}`",
@@ -383,8 +371,12 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
                     );
                     let out = out.unwrap_or_else(|| setup.found_dir.clone());
                     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-                    let name =
-                        location::file_name(fault.map(|f| f.name()), scenario.name, &kind.to_string(), found.seed);
+                    let name = location::file_name(
+                        fault.map(|f| f.name()),
+                        scenario.name,
+                        &kind.to_string(),
+                        found.seed,
+                    );
                     save(&found, &settings, out.join(name))?;
                 }
             }
@@ -392,8 +384,7 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
         Command::Minimize { file } => {
             let file = locate(setup, file);
             let trace = Trace::load_for(&file, targets).map_err(|e| e.to_string())?;
-            let found = Found::from_trace(&trace, targets)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let found = Found::from_trace(&trace, targets).map_err(|e| format!("{}: {e}", file.display()))?;
             let mut minimized = minimize_here(&found, &settings);
             minimized.date = trace.date.clone();
             minimized.save(&file).map_err(|e| e.to_string())?;

@@ -137,6 +137,25 @@ impl Found {
     }
 }
 
+impl Found {
+    /// This failure as a trace whose saved schedule is `schedule` (of `size`): the
+    /// found one itself, or a minimized one.
+    pub fn trace_with(&self, size: Size, schedule: Schedule) -> Trace {
+        Trace::new(
+            self.target,
+            self.scenario.name,
+            &self.scheduler.to_string(),
+            self.seed,
+            self.iteration,
+            self.fault.map(|f| f.name()),
+            &self.failure.invariant,
+            self.size,
+            size,
+            schedule,
+        )
+    }
+}
+
 /// A failure of the kind a trace header names (`step-bound`, `scenario-panic`, or an
 /// invariant), to compare a minimized run with.
 fn recorded(name: &str) -> FailureKind {

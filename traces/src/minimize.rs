@@ -143,7 +143,8 @@ pub fn minimize(found: &Found, max_steps: usize, max_runs: usize) -> Minimized {
     // Replay the original exactly, to learn its deviations.
     let (tape, slot) = fresh();
     let plan = Plan::Exact { schedule: found.schedule.clone(), strict: true };
-    let outcome = run(&found.scenario, found.fault, Guided::new(plan, tape.clone(), None), &tape, &slot, max_steps);
+    let outcome =
+        run(&found.scenario, found.fault, Guided::new(plan, tape.clone(), None), &tape, &slot, max_steps);
     let reproduced = outcome.failure.as_ref().is_some_and(|f| f.invariant == found.failure.invariant);
     if !reproduced {
         // Not reproducible (nondeterminism outside shuttle's control): keep it as found.
@@ -176,16 +177,5 @@ pub fn minimize(found: &Found, max_steps: usize, max_runs: usize) -> Minimized {
 /// `found` minimized (with at most `max_runs` executions) as a trace ready to save.
 pub fn minimized_trace(found: &Found, max_steps: usize, max_runs: usize) -> crate::trace_file::Trace {
     let minimized = minimize(found, max_steps, max_runs);
-    crate::trace_file::Trace::new(
-        found.target,
-        found.scenario.name,
-        &found.scheduler.to_string(),
-        found.seed,
-        found.iteration,
-        found.fault.map(|f| f.name()),
-        &found.failure.invariant,
-        found.size,
-        minimized.size,
-        minimized.schedule,
-    )
+    found.trace_with(minimized.size, minimized.schedule)
 }

@@ -81,7 +81,11 @@ pub fn replay_without_fault(trace: &Trace, path: &Path) -> Result<Replayed, Trac
 /// # Errors
 ///
 /// As [`replay_without_fault`], and for a target not among `targets`.
-pub fn replay_without_fault_in(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Replayed, TraceError> {
+pub fn replay_without_fault_in(
+    trace: &Trace,
+    path: &Path,
+    targets: &[Target],
+) -> Result<Replayed, TraceError> {
     execute(trace, path, false, targets)
 }
 
@@ -92,9 +96,9 @@ fn execute(trace: &Trace, path: &Path, fault_on: bool, targets: &[Target]) -> Re
         .scenario(&trace.scenario)
         .map_err(|e| TraceError::new(path, trace.line_of("scenario"), e.to_string()))?;
     let fault = match &trace.fault {
-        Some(name) if fault_on => {
-            Some(target.fault(name).map_err(|e| TraceError::new(path, trace.line_of("fault"), e.to_string()))?)
-        }
+        Some(name) if fault_on => Some(
+            target.fault(name).map_err(|e| TraceError::new(path, trace.line_of("fault"), e.to_string()))?,
+        ),
         _ => None,
     };
     let (tape, slot) = fresh();

@@ -66,7 +66,8 @@ pub(crate) fn run(
     max_steps: usize,
 ) -> Ran {
     let inner_slot = slot.clone();
-    let execution = scenario.execution_logged(fault, std::sync::Arc::new(move |log| *lock(&inner_slot) = Some(log)));
+    let execution =
+        scenario.execution_logged(fault, std::sync::Arc::new(move |log| *lock(&inner_slot) = Some(log)));
     let failure = match run_with(scheduler, max_steps, move || execution()) {
         Verdict::Pass => None,
         Verdict::Fail(kind) => Some(Failure::new(kind)),

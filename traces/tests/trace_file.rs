@@ -16,8 +16,18 @@ fn corpus() -> Vec<PathBuf> {
 fn sample() -> String {
     let schedule = Schedule { seed: 42, steps: vec![Step::Task(0), Step::Task(1), Step::Task(0)] };
     let size = Size { preemptions: 1, steps: 3 };
-    let trace =
-        Trace::new("pipe", "large-stream", "random", 7, 1, Some("LifoPool"), "fifo-pool", size, size, schedule);
+    let trace = Trace::new(
+        "pipe",
+        "large-stream",
+        "random",
+        7,
+        1,
+        Some("LifoPool"),
+        "fifo-pool",
+        size,
+        size,
+        schedule,
+    );
     trace.to_text(Path::new("traces/sample.trace"))
 }
 

@@ -18,8 +18,5 @@ pub static SKIP_RECHECK: PlantedFault = PlantedFault::new(
 /// `send` marks the channel complete (and wakes the receiver) before the value is in
 /// its slot: a receiver polling in between finds it complete and empty, and is told
 /// `Canceled` although the send succeeds. Breaks **oneshot-delivery**.
-pub static COMPLETE_BEFORE_VALUE: PlantedFault = PlantedFault::new(
-    "CompleteBeforeValue",
-    DELIVERY,
-    "send publishes completion before storing the value",
-);
+pub static COMPLETE_BEFORE_VALUE: PlantedFault =
+    PlantedFault::new("CompleteBeforeValue", DELIVERY, "send publishes completion before storing the value");

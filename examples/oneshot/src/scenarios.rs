@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
-use pipecheck_models::target::{EventScenario, Target};
 use pipecheck_models::Scale;
+use pipecheck_models::target::{EventScenario, Target};
 use pipecheck_properties::EventMonitor;
 
 use crate::events::{OneshotEvent, OneshotObserver};

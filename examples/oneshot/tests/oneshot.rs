@@ -1,5 +1,7 @@
 //! The channel on std: it works, its target declaration is valid, and each scenario
-//! runs clean on real threads.
+//! runs clean on real threads. (Std primitives only: the checker builds run the
+//! same scenarios in `loom_oneshot.rs` and `shuttle_oneshot.rs`.)
+#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use pipecheck_core::primitive::future::block_on;
 

@@ -10,8 +10,12 @@ const SEED: u64 = 1;
 const ITERATIONS: usize = 200;
 
 fn engines() -> [Shuttle; 2] {
-    [SchedulerKind::Random, SchedulerKind::Pct { depth: 3 }]
-        .map(|kind| Shuttle { kind, seed: SEED, iterations: ITERATIONS, max_steps: DEFAULT_MAX_STEPS })
+    [SchedulerKind::Random, SchedulerKind::Pct { depth: 3 }].map(|kind| Shuttle {
+        kind,
+        seed: SEED,
+        iterations: ITERATIONS,
+        max_steps: DEFAULT_MAX_STEPS,
+    })
 }
 
 #[test]
@@ -20,7 +24,13 @@ fn every_scenario_passes_under_both_schedulers() {
     for scenario in target.all_scenarios() {
         for engine in engines() {
             let checked = engine.check(scenario.execution(None));
-            eprintln!("{} under {} (seed {SEED}): {} in {} executions", scenario.name, engine.name(), checked.verdict, checked.executions);
+            eprintln!(
+                "{} under {} (seed {SEED}): {} in {} executions",
+                scenario.name,
+                engine.name(),
+                checked.verdict,
+                checked.executions
+            );
             assert_eq!(checked.verdict, Verdict::Pass, "{} under {}", scenario.name, engine.name());
         }
     }
@@ -83,7 +93,8 @@ fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
     let fault = target.fault("SkipRecheck").unwrap();
     let scenario = target.scenario("many-rounds").unwrap();
     let settings = Settings { seed: SEED, ..Settings::default() };
-    let Exploration::Failed(found) = explore_in(target, scenario, Some(fault), SchedulerKind::Random, &settings)
+    let Exploration::Failed(found) =
+        explore_in(target, scenario, Some(fault), SchedulerKind::Random, &settings)
     else {
         panic!("SkipRecheck escaped {} iterations of seed {SEED}", settings.iterations);
     };

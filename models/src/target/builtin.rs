@@ -20,7 +20,8 @@ static PLANTED: [PlantedFault; Fault::ALL.len()] = {
     let mut i = 0;
     while i < Fault::ALL.len() {
         let fault = Fault::ALL[i];
-        planted[i] = PlantedFault::new(fault.name(), fault.breaks(), "a planted bug of pipecheck (see `Fault`)");
+        planted[i] =
+            PlantedFault::new(fault.name(), fault.breaks(), "a planted bug of pipecheck (see `Fault`)");
         i += 1;
     }
     planted

@@ -68,7 +68,8 @@
 //! target.validate().unwrap();
 //! let scenario = target.scenario("one-add").unwrap();
 //! scenario.run_once(None, &|_| {});
-//! let caught = std::panic::catch_unwind(|| scenario.run_once(Some(&LOSES_ADD), &|_| {}));
+//! let planted = std::panic::AssertUnwindSafe(|| scenario.run_once(Some(&LOSES_ADD), &|_| {}));
+//! let caught = std::panic::catch_unwind(planted);
 //! let violation = caught.unwrap_err().downcast::<pipecheck_core::Violation>().unwrap();
 //! assert_eq!(violation.invariant, LOSES_ADD.breaks());
 //! ```

@@ -10,6 +10,11 @@
 //! mutex, message channel, completion source, partitioned pool), observed by the same
 //! monitor. [`engine`] has the loom and shuttle engines, and
 //! [`must_fail`] the child-process runner of planted-bug twins.
+//!
+//! [`target`] opens all of it to users' own code: a [`Target`] declares scenarios over
+//! the user's events, invariants and planted faults, and every engine and tool takes
+//! it; the pipe and the seed primitives are registered through it
+//! ([`target::builtin`]).
 
 pub mod engine;
 #[cfg(feature = "loom")]

@@ -19,6 +19,10 @@
 //!
 //! Adding an invariant takes one small file in `src/invariants/` and one line in
 //! [`registry`]; see README's "Add a new invariant".
+//!
+//! A user's own concurrent code is checked the same way over its own event type: an
+//! [`Invariant<E>`](Invariant) per property, run online by an [`EventMonitor<E>`]; both
+//! monitors are a [`RunLog`], which is how the tools print any run's log.
 
 pub mod checked;
 pub mod driver;

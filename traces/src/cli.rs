@@ -20,7 +20,9 @@ use clap::{Parser, Subcommand};
 use pipecheck_models::target::{Target, builtin};
 
 /// Which targets the command serves and where their traces live.
+// Without shuttle only `list` runs, which reads none of the directories but the list's.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "shuttle"), allow(dead_code))]
 struct Setup {
     targets: Vec<Target>,
     /// Directories `list` shows, with a title each.
@@ -29,7 +31,6 @@ struct Setup {
     found_dir: PathBuf,
     corpus_dir: PathBuf,
     /// Where a relative trace path is also looked for (the crate's directory).
-    #[cfg_attr(not(feature = "shuttle"), allow(dead_code))]
     base: Option<PathBuf>,
 }
 

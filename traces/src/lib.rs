@@ -17,8 +17,6 @@ pub mod schedule;
 pub mod trace_file;
 
 #[cfg(feature = "shuttle")]
-pub mod campaign;
-#[cfg(feature = "shuttle")]
 pub mod explore;
 #[cfg(feature = "shuttle")]
 pub mod minimize;

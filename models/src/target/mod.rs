@@ -13,7 +13,8 @@
 //!
 //! The loom harness ([`crate::loom_harness::check_target`]), the shuttle engine
 //! ([`TargetScenario::execution`] with [`crate::engine::shuttle::Shuttle`]), the traces
-//! tool (`pipecheck_traces::replay_main`) and the campaign all take targets, and the
+//! tool (`pipecheck_traces::replay_main`) and the campaign ([`campaign::main`]) all
+//! take targets, and the
 //! pipe and the seed primitives are registered through this same API
 //! ([`builtin`]).
 //!
@@ -75,6 +76,7 @@
 //! ```
 
 pub mod builtin;
+pub mod campaign;
 mod error;
 mod scenario;
 

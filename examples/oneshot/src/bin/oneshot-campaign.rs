@@ -1,17 +1,11 @@
-//! The oneshot target's campaign under shuttle: every scenario clean under the random
-//! and PCT schedulers, then the kill matrix of its planted faults.
+//! The oneshot target's campaign: every scenario clean, then the kill matrix of its
+//! planted faults, under the build's checker.
 //!
 //! ```text
-//! cargo run -p oneshot --features shuttle --bin oneshot-campaign
+//! cargo run -p oneshot --features loom --bin oneshot-campaign      # small scenarios, every interleaving
+//! cargo run -p oneshot --features shuttle --bin oneshot-campaign   # random and PCT schedules
 //! ```
 
-#[cfg(feature = "shuttle")]
 fn main() -> std::process::ExitCode {
-    pipecheck_traces::campaign::campaign_main(vec![oneshot::target()])
-}
-
-#[cfg(not(feature = "shuttle"))]
-fn main() -> std::process::ExitCode {
-    eprintln!("the campaign runs shuttle: cargo run -p oneshot --features shuttle --bin oneshot-campaign");
-    std::process::ExitCode::FAILURE
+    pipecheck_models::target::campaign::main(vec![oneshot::target()])
 }

@@ -41,3 +41,16 @@ fn unknown_names_are_typed_errors() {
     let err = check_target(&target, "send-races-recv", Some("NoSuchFault"), BOUND).unwrap_err();
     assert!(err.to_string().contains("SkipRecheck"), "{err}");
 }
+
+#[test]
+fn a_loom_failure_prints_the_command_that_reproduces_it_in_this_crate() {
+    use pipecheck_models::must_fail::must_fail_in_child;
+    const TEST: &str = "a_loom_failure_prints_the_command_that_reproduces_it_in_this_crate";
+    let verdict = must_fail_in_child(TEST, oneshot::invariants::WAKE, &[], || {
+        check_target(&oneshot::target(), "send-races-recv", Some("SkipRecheck"), BOUND).unwrap()
+    });
+    let command = format!(
+        "LOOM_MAX_PREEMPTIONS={BOUND} cargo test -p oneshot --features loom --test loom_oneshot -- {TEST} --exact"
+    );
+    assert!(verdict.report.contains(&command), "no `{command}` in:\n{}", verdict.report);
+}

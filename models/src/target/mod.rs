@@ -11,8 +11,8 @@
 //! * its **planted faults** ([`PlantedFault`]): an open set of named bugs, each breaking
 //!   one invariant, that the code under test asks [`PlantedFault::is_active`] about.
 //!
-//! The loom harness ([`crate::loom_harness::check_target`]), the shuttle engine
-//! ([`TargetScenario::execution`] with [`crate::engine::shuttle::Shuttle`]), the traces
+//! The loom harness (`loom_harness::check_target`, feature `loom`), the shuttle engine
+//! ([`TargetScenario::execution`] with `engine::shuttle::Shuttle`, feature `shuttle`), the traces
 //! tool (`pipecheck_traces::replay_main`) and the campaign ([`campaign::main`]) all
 //! take targets, and the
 //! pipe and the seed primitives are registered through this same API

@@ -45,6 +45,7 @@ pub mod observe;
 pub mod options;
 pub mod partitioned_pool;
 mod pipe;
+pub mod planted;
 pub mod primitive;
 pub mod primitive_event;
 pub mod spsc;
@@ -66,6 +67,7 @@ pub use pipe::{
     Chunks, FlushCanceller, FlushFuture, FlushResult, Position, ReadBuf, ReadCanceller, ReadCursor,
     ReadFuture, ReadResult, Reader, Writer, reset_pipe,
 };
+pub use planted::PlantedFault;
 pub use primitive_event::{Handover, PrimitiveEvent, PrimitiveId, PrimitiveObserver};
 pub use violation::Violation;
 

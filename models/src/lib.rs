@@ -22,6 +22,11 @@
 //! mutex, message channel, completion source, partitioned pool), observed by the same
 //! monitor. [`engine`] has the loom and shuttle engines, and
 //! [`must_fail`] the child-process runner of planted-bug twins.
+//!
+//! [`target`] opens all of it to users' own code: a [`Target`] declares scenarios over
+//! the user's events, invariants and planted faults, and every engine and tool takes
+//! it; the pipe and the seed primitives are registered through it
+//! ([`target::builtin`]).
 
 pub mod engine;
 #[cfg(feature = "loom")]
@@ -30,11 +35,13 @@ pub mod must_fail;
 pub mod primitives;
 mod scenario;
 pub mod scenarios;
+pub mod target;
 
 use pipecheck_core::InvariantId;
 
 pub use scenario::{Scale, Scenario};
 pub use scenarios::{all, find};
+pub use target::{EventScenario, Target, TargetError, TargetScenario};
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the
 /// seed primitives' invariants included).

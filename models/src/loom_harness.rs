@@ -14,12 +14,15 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use pipecheck_core::{Fault, FaultSet, InvariantId};
-use pipecheck_properties::{Checked, Engine, Entry, FailureKind, Invariant, Monitor, Verdict, registry};
+use pipecheck_core::{Fault, FaultSet, InvariantId, PlantedFault};
+use pipecheck_properties::{
+    Checked, Engine, FailureKind, Invariant, Monitor, Row, RunLog, Verdict, registry,
+};
 
 use crate::engine::loom::Loom;
 pub use crate::engine::loom::with_loom_log;
 use crate::must_fail::{ChildVerdict, must_fail_in_child};
+use crate::target::{Target, TargetError, TargetScenario};
 use crate::{Scenario, find};
 
 /// Which invariants a scenario's monitor checks.
@@ -48,7 +51,7 @@ pub fn explore(model: &str, bound: usize, body: impl Fn() + Send + Sync + 'stati
         // A monitor's violation carries its log tail; loom's own failures get it here.
         let tail = match (failure, monitor) {
             (FailureKind::InvariantViolated(_), _) | (_, None) => String::new(),
-            (_, Some(monitor)) => tail(&monitor.log()),
+            (_, Some(monitor)) => tail(&monitor.rows()),
         };
         panic!(
             "{failure}\n{tail}in loom model `{model}` at interleaving {} ({}, {:.2?})\n{}",
@@ -116,38 +119,104 @@ fn run_scenario(scenario: &Scenario, faults: FaultSet, checks: Checks) {
         }
     };
     // For the report of a failure the monitor does not see (a deadlock, a race).
-    MONITOR.with(|m| *m.borrow_mut() = Some(monitor.clone()));
+    publish_log(monitor.clone());
     (scenario.body)(&monitor);
     monitor.assert_finished();
 }
 
 thread_local! {
-    /// The monitor of the interleaving running now: loom runs every model thread on
-    /// the test's own thread.
-    static MONITOR: RefCell<Option<Arc<Monitor>>> = const { RefCell::new(None) };
+    /// The log of the interleaving running now: loom runs every model thread on the
+    /// test's own thread.
+    static MONITOR: RefCell<Option<Arc<dyn RunLog>>> = const { RefCell::new(None) };
+}
+
+/// Keeps `log` for the report of a failure its monitor does not see (a deadlock, a race).
+fn publish_log(log: Arc<dyn RunLog>) {
+    MONITOR.with(|m| *m.borrow_mut() = Some(log));
 }
 
 /// The last observations of a failing interleaving, as a monitor's report shows them.
-fn tail(log: &[Entry]) -> String {
+fn tail(log: &[Row]) -> String {
     let from = log.len().saturating_sub(16);
     let mut tail = format!("last {} observations of the failing interleaving:\n", log.len() - from);
-    for entry in &log[from..] {
-        tail.push_str(&format!("{entry}\n"));
+    for row in &log[from..] {
+        tail.push_str(&format!("{:>4}  {:<8} {}\n", row.step, row.role.as_deref().unwrap_or("-"), row.text));
     }
     tail
 }
 
-/// How to reproduce a loom failure of the current test.
+/// Explores every interleaving of `target`'s scenario `scenario` with `fault` (a name
+/// the target declares) switched on, within `bound` preemptions.
+///
+/// # Errors
+///
+/// A [`TargetError`] for an unknown scenario or fault.
+///
+/// # Panics
+///
+/// When loom finds a failing interleaving: with the failure, the log tail, and the
+/// command that reproduces it in the calling crate.
+pub fn check_target(
+    target: &Target,
+    scenario: &str,
+    fault: Option<&str>,
+    bound: usize,
+) -> Result<Checked, TargetError> {
+    let (scenario, fault) = resolve(target, scenario, fault)?;
+    let model = format!("{}/{}", target.name(), scenario.name);
+    Ok(explore(&model, bound, move || scenario.run_once(fault, &publish_log)))
+}
+
+/// Explores `target`'s scenario `scenario` with the planted fault `fault` switched on,
+/// in a child process, and asserts that loom's verdict names the invariant the fault
+/// breaks: a kill-matrix cell as a test.
+///
+/// # Errors
+///
+/// A [`TargetError`] for an unknown scenario or fault.
+///
+/// # Panics
+///
+/// When the model passes despite the planted bug, or fails naming another invariant.
+pub fn expect_target_caught(
+    target: &Target,
+    scenario: &str,
+    fault: &str,
+    bound: usize,
+) -> Result<ChildVerdict, TargetError> {
+    let (scenario, planted) = resolve(target, scenario, Some(fault))?;
+    let planted: &'static PlantedFault = planted.expect("resolved from Some");
+    Ok(expect_model_caught(planted.breaks(), bound, move || scenario.run_once(Some(planted), &publish_log)))
+}
+
+/// The scenario and planted fault named.
+fn resolve(
+    target: &Target,
+    scenario: &str,
+    fault: Option<&str>,
+) -> Result<(TargetScenario, Option<&'static PlantedFault>), TargetError> {
+    let scenario = target.scenario(scenario)?.clone();
+    let fault = fault.map(|f| target.fault(f)).transpose()?;
+    Ok((scenario, fault))
+}
+
+/// How to reproduce a loom failure of the current test: in the package cargo ran it
+/// from (`CARGO_PKG_NAME`, which cargo sets for the test binaries it runs), with its
+/// `loom` feature, and the test file or library unit tests it is in.
 fn reproduce(bound: usize) -> String {
+    let package = std::env::var("CARGO_PKG_NAME").unwrap_or_else(|_| "<your package>".to_owned());
     let binary = std::env::current_exe()
         .ok()
         .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .map(|stem| stem.rsplit_once('-').map_or(stem.clone(), |(name, _hash)| name.to_owned()))
         .unwrap_or_else(|| "<test file>".to_owned());
+    // A library's unit tests run from a binary named after the crate.
+    let which =
+        if binary == package.replace('-', "_") { "--lib".to_owned() } else { format!("--test {binary}") };
     let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
     format!(
         "reproduce:\n  \
-           LOOM_MAX_PREEMPTIONS={bound} cargo test -p pipecheck-models --features loom --test {binary} -- {test} --exact\n  \
+           LOOM_MAX_PREEMPTIONS={bound} cargo test -p {package} --features loom {which} -- {test} --exact\n  \
            interleaving log: add LOOM_LOG=info (thread switches) or LOOM_LOG=1 (every operation; long), and LOOM_LOCATION=1 for source locations\n  \
            jump to the failing interleaving: run once with --features loom,loom-checkpoint and \
            LOOM_CHECKPOINT_FILE=/tmp/{test}.json LOOM_CHECKPOINT_INTERVAL=1, then rerun with the same \

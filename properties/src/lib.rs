@@ -33,10 +33,15 @@
 //! Adding an invariant takes one small file in `src/invariants/` and one line in
 //! [`registry`]; the whole checklist (planted bug, scenarios, corpus trace) is in the
 //! README, "Add a new invariant as a property test".
+//!
+//! A user's own concurrent code is checked the same way over its own event type: an
+//! [`Invariant<E>`](Invariant) per property, run online by an [`EventMonitor<E>`]; both
+//! monitors are a [`RunLog`], which is how the tools print any run's log.
 
 pub mod checked;
 pub mod driver;
 pub mod engine;
+mod event_monitor;
 mod hunt;
 mod invariant;
 pub mod invariants;
@@ -49,11 +54,13 @@ mod outcome;
 mod panic_hook;
 mod reference;
 mod registry;
+mod run_log;
 mod verdict;
 
 pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe, reset_checked};
 pub use driver::{Driver, check_sequence};
 pub use engine::{Checked, Engine, Execution, Threads};
+pub use event_monitor::EventMonitor;
 pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, PIPE_FAULTS, hunt};
 pub use invariant::{Invariant, ensure};
 pub use machine::{PipeMachine, PipeTest};
@@ -65,6 +72,7 @@ pub use panic_hook::Capture;
 pub use pipecheck_core::Violation;
 pub use reference::ReferenceModel;
 pub use registry::{INVARIANT_IDS, registry, statements};
+pub use run_log::{Row, RunLog, describe};
 pub use verdict::{FailureKind, ModelMismatch, Verdict, classify, first_line, panic_message};
 
 /// README's Rust examples, compiled and run as doctests (not under loom or shuttle: their

@@ -24,7 +24,7 @@ use pipecheck_core::{
     PrimitiveObserver, Violation,
 };
 
-use crate::invariant::{Constructor, Invariant};
+use crate::invariant::{Constructor, Invariant, first_violation};
 use crate::observation::Observation;
 use crate::registry::{registry, restart_of};
 
@@ -180,12 +180,7 @@ impl Monitor {
             }
             let State { invariants, restarts, log, violation } = &mut *state;
             let observation = &log[step].observation;
-            for invariant in invariants.iter_mut() {
-                if let Err(detail) = invariant.observe(observation) {
-                    *violation = Some(Violation::new(invariant.id(), detail));
-                    break;
-                }
-            }
+            *violation = first_violation(invariants, |i| i.observe(observation));
             if violation.is_none() && matches!(observation, Observation::Pipe(PipeEvent::Reset)) {
                 *violation = restart_pipe_run(&self.config, invariants, restarts);
             }
@@ -208,12 +203,7 @@ impl Monitor {
         }
         let step = state.log.len();
         let State { invariants, violation, .. } = &mut *state;
-        for invariant in invariants.iter_mut() {
-            if let Err(detail) = invariant.finish() {
-                *violation = Some(Violation::new(invariant.id(), detail));
-                break;
-            }
-        }
+        *violation = first_violation(invariants, |i| i.finish());
         match &state.violation {
             Some(v) => Err(with_context(v.clone(), step, &state.log)),
             None => Ok(()),
@@ -230,6 +220,11 @@ impl Monitor {
     /// A copy of the log.
     pub fn log(&self) -> Vec<Entry> {
         self.lock().log.clone()
+    }
+
+    /// How many observations the log holds (without copying it).
+    pub fn log_len(&self) -> usize {
+        self.lock().log.len()
     }
 }
 

@@ -4,10 +4,11 @@
 use std::str::FromStr;
 use std::time::Instant;
 
-use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_core::{Fault, InvariantId, PlantedFault};
 use pipecheck_models::engine::shuttle::PCT_DEPTHS;
 pub use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind};
-use pipecheck_models::{Scale, Scenario};
+use pipecheck_models::target::{Target, builtin, find_target};
+use pipecheck_models::{Scale, Scenario, TargetScenario};
 use pipecheck_properties::{FailureKind, Violation};
 
 use crate::record::Recorder;
@@ -88,10 +89,12 @@ impl Settings {
 /// A failing execution found by exploring.
 #[derive(Clone, Debug)]
 pub struct Found {
+    /// The target's name.
+    pub target: &'static str,
     /// The scenario.
-    pub scenario: Scenario,
-    /// The fault switched on, if any.
-    pub fault: Option<Fault>,
+    pub scenario: TargetScenario,
+    /// The planted fault switched on, if any.
+    pub fault: Option<&'static PlantedFault>,
     /// The scheduler.
     pub scheduler: SchedulerKind,
     /// The exploration's seed.
@@ -111,16 +114,17 @@ pub struct Found {
 }
 
 impl Found {
-    /// The failure a trace file records, to minimize it again.
+    /// The failure a trace file of one of `targets` records, to minimize it again.
     ///
     /// # Errors
     ///
-    /// An unknown scenario or scheduler.
-    pub fn from_trace(trace: &Trace) -> Result<Found, String> {
+    /// An unknown target, scenario, fault or scheduler.
+    pub fn from_trace(trace: &Trace, targets: &[Target]) -> Result<Found, String> {
+        let target = find_target(targets, &trace.target).map_err(|e| e.to_string())?;
         Ok(Found {
-            scenario: pipecheck_models::find(&trace.scenario)
-                .ok_or_else(|| format!("unknown scenario `{}`", trace.scenario))?,
-            fault: trace.fault,
+            target: target.name(),
+            scenario: target.scenario(&trace.scenario).map_err(|e| e.to_string())?.clone(),
+            fault: trace.fault.as_deref().map(|f| target.fault(f)).transpose().map_err(|e| e.to_string())?,
             scheduler: trace.scheduler.parse()?,
             seed: trace.seed,
             iteration: trace.iteration,
@@ -130,6 +134,25 @@ impl Found {
             schedule: trace.schedule.clone(),
             size: trace.original,
         })
+    }
+}
+
+impl Found {
+    /// This failure as a trace whose saved schedule is `schedule` (of `size`): the
+    /// found one itself, or a minimized one.
+    pub fn trace_with(&self, size: Size, schedule: Schedule) -> Trace {
+        Trace::new(
+            self.target,
+            self.scenario.name,
+            &self.scheduler.to_string(),
+            self.seed,
+            self.iteration,
+            self.fault.map(|f| f.name()),
+            &self.failure.invariant,
+            self.size,
+            size,
+            schedule,
+        )
     }
 }
 
@@ -158,28 +181,51 @@ pub enum Exploration {
     Failed(Box<Found>),
 }
 
-/// Runs up to `settings.iterations` executions of `scenario` under each scheduler of
-/// `scheduler`'s [`policy`](SchedulerKind::policy) in turn (PCT: its depth, then
-/// depth 2), stopping at the first failure.
+/// [`explore_in`] for a scenario of pipecheck's own targets, with a [`Fault`] of the
+/// pipe or the seed primitives.
+///
+/// # Panics
+///
+/// When no built-in target has the scenario (it always has: they are registered from
+/// the same list).
 pub fn explore(
     scenario: Scenario,
     fault: Option<Fault>,
     scheduler: SchedulerKind,
     settings: &Settings,
 ) -> Exploration {
-    let faults = fault.map_or(FaultSet::NONE, |f| FaultSet::NONE.with(f));
+    let targets = builtin::all();
+    let target = targets
+        .iter()
+        .find(|t| t.scenario(scenario.name).is_ok())
+        .expect("every scenario is in a built-in target");
+    let scenario = target.scenario(scenario.name).expect("just found");
+    explore_in(target, scenario, fault.map(builtin::planted), scheduler, settings)
+}
+
+/// Runs up to `settings.iterations` executions of `target`'s `scenario` with `fault`
+/// on, under each scheduler of `scheduler`'s [`policy`](SchedulerKind::policy) in turn
+/// (PCT: its depth, then depth 2), stopping at the first failure.
+pub fn explore_in(
+    target: &Target,
+    scenario: &TargetScenario,
+    fault: Option<&'static PlantedFault>,
+    scheduler: SchedulerKind,
+    settings: &Settings,
+) -> Exploration {
     let start = Instant::now();
     let mut before = 0;
     for kind in scheduler.policy() {
         let (tape, slot) = fresh();
         let inner = kind.scheduler(settings.seed, settings.iterations);
-        let ran = run(scenario, faults, Recorder::new(inner, tape.clone()), &tape, &slot, settings.max_steps);
+        let ran = run(scenario, fault, Recorder::new(inner, tape.clone()), &tape, &slot, settings.max_steps);
         let Some(failure) = ran.failure else {
             before += ran.tape.iteration as usize;
             continue;
         };
         return Exploration::Failed(Box::new(Found {
-            scenario,
+            target: target.name(),
+            scenario: scenario.clone(),
             fault,
             scheduler: kind,
             seed: settings.seed,
@@ -202,12 +248,27 @@ pub fn scenarios_catching(fault: Fault) -> Vec<Scenario> {
     found
 }
 
-/// Explores each scenario that declares `fault` until one fails. Returns the failure
-/// and the iterations spent on explorations that passed before it.
+/// [`hunt_in`] for a [`Fault`] of pipecheck's own targets.
 pub fn hunt(fault: Fault, scheduler: SchedulerKind, settings: &Settings) -> (Option<Found>, usize) {
+    let planted = builtin::planted(fault);
+    let targets = builtin::all();
+    match targets.iter().find(|t| t.fault(planted.name()).is_ok()) {
+        Some(target) => hunt_in(target, planted, scheduler, settings),
+        None => (None, 0),
+    }
+}
+
+/// Explores each scenario of `target` that declares `fault` until one fails. Returns
+/// the failure and the iterations spent on explorations that passed before it.
+pub fn hunt_in(
+    target: &Target,
+    fault: &'static PlantedFault,
+    scheduler: SchedulerKind,
+    settings: &Settings,
+) -> (Option<Found>, usize) {
     let mut spent = 0;
-    for scenario in scenarios_catching(fault) {
-        match explore(scenario, Some(fault), scheduler, settings) {
+    for scenario in target.scenarios_catching(fault) {
+        match explore_in(target, scenario, Some(fault), scheduler, settings) {
             Exploration::Failed(found) => return (Some(*found), spent),
             Exploration::Passed { iterations, .. } => spent += iterations,
         }

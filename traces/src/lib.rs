@@ -11,6 +11,7 @@
 //!   invariant), `replay` (deterministic, exact replay) and `table` (the failing
 //!   execution as a per-task table). `src/main.rs` is the command line on top.
 
+pub mod cli;
 pub mod location;
 pub mod schedule;
 pub mod trace_file;
@@ -30,3 +31,5 @@ pub mod table;
 
 #[cfg(feature = "shuttle")]
 pub use run::Failure;
+
+pub use cli::main as replay_main;

@@ -6,8 +6,6 @@
 
 use std::path::{Path, PathBuf};
 
-use pipecheck_core::Fault;
-
 /// The workspace root (the directory that holds `traces/`).
 ///
 /// # Examples
@@ -53,14 +51,13 @@ pub fn found_dir() -> PathBuf {
 /// # Examples
 ///
 /// ```
-/// use pipecheck_core::Fault;
 /// use pipecheck_traces::location::file_name;
-/// assert_eq!(file_name(Some(Fault::LifoPool), "large-stream", "random", 7), "LifoPool-large-stream-random-7.trace");
+/// assert_eq!(file_name(Some("LifoPool"), "large-stream", "random", 7), "LifoPool-large-stream-random-7.trace");
 /// assert_eq!(file_name(None, "large-cancel", "pct(depth=3)", 1), "nofault-large-cancel-pctdepth3-1.trace");
 /// ```
-pub fn file_name(fault: Option<Fault>, scenario: &str, scheduler: &str, seed: u64) -> String {
+pub fn file_name(fault: Option<&str>, scenario: &str, scheduler: &str, seed: u64) -> String {
     let scheduler: String = scheduler.chars().filter(char::is_ascii_alphanumeric).collect();
-    format!("{}-{scenario}-{scheduler}-{seed}.trace", fault.map_or("nofault", Fault::name))
+    format!("{}-{scenario}-{scheduler}-{seed}.trace", fault.unwrap_or("nofault"))
 }
 
 /// `path` as written in a trace's replay command: relative to the workspace root when
@@ -92,7 +89,7 @@ pub fn save_found(trace: &crate::trace_file::Trace) -> Result<PathBuf, crate::tr
     std::fs::create_dir_all(&dir).map_err(|e| {
         crate::trace_file::TraceError::new(&dir, None, format!("cannot create the directory: {e}"))
     })?;
-    let path = dir.join(file_name(trace.fault, &trace.scenario, &trace.scheduler, trace.seed));
+    let path = dir.join(file_name(trace.fault.as_deref(), &trace.scenario, &trace.scheduler, trace.seed));
     trace.save(&path)?;
     Ok(path)
 }

@@ -12,8 +12,6 @@
 
 use std::collections::BTreeMap;
 
-use pipecheck_core::FaultSet;
-
 use crate::explore::Found;
 use crate::record::{Guided, Plan, Tape};
 use crate::run::{Failure, fresh, run};
@@ -38,7 +36,6 @@ pub struct Minimized {
 
 struct Search<'a> {
     found: &'a Found,
-    faults: FaultSet,
     max_steps: usize,
     runs: usize,
     max_runs: usize,
@@ -59,8 +56,8 @@ impl Search<'_> {
         self.runs += 1;
         let (tape, slot) = fresh();
         let outcome = run(
-            self.found.scenario,
-            self.faults,
+            &self.found.scenario,
+            self.found.fault,
             Guided::new(plan, tape.clone(), None),
             &tape,
             &slot,
@@ -143,11 +140,11 @@ impl Search<'_> {
 
 /// Minimizes `found`'s schedule with at most `max_runs` executions.
 pub fn minimize(found: &Found, max_steps: usize, max_runs: usize) -> Minimized {
-    let faults = found.fault.map_or(FaultSet::NONE, |f| FaultSet::NONE.with(f));
     // Replay the original exactly, to learn its deviations.
     let (tape, slot) = fresh();
     let plan = Plan::Exact { schedule: found.schedule.clone(), strict: true };
-    let outcome = run(found.scenario, faults, Guided::new(plan, tape.clone(), None), &tape, &slot, max_steps);
+    let outcome =
+        run(&found.scenario, found.fault, Guided::new(plan, tape.clone(), None), &tape, &slot, max_steps);
     let reproduced = outcome.failure.as_ref().is_some_and(|f| f.invariant == found.failure.invariant);
     if !reproduced {
         // Not reproducible (nondeterminism outside shuttle's control): keep it as found.
@@ -160,7 +157,6 @@ pub fn minimize(found: &Found, max_steps: usize, max_runs: usize) -> Minimized {
     }
     let mut search = Search {
         found,
-        faults,
         max_steps,
         runs: 1,
         max_runs,
@@ -181,15 +177,5 @@ pub fn minimize(found: &Found, max_steps: usize, max_runs: usize) -> Minimized {
 /// `found` minimized (with at most `max_runs` executions) as a trace ready to save.
 pub fn minimized_trace(found: &Found, max_steps: usize, max_runs: usize) -> crate::trace_file::Trace {
     let minimized = minimize(found, max_steps, max_runs);
-    crate::trace_file::Trace::new(
-        found.scenario.name,
-        &found.scheduler.to_string(),
-        found.seed,
-        found.iteration,
-        found.fault,
-        &found.failure.invariant,
-        found.size,
-        minimized.size,
-        minimized.schedule,
-    )
+    found.trace_with(minimized.size, minimized.schedule)
 }

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use pipecheck_properties::Monitor;
+use pipecheck_properties::RunLog;
 use shuttle::scheduler::{
     DataSource, RandomDataSource, Schedule as ShuttleSchedule, Scheduler, Task, TaskId,
 };
@@ -19,8 +19,8 @@ use shuttle::scheduler::{
 use crate::schedule::{Schedule, Step};
 use crate::trace_file::Size;
 
-/// The monitor of the running execution, kept outside shuttle so it survives a panic.
-pub(crate) type MonitorSlot = Arc<Mutex<Option<Arc<Monitor>>>>;
+/// The log of the running execution, kept outside shuttle so it survives a panic.
+pub(crate) type MonitorSlot = Arc<Mutex<Option<Arc<dyn RunLog>>>>;
 
 /// What one execution's scheduler decided.
 #[derive(Clone, Debug, Default)]
@@ -92,7 +92,7 @@ fn note(
     if let Some(slot) = slot {
         // The monitor's lock is never held across a scheduling point (no shuttle
         // primitive runs under it), so this cannot block.
-        let len = lock(slot).as_ref().map_or(0, |m| m.log().len());
+        let len = lock(slot).as_ref().map_or(0, |m| m.len());
         tape.marks.push((len, chosen));
     }
 }

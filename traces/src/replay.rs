@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use pipecheck_core::FaultSet;
-use pipecheck_properties::{Entry, first_line};
+use pipecheck_models::target::{Target, builtin, find_target};
+use pipecheck_properties::{Row, first_line};
 
 use crate::record::{Guided, Plan};
 use crate::run::{Failure, fresh, run};
@@ -18,21 +18,30 @@ pub struct Replayed {
     pub failure: Option<Failure>,
     /// The replayed schedule's size.
     pub size: Size,
-    /// The monitor's log.
-    pub log: Vec<Entry>,
+    /// The monitor's log, described.
+    pub log: Vec<Row>,
     /// For each scheduling decision: the log length then, and the task chosen.
     pub marks: Vec<(usize, usize)>,
 }
 
-/// Replays `trace` (loaded from `path`) with its fault on, and checks that it breaks
-/// the recorded invariant.
+/// Replays `trace` (loaded from `path`), a trace of pipecheck's own targets, with its
+/// fault on, and checks that it breaks the recorded invariant.
 ///
 /// # Errors
 ///
 /// A [`TraceError`] naming the file when the scenario is unknown, the schedule does not
 /// fit the program any more, or the run does not break the recorded invariant.
 pub fn replay(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
-    let replayed = execute(trace, path, true)?;
+    replay_in(trace, path, &builtin::all())
+}
+
+/// [`replay`] for a trace of one of `targets`.
+///
+/// # Errors
+///
+/// As [`replay`], and for a target not among `targets`.
+pub fn replay_in(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Replayed, TraceError> {
+    let replayed = execute(trace, path, true, targets)?;
     let expected = &trace.invariant;
     match &replayed.failure {
         Some(f) if &f.invariant == expected => Ok(replayed),
@@ -64,22 +73,39 @@ pub fn replay(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
 ///
 /// A [`TraceError`] when the scenario is unknown.
 pub fn replay_without_fault(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
-    execute(trace, path, false)
+    replay_without_fault_in(trace, path, &builtin::all())
 }
 
-fn execute(trace: &Trace, path: &Path, fault_on: bool) -> Result<Replayed, TraceError> {
-    let scenario = pipecheck_models::find(&trace.scenario).ok_or_else(|| {
-        TraceError::new(path, trace.line_of("scenario"), format!("unknown scenario `{}`", trace.scenario))
-    })?;
-    let faults = match trace.fault {
-        Some(fault) if fault_on => FaultSet::NONE.with(fault),
-        _ => FaultSet::NONE,
+/// [`replay_without_fault`] for a trace of one of `targets`.
+///
+/// # Errors
+///
+/// As [`replay_without_fault`], and for a target not among `targets`.
+pub fn replay_without_fault_in(
+    trace: &Trace,
+    path: &Path,
+    targets: &[Target],
+) -> Result<Replayed, TraceError> {
+    execute(trace, path, false, targets)
+}
+
+fn execute(trace: &Trace, path: &Path, fault_on: bool, targets: &[Target]) -> Result<Replayed, TraceError> {
+    let target = find_target(targets, &trace.target)
+        .map_err(|e| TraceError::new(path, trace.line_of("target"), e.to_string()))?;
+    let scenario = target
+        .scenario(&trace.scenario)
+        .map_err(|e| TraceError::new(path, trace.line_of("scenario"), e.to_string()))?;
+    let fault = match &trace.fault {
+        Some(name) if fault_on => Some(
+            target.fault(name).map_err(|e| TraceError::new(path, trace.line_of("fault"), e.to_string()))?,
+        ),
+        _ => None,
     };
     let (tape, slot) = fresh();
     let plan = Plan::Exact { schedule: trace.schedule.clone(), strict: fault_on };
     let outcome = run(
         scenario,
-        faults,
+        fault,
         Guided::new(plan, tape.clone(), Some(slot.clone())),
         &tape,
         &slot,
@@ -125,7 +151,7 @@ impl Replayed {
     /// schedule's size, and every logged observation (described without the buffer
     /// addresses, which the allocator chooses).
     pub fn fingerprint(&self) -> (Option<String>, Size, Vec<String>) {
-        let log = self.log.iter().map(|e| crate::table::describe(&e.observation)).collect();
+        let log = self.log.iter().map(|row| row.text.clone()).collect();
         (self.failure.as_ref().map(|f| f.invariant.clone()), self.size, log)
     }
 }

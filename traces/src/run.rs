@@ -4,10 +4,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use pipecheck_core::FaultSet;
-use pipecheck_models::Scenario;
+use pipecheck_core::PlantedFault;
+use pipecheck_models::TargetScenario;
 use pipecheck_models::engine::shuttle::run_with;
-use pipecheck_properties::{Entry, FailureKind, Verdict};
+use pipecheck_properties::{FailureKind, Row, Verdict};
 use shuttle::scheduler::Scheduler;
 
 use crate::record::{MonitorSlot, SharedTape, Tape, lock};
@@ -53,31 +53,27 @@ pub(crate) struct Ran {
     /// The last execution's tape.
     pub(crate) tape: Tape,
     /// The last execution's monitor log.
-    pub(crate) log: Vec<Entry>,
+    pub(crate) log: Vec<Row>,
 }
 
-/// Runs executions of `scenario` with `faults` until `scheduler` stops or one fails.
+/// Runs executions of `scenario` with `fault` until `scheduler` stops or one fails.
 pub(crate) fn run(
-    scenario: Scenario,
-    faults: FaultSet,
+    scenario: &TargetScenario,
+    fault: Option<&'static PlantedFault>,
     scheduler: impl Scheduler + 'static,
     tape: &SharedTape,
     slot: &MonitorSlot,
     max_steps: usize,
 ) -> Ran {
     let inner_slot = slot.clone();
-    let body = move || {
-        let monitor = scenario.monitor(faults);
-        *lock(&inner_slot) = Some(monitor.clone());
-        (scenario.body)(&monitor);
-        monitor.assert_finished();
-    };
-    let failure = match run_with(scheduler, max_steps, body) {
+    let execution =
+        scenario.execution_logged(fault, std::sync::Arc::new(move |log| *lock(&inner_slot) = Some(log)));
+    let failure = match run_with(scheduler, max_steps, move || execution()) {
         Verdict::Pass => None,
         Verdict::Fail(kind) => Some(Failure::new(kind)),
     };
     let monitor = lock(slot).take();
-    Ran { failure, tape: lock(tape).clone(), log: monitor.map(|m| m.log()).unwrap_or_default() }
+    Ran { failure, tape: lock(tape).clone(), log: monitor.map(|m| m.rows()).unwrap_or_default() }
 }
 
 /// A fresh tape and monitor slot.

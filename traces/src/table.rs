@@ -8,73 +8,16 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use pipecheck_core::{PipeEnd, PipeEvent as E};
-use pipecheck_properties::{Entry, FailureKind, Observation, first_line};
+use pipecheck_properties::{FailureKind, Row, first_line};
 
 use crate::replay::Replayed;
 
 const WIDTH: usize = 34;
 
-/// What one observation says, in a few words.
-pub fn describe(observation: &Observation) -> String {
-    match observation {
-        Observation::Pipe(event) => match event {
-            E::SegmentCreated { segment, capacity } => format!("new segment #{segment} ({capacity} B)"),
-            E::SegmentTaken { segment } => format!("take #{segment} from pool"),
-            E::HeadReleased { segment } => format!("release head #{segment}"),
-            E::SegmentReturned { segment } => format!("return #{segment} to pool"),
-            E::SegmentDiscarded { segment } => format!("drop #{segment} (pool full)"),
-            E::Flushed { committed, unconsumed, paused } => {
-                format!(
-                    "flush: commit {committed}, unread {unconsumed}{}",
-                    if *paused { " PAUSE" } else { "" }
-                )
-            }
-            E::FlushResumed { unconsumed } => format!("resumes the writer (unread {unconsumed})"),
-            E::Consumed { consumed, examined, .. } => format!("advance_to({consumed}, {examined})"),
-            E::WriterCompleted { committed, failed } => {
-                format!("writer complete at {committed}{}", if *failed { " (failed)" } else { "" })
-            }
-            E::ReaderCompleted { failed } => {
-                format!("reader complete{}", if *failed { " (failed)" } else { "" })
-            }
-            E::ReadReturned { start, end, completed, canceled } => format!(
-                "read -> [{start}, {end}){}{}",
-                if *completed { " done" } else { "" },
-                if *canceled { " canceled" } else { "" }
-            ),
-            E::ReadCanceled => "cancel_pending_read".to_owned(),
-            E::FlushCanceled => "cancel_pending_flush".to_owned(),
-            E::WakerRegistered { end: PipeEnd::Reader } => "read pending: waker registered".to_owned(),
-            E::WakerRegistered { end: PipeEnd::Writer } => "flush paused: waker registered".to_owned(),
-            E::Woke { end: PipeEnd::Reader } => "wakes the reader".to_owned(),
-            E::Woke { end: PipeEnd::Writer } => "wakes the writer".to_owned(),
-            E::ReadAtLeastPending { minimum, unconsumed, writer_stays_paused } => format!(
-                "read_at_least({minimum}) waits (unread {unconsumed}){}",
-                if *writer_stays_paused { ", writer STAYS PAUSED" } else { "" }
-            ),
-            E::LengthObserved { len } => format!("buffered_len -> {len}"),
-            other => format!("{other:?}"),
-        },
-        Observation::Wrote { offset, bytes } => format!("write {} B at {offset}", bytes.len()),
-        Observation::ReadData { start, bytes } => format!("got {} B at {start}", bytes.len()),
-        Observation::FlushReturned { canceled, completed } => format!(
-            "flush returns{}{}",
-            if *canceled { " canceled" } else { "" },
-            if *completed { " completed" } else { "" }
-        ),
-        Observation::Waiting(side) => format!("{side:?} waits").to_lowercase(),
-        Observation::Woken(side) => format!("{side:?} woken").to_lowercase(),
-        Observation::Quiescent => "quiescent".to_owned(),
-        Observation::Rented { len, .. } => format!("rent {len} B buffer"),
-        Observation::GaveBack { .. } => "give back buffer".to_owned(),
-        Observation::Drained => "drained".to_owned(),
-        other => format!("{other:?}"),
-    }
-}
+pub use pipecheck_properties::describe;
 
 /// The task that logged each entry.
-fn owners(log: &[Entry], marks: &[(usize, usize)]) -> Vec<usize> {
+fn owners(log: &[Row], marks: &[(usize, usize)]) -> Vec<usize> {
     let mut owners = Vec::with_capacity(log.len());
     let mut mark = 0;
     let mut task = marks.first().map_or(0, |m| m.1);
@@ -176,10 +119,7 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
     // Columns: every task that logged something, named by the side it acted for.
     let mut roles: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();
     for (entry, &task) in replayed.log.iter().zip(&owners) {
-        let role = entry
-            .task
-            .map(str::to_owned)
-            .or_else(|| entry.observation.side().map(|s| format!("{s:?}").to_lowercase()));
+        let role = entry.role.clone();
         *roles.entry(task).or_default().entry(role.unwrap_or_default()).or_default() += 1;
     }
     let columns: Vec<usize> = roles.keys().copied().collect();
@@ -220,7 +160,7 @@ pub fn render(replayed: &Replayed, last: Option<usize>) -> String {
         };
         let _ = write!(out, "{marker}{:>4} |", entry.step);
         for column in &columns {
-            let cell = if column == task { fit(&describe(&entry.observation)) } else { String::new() };
+            let cell = if column == task { fit(&entry.text) } else { String::new() };
             let _ = write!(out, " {cell:<WIDTH$} |");
         }
         out.push('\n');

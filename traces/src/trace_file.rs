@@ -5,6 +5,7 @@
 //!
 //! ```text
 //! # pipecheck-trace v1
+//! # target: pipe
 //! # scenario: large-stream
 //! # scheduler: random
 //! # seed: 1234
@@ -19,15 +20,20 @@
 //! 9103...
 //! ```
 //!
-//! Parsing is std-only and never panics: every problem is a [`TraceError`] naming the
-//! file, and the line for problems that have one.
+//! The `target` line names the [`Target`] whose scenario and planted fault the trace
+//! records; a trace without one (written before targets existed) belongs to the target
+//! that has its scenario. Parsing is std-only and never panics: every problem, an
+//! unknown target, scenario, fault or invariant included, is a [`TraceError`] naming
+//! the file, and the line for problems that have one.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use pipecheck_core::Fault;
+use pipecheck_core::InvariantId;
+use pipecheck_models::target::{Target, builtin, find_target};
 
 use crate::schedule::Schedule;
 
@@ -47,13 +53,46 @@ pub fn known_invariants() -> Vec<&'static str> {
     pipecheck_models::invariants().into_iter().map(|(id, _)| id.name()).collect()
 }
 
-/// The command that replays `path`, to run from the workspace root (the path is
-/// written relative to it when it lies inside).
+/// The invariants a failure of `target` can be attributed to: its own, and those an
+/// engine reports a failure as (a deadlock is `no-lost-wakeup`, a loom race
+/// `no-data-race`).
+pub fn invariants_of(target: &Target) -> Vec<&'static str> {
+    let mut known: Vec<&'static str> = target.invariants().iter().map(|(id, _)| id.name()).collect();
+    for engine_named in [InvariantId::NO_LOST_WAKEUP, InvariantId::NO_DATA_RACE] {
+        if !known.contains(&engine_named.name()) {
+            known.push(engine_named.name());
+        }
+    }
+    known
+}
+
+/// How this process's traces are replayed: set once by a user crate's traces command
+/// ([`crate::cli::main`] with the user's targets), so the replay line a trace carries
+/// runs the user's own binary.
+static USER_COMMAND: OnceLock<(String, PathBuf)> = OnceLock::new();
+
+/// Makes [`replay_command`] name `command` (e.g. `cargo run -p my-crate --features
+/// shuttle --bin my-traces -- replay`) with trace paths relative to `base` (the
+/// directory the command resolves relative paths against). The first call wins.
+pub fn set_replay_command(command: String, base: PathBuf) {
+    let _ = USER_COMMAND.set((command, base));
+}
+
+/// The command that replays `path`: pipecheck's traces tool run from the workspace
+/// root (the path relative to it when it lies inside), or the command a user crate set
+/// with [`set_replay_command`].
 pub fn replay_command(path: &Path) -> String {
-    format!(
-        "cargo run -p pipecheck-traces --features shuttle -- replay {}",
-        crate::location::from_root(path).display()
-    )
+    match USER_COMMAND.get() {
+        Some((command, base)) => {
+            let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+            let shown = absolute.strip_prefix(base).unwrap_or(&absolute);
+            format!("{command} {}", shown.display())
+        }
+        None => format!(
+            "cargo run -p pipecheck-traces --features shuttle -- replay {}",
+            crate::location::from_root(path).display()
+        ),
+    }
 }
 
 /// Size of a schedule: decisions, and how many of them preempted a runnable task.
@@ -74,7 +113,9 @@ impl fmt::Display for Size {
 /// A parsed trace file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
-    /// Name of the scenario (see `pipecheck_models::find`).
+    /// Name of the target.
+    pub target: String,
+    /// Name of the target's scenario.
     pub scenario: String,
     /// The scheduler that found it: `random` or `pct(depth=N)`.
     pub scheduler: String,
@@ -82,8 +123,8 @@ pub struct Trace {
     pub seed: u64,
     /// The iteration (1-based) of the exploration that failed.
     pub iteration: u64,
-    /// The planted bug switched on, if any.
-    pub fault: Option<Fault>,
+    /// The name of the planted fault switched on, if any (one the target declares).
+    pub fault: Option<String>,
     /// The invariant that broke (or one of [`OTHER_FAILURES`]).
     pub invariant: String,
     /// The shuttle version it was recorded with.
@@ -129,6 +170,7 @@ impl fmt::Display for TraceError {
 impl std::error::Error for TraceError {}
 
 const KEYS: &[&str] = &[
+    "target",
     "scenario",
     "scheduler",
     "seed",
@@ -143,25 +185,27 @@ const KEYS: &[&str] = &[
 ];
 
 impl Trace {
-    /// A new trace recorded today with this build's shuttle version.
+    /// A new trace of `target` recorded today with this build's shuttle version.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
+        target: &str,
         scenario: &str,
         scheduler: &str,
         seed: u64,
         iteration: u64,
-        fault: Option<Fault>,
+        fault: Option<&str>,
         invariant: &str,
         original: Size,
         minimized: Size,
         schedule: Schedule,
     ) -> Trace {
         Trace {
+            target: target.to_owned(),
             scenario: scenario.to_owned(),
             scheduler: scheduler.to_owned(),
             seed,
             iteration,
-            fault,
+            fault: fault.map(str::to_owned),
             invariant: invariant.to_owned(),
             shuttle: SHUTTLE_VERSION.to_owned(),
             date: today(),
@@ -179,10 +223,11 @@ impl Trace {
 
     /// The file's text; `path` is where it will live (for its replay line).
     pub fn to_text(&self, path: &Path) -> String {
-        let fault = self.fault.map_or("none", Fault::name);
+        let fault = self.fault.as_deref().unwrap_or("none");
         format!(
-            "{FORMAT_LINE}\n# scenario: {}\n# scheduler: {}\n# seed: {}\n# iteration: {}\n# fault: {fault}\n\
+            "{FORMAT_LINE}\n# target: {}\n# scenario: {}\n# scheduler: {}\n# seed: {}\n# iteration: {}\n# fault: {fault}\n\
              # invariant: {}\n# shuttle: {}\n# date: {}\n# original: {}\n# minimized: {}\n# replay: {}\n{}\n",
+            self.target,
             self.scenario,
             self.scheduler,
             self.seed,
@@ -207,25 +252,44 @@ impl Trace {
             .map_err(|e| TraceError::new(path, None, format!("cannot write: {e}")))
     }
 
-    /// Reads and parses the trace at `path`.
+    /// Reads and parses the trace at `path`, a trace of one of pipecheck's own targets.
     ///
     /// # Errors
     ///
     /// A [`TraceError`] naming the file (and line) for unreadable files, malformed or
-    /// missing headers, unknown scenarios, faults or invariants, another shuttle
-    /// version, and corrupt or truncated schedules.
+    /// missing headers, unknown targets, scenarios, faults or invariants, another
+    /// shuttle version, and corrupt or truncated schedules.
     pub fn load(path: &Path) -> Result<Trace, TraceError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| TraceError::new(path, None, format!("cannot read: {e}")))?;
-        Trace::parse(&text, path)
+        Trace::load_for(path, &builtin::all())
     }
 
-    /// Parses a trace's text; `path` is only used in errors.
+    /// Reads and parses the trace at `path`, a trace of one of `targets`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::load`].
+    pub fn load_for(path: &Path, targets: &[Target]) -> Result<Trace, TraceError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| TraceError::new(path, None, format!("cannot read: {e}")))?;
+        Trace::parse_for(&text, path, targets)
+    }
+
+    /// Parses a trace's text, a trace of one of pipecheck's own targets; `path` is only
+    /// used in errors.
     ///
     /// # Errors
     ///
     /// As [`Trace::load`].
     pub fn parse(text: &str, path: &Path) -> Result<Trace, TraceError> {
+        Trace::parse_for(text, path, &builtin::all())
+    }
+
+    /// Parses a trace's text, a trace of one of `targets`; `path` is only used in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::load`].
+    pub fn parse_for(text: &str, path: &Path, targets: &[Target]) -> Result<Trace, TraceError> {
         let err = |line: usize, message: String| TraceError::new(path, Some(line), message);
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end()));
         match lines.next() {
@@ -285,17 +349,22 @@ impl Trace {
         };
 
         let (n, scenario) = get("scenario")?;
-        if pipecheck_models::find(scenario).is_none() {
-            let known: Vec<_> = pipecheck_models::all().iter().map(|s| s.name).collect();
-            return Err(err(n, format!("unknown scenario `{scenario}` (known: {})", known.join(", "))));
-        }
+        let target = match header.get("target") {
+            Some((line, name)) => find_target(targets, name).map_err(|e| err(*line, e.to_string()))?,
+            None => targets.iter().find(|t| t.scenario(scenario).is_ok()).ok_or_else(|| {
+                let known: Vec<_> =
+                    targets.iter().flat_map(|t| t.all_scenarios().iter().map(|s| s.name)).collect();
+                err(n, format!("unknown scenario `{scenario}` (known: {})", known.join(", ")))
+            })?,
+        };
+        target.scenario(scenario).map_err(|e| err(n, e.to_string()))?;
         let (n, fault) = get("fault")?;
         let fault = match fault {
             "none" => None,
-            name => Some(name.parse::<Fault>().map_err(|e| err(n, e.to_string()))?),
+            name => Some(target.fault(name).map_err(|e| err(n, e.to_string()))?.name().to_owned()),
         };
         let (n, invariant) = get("invariant")?;
-        let known = known_invariants();
+        let known = invariants_of(target);
         if !known.contains(&invariant) && !OTHER_FAILURES.contains(&invariant) {
             return Err(err(n, format!("unknown invariant `{invariant}` (known: {})", known.join(", "))));
         }
@@ -322,6 +391,7 @@ impl Trace {
         };
         let schedule = Schedule::decode(&body).map_err(|e| err(start, e.to_string()))?;
         let trace = Trace {
+            target: target.name().to_owned(),
             scenario: scenario.to_owned(),
             scheduler: scheduler.to_owned(),
             seed: number("seed")?,

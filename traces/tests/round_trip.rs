@@ -30,17 +30,8 @@ fn saved_trace(dir: &std::path::Path) -> (PathBuf, Trace) {
     assert_eq!(minimized.failure.invariant, "bounded-pool");
     assert!(minimized.size <= found.size, "{} is not smaller than {}", minimized.size, found.size);
     eprintln!("found at iteration {}: {} minimized to {}", found.iteration, found.size, minimized.size);
-    let trace = Trace::new(
-        scenario.name,
-        &found.scheduler.to_string(),
-        found.seed,
-        found.iteration,
-        found.fault,
-        &found.failure.invariant,
-        found.size,
-        minimized.size,
-        minimized.schedule,
-    );
+    let trace = found.trace_with(minimized.size, minimized.schedule);
+    assert_eq!((trace.target.as_str(), trace.scenario.as_str()), ("pipe", scenario.name));
     let path = dir.join("PoolOverflow-round-trip.trace");
     trace.save(&path).expect("saved");
     (path, trace)

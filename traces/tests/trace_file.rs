@@ -16,8 +16,18 @@ fn corpus() -> Vec<PathBuf> {
 fn sample() -> String {
     let schedule = Schedule { seed: 42, steps: vec![Step::Task(0), Step::Task(1), Step::Task(0)] };
     let size = Size { preemptions: 1, steps: 3 };
-    let trace =
-        Trace::new("large-stream", "random", 7, 1, Some(Fault::LifoPool), "fifo-pool", size, size, schedule);
+    let trace = Trace::new(
+        "pipe",
+        "large-stream",
+        "random",
+        7,
+        1,
+        Some("LifoPool"),
+        "fifo-pool",
+        size,
+        size,
+        schedule,
+    );
     trace.to_text(Path::new("traces/sample.trace"))
 }
 
@@ -33,7 +43,8 @@ fn line_of(text: &str, prefix: &str) -> usize {
 fn a_written_trace_parses_back() {
     let text = sample();
     let trace = parse(&text).expect("parses");
-    assert_eq!(trace.fault, Some(Fault::LifoPool));
+    assert_eq!(trace.fault.as_deref(), Some("LifoPool"));
+    assert_eq!(trace.target, "pipe");
     assert_eq!(trace.schedule.len(), 3);
     assert_eq!(trace.line_of("invariant"), Some(line_of(&text, "# invariant")));
 }
@@ -56,7 +67,7 @@ fn the_corpus_holds_a_trace_for_every_fault_a_scenario_declares() {
             eprintln!("{fault}: no scenario declares it, so no trace is expected");
             continue;
         }
-        let trace = traces.iter().find(|t| t.fault == Some(fault));
+        let trace = traces.iter().find(|t| t.fault.as_deref() == Some(fault.name()));
         let trace = trace
             .unwrap_or_else(|| panic!("traces/corpus/ has no trace for {fault}: run the `corpus` command"));
         // Usually the fault's own invariant; a fault can break another one first (a
@@ -104,6 +115,15 @@ fn an_unknown_fault_names_file_line_and_the_known_faults() {
 }
 
 #[test]
+fn an_unknown_target_names_file_line_and_the_known_targets() {
+    let text = sample().replace("# target: pipe", "# target: counter");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.line, Some(line_of(&text, "# target")));
+    assert!(e.message.contains("unknown target `counter`") && e.message.contains("pipe, primitives"), "{e}");
+    assert!(e.to_string().starts_with(&format!("traces/bad.trace:{}:", line_of(&text, "# target"))), "{e}");
+}
+
+#[test]
 fn an_unknown_scenario_or_invariant_names_the_line() {
     let text = sample().replace("# scenario: large-stream", "# scenario: huge-stream");
     assert_eq!(parse(&text).unwrap_err().line, Some(line_of(&text, "# scenario")));
@@ -133,7 +153,7 @@ fn a_missing_header_line_is_named() {
 fn a_truncated_schedule_is_refused_at_its_line() {
     let long = Schedule { seed: 1, steps: vec![Step::Task(2); 400] };
     let size = Size { preemptions: 0, steps: 400 };
-    let trace = Trace::new("large-stream", "random", 7, 1, None, "fifo-pool", size, size, long);
+    let trace = Trace::new("pipe", "large-stream", "random", 7, 1, None, "fifo-pool", size, size, long);
     let text = trace.to_text(Path::new("x"));
     let cut = &text[..text.len() - 40];
     let e = parse(cut).unwrap_err();

@@ -1,0 +1,162 @@
+//! [`PlantedFault`]: a planted bug declared by any checked target, pipecheck's own or a
+//! user's, as an open set of named values.
+//!
+//! The pipe's bugs are the closed [`Fault`](crate::Fault) enum, switched on through its
+//! options; a user's code cannot add variants to it. A user declares their bugs as
+//! `static` [`PlantedFault`]s instead, each naming the invariant it breaks, and asks
+//! [`PlantedFault::is_active`] at the place the bug is planted. The checking harness
+//! switches one fault on for the executions of a kill-matrix cell with
+//! [`PlantedFault::activate`].
+//!
+//! The switch is a thread-local of the thread that runs the model: loom and shuttle
+//! run every model thread on the thread that called them, so every task of the
+//! execution sees it, and tests running side by side on other threads do not. Without
+//! the `faults` feature, [`PlantedFault::is_active`] is the constant `false` and every
+//! planted branch compiles away.
+
+use std::fmt;
+
+use crate::InvariantId;
+
+/// A planted bug of a checked target: its name, and the invariant whose checker must
+/// catch it.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::{InvariantId, PlantedFault};
+///
+/// static FORGETS_WAKE: PlantedFault = PlantedFault::new(
+///     "ForgetsWake",
+///     InvariantId::new("wakes-receiver"),
+///     "send stores the value but does not wake the receiver",
+/// );
+///
+/// fn send_wakes() -> bool {
+///     !FORGETS_WAKE.is_active()
+/// }
+///
+/// assert!(send_wakes());
+/// # #[cfg(feature = "faults")]
+/// assert!(!FORGETS_WAKE.activate(send_wakes));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PlantedFault {
+    name: &'static str,
+    breaks: InvariantId,
+    summary: &'static str,
+}
+
+impl PlantedFault {
+    /// A planted bug called `name` (unique within its target; trace files and the
+    /// command line use it) that breaks `breaks`; `summary` says what the bug does.
+    pub const fn new(name: &'static str, breaks: InvariantId, summary: &'static str) -> PlantedFault {
+        PlantedFault { name, breaks, summary }
+    }
+
+    /// The stable name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The invariant this bug is planted to break: a check that catches it counts
+    /// only when it reports this invariant.
+    pub const fn breaks(&self) -> InvariantId {
+        self.breaks
+    }
+
+    /// What the bug does, in one line.
+    pub const fn summary(&self) -> &'static str {
+        self.summary
+    }
+
+    /// Whether this bug is switched on for the execution running on this thread.
+    /// Always `false` without the `faults` feature.
+    #[inline(always)]
+    pub fn is_active(&self) -> bool {
+        #[cfg(feature = "faults")]
+        {
+            switch::active(self.name)
+        }
+        #[cfg(not(feature = "faults"))]
+        {
+            false
+        }
+    }
+
+    /// Runs `body` with this bug switched on for this thread (and every loom or
+    /// shuttle task it runs), and off again afterwards, also when `body` panics.
+    #[cfg(feature = "faults")]
+    pub fn activate<T>(&'static self, body: impl FnOnce() -> T) -> T {
+        switch::with(Some(self.name), body)
+    }
+
+    /// Runs `body` with `fault` (if any) switched on, and no other.
+    #[cfg(feature = "faults")]
+    pub fn activate_opt<T>(fault: Option<&'static PlantedFault>, body: impl FnOnce() -> T) -> T {
+        switch::with(fault.map(|f| f.name), body)
+    }
+}
+
+#[cfg(feature = "faults")]
+mod switch {
+    use std::cell::Cell;
+
+    thread_local! {
+        /// The name of the fault switched on for this thread's model, if any. A std
+        /// thread-local: outside loom's and shuttle's view, read without a scheduling point.
+        static ACTIVE: Cell<Option<&'static str>> = const { Cell::new(None) };
+    }
+
+    pub(super) fn active(name: &'static str) -> bool {
+        ACTIVE.with(|a| a.get().is_some_and(|on| std::ptr::eq(on, name) || on == name))
+    }
+
+    pub(super) fn with<T>(name: Option<&'static str>, body: impl FnOnce() -> T) -> T {
+        /// Restores the previous switch when dropped, so a panic does not leave it on.
+        struct Restore(Option<&'static str>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                ACTIVE.with(|a| a.set(self.0));
+            }
+        }
+        let _restore = Restore(ACTIVE.with(|a| a.replace(name)));
+        body()
+    }
+}
+
+impl fmt::Debug for PlantedFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PlantedFault({} breaks {})", self.name, self.breaks)
+    }
+}
+
+impl fmt::Display for PlantedFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+#[cfg(all(test, feature = "faults"))]
+mod tests {
+    use super::*;
+
+    static A: PlantedFault = PlantedFault::new("A", InvariantId::new("a"), "a");
+    static B: PlantedFault = PlantedFault::new("B", InvariantId::new("b"), "b");
+
+    #[test]
+    fn only_the_activated_fault_is_on_and_only_inside() {
+        assert!(!A.is_active());
+        A.activate(|| {
+            assert!(A.is_active());
+            assert!(!B.is_active());
+        });
+        assert!(!A.is_active());
+    }
+
+    #[test]
+    fn a_panic_switches_the_fault_off() {
+        let _ = std::panic::catch_unwind(|| A.activate(|| panic!("planted")));
+        assert!(!A.is_active());
+    }
+}

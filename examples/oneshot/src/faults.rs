@@ -1,0 +1,22 @@
+//! The channel's planted bugs, declared as pipecheck [`PlantedFault`]s: each names the
+//! invariant whose checker must catch it, and the channel asks
+//! [`PlantedFault::is_active`] where the bug is planted.
+
+use pipecheck_core::PlantedFault;
+
+use crate::invariants::{DELIVERY, WAKE};
+
+/// The receiver registers its waker and returns `Pending` without checking `complete`
+/// again: a sender that completed in between found no waker, and nobody will ever
+/// wake the receiver (a lost wake-up). Breaks **oneshot-wake**.
+pub static SKIP_RECHECK: PlantedFault = PlantedFault::new(
+    "SkipRecheck",
+    WAKE,
+    "the receiver parks without re-checking `complete` after registering its waker",
+);
+
+/// `send` marks the channel complete (and wakes the receiver) before the value is in
+/// its slot: a receiver polling in between finds it complete and empty, and is told
+/// `Canceled` although the send succeeds. Breaks **oneshot-delivery**.
+pub static COMPLETE_BEFORE_VALUE: PlantedFault =
+    PlantedFault::new("CompleteBeforeValue", DELIVERY, "send publishes completion before storing the value");

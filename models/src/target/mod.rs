@@ -1,0 +1,270 @@
+//! [`Target`]: a checked piece of concurrent code — pipecheck's pipe, its seed
+//! primitives, or a user's own type — as every engine and tool sees it.
+//!
+//! A target declares, in one value:
+//!
+//! * its **scenarios** ([`TargetScenario`]): named bodies over the sync facade
+//!   (`pipecheck_core::primitive`), small ones for loom and large ones for shuttle;
+//! * its **invariants**: checkers over its own event type, run online by an
+//!   [`EventMonitor`](pipecheck_properties::EventMonitor) (the pipe's are run by its
+//!   [`Monitor`](pipecheck_properties::Monitor));
+//! * its **planted faults** ([`PlantedFault`]): an open set of named bugs, each breaking
+//!   one invariant, that the code under test asks [`PlantedFault::is_active`] about.
+//!
+//! The loom harness (`loom_harness::check_target`, feature `loom`), the shuttle engine
+//! ([`TargetScenario::execution`] with `engine::shuttle::Shuttle`, feature `shuttle`), the traces
+//! tool (`pipecheck_traces::replay_main`) and the campaign ([`campaign::main`]) all
+//! take targets, and the
+//! pipe and the seed primitives are registered through this same API
+//! ([`builtin`]).
+//!
+//! # Examples
+//!
+//! ```
+//! use std::sync::Arc;
+//!
+//! use pipecheck_core::{InvariantId, PlantedFault};
+//! use pipecheck_models::Scale;
+//! use pipecheck_models::target::{EventScenario, Target};
+//! use pipecheck_properties::{EventMonitor, Invariant};
+//!
+//! const COUNTS: InvariantId = InvariantId::new("counts-every-add");
+//! static LOSES_ADD: PlantedFault = PlantedFault::new("LosesAdd", COUNTS, "an add is dropped");
+//!
+//! #[derive(Debug)]
+//! enum Ev { Added, Total(u32) }
+//!
+//! #[derive(Default)]
+//! struct CountsEveryAdd(u32);
+//! impl Invariant<Ev> for CountsEveryAdd {
+//!     fn id(&self) -> InvariantId { COUNTS }
+//!     fn statement(&self) -> &'static str { "the total is the number of adds" }
+//!     fn observe(&mut self, ev: &Ev) -> Result<(), String> {
+//!         match ev {
+//!             Ev::Added => self.0 += 1,
+//!             Ev::Total(t) if *t != self.0 => return Err(format!("total {t} after {} adds", self.0)),
+//!             Ev::Total(_) => {}
+//!         }
+//!         Ok(())
+//!     }
+//! }
+//!
+//! fn one_add(monitor: &Arc<EventMonitor<Ev>>) {
+//!     monitor.record(Ev::Added);
+//!     monitor.record(Ev::Total(if LOSES_ADD.is_active() { 0 } else { 1 }));
+//! }
+//!
+//! // A `const` list: a reference to a `static` is not promoted in a function body.
+//! const SCENARIOS: &[EventScenario<Ev>] = &[EventScenario {
+//!     name: "one-add",
+//!     summary: "one add, then the total",
+//!     scale: Scale::Small,
+//!     catches: &[&LOSES_ADD],
+//!     body: one_add,
+//! }];
+//!
+//! let target = Target::new("counter", "a counter")
+//!     .faults(&[&LOSES_ADD])
+//!     .checked(|| vec![Box::new(CountsEveryAdd::default()) as Box<dyn Invariant<Ev>>], SCENARIOS);
+//! target.validate().unwrap();
+//! let scenario = target.scenario("one-add").unwrap();
+//! scenario.run_once(None, &|_| {});
+//! let planted = std::panic::AssertUnwindSafe(|| scenario.run_once(Some(&LOSES_ADD), &|_| {}));
+//! let caught = std::panic::catch_unwind(planted);
+//! let violation = caught.unwrap_err().downcast::<pipecheck_core::Violation>().unwrap();
+//! assert_eq!(violation.invariant, LOSES_ADD.breaks());
+//! ```
+
+pub mod builtin;
+pub mod campaign;
+mod error;
+mod scenario;
+
+use std::fmt;
+
+use pipecheck_core::{InvariantId, PlantedFault};
+use pipecheck_properties::Invariant;
+
+pub use error::TargetError;
+pub use scenario::{EventScenario, Publish, TargetScenario};
+
+/// A checked piece of concurrent code: its scenarios, invariants and planted faults.
+#[derive(Clone)]
+pub struct Target {
+    name: &'static str,
+    summary: &'static str,
+    faults: Vec<&'static PlantedFault>,
+    invariants: Vec<(InvariantId, &'static str)>,
+    scenarios: Vec<TargetScenario>,
+}
+
+impl Target {
+    /// An empty target called `name` (trace headers and the command line use it).
+    pub fn new(name: &'static str, summary: &'static str) -> Target {
+        Target { name, summary, faults: Vec::new(), invariants: Vec::new(), scenarios: Vec::new() }
+    }
+
+    /// Declares planted faults (names unique within the target).
+    pub fn faults(mut self, faults: &[&'static PlantedFault]) -> Target {
+        self.faults.extend_from_slice(faults);
+        self
+    }
+
+    /// Adds scenarios reporting events `E`, each run checked by a fresh
+    /// [`EventMonitor`](pipecheck_properties::EventMonitor) of `invariants()`; the
+    /// invariants' statements join the target's legend.
+    pub fn checked<E: fmt::Debug + Send + 'static>(
+        mut self,
+        invariants: fn() -> Vec<Box<dyn Invariant<E>>>,
+        scenarios: &[EventScenario<E>],
+    ) -> Target {
+        for invariant in invariants() {
+            if !self.invariants.iter().any(|(id, _)| *id == invariant.id()) {
+                self.invariants.push((invariant.id(), invariant.statement()));
+            }
+        }
+        self.scenarios.extend(scenarios.iter().map(|s| TargetScenario::from_events(*s, invariants)));
+        self
+    }
+
+    /// Adds type-erased scenarios and the statements of the invariants they check (for
+    /// targets with their own monitor, like the pipe's).
+    pub fn scenarios(
+        mut self,
+        invariants: Vec<(InvariantId, &'static str)>,
+        scenarios: Vec<TargetScenario>,
+    ) -> Target {
+        for (id, statement) in invariants {
+            if !self.invariants.iter().any(|(known, _)| *known == id) {
+                self.invariants.push((id, statement));
+            }
+        }
+        self.scenarios.extend(scenarios);
+        self
+    }
+
+    /// The target's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// What it is, in one line.
+    pub fn summary(&self) -> &'static str {
+        self.summary
+    }
+
+    /// Its planted faults, in declaration order.
+    pub fn planted(&self) -> &[&'static PlantedFault] {
+        &self.faults
+    }
+
+    /// Its invariants and their statements (the legend of a report).
+    pub fn invariants(&self) -> &[(InvariantId, &'static str)] {
+        &self.invariants
+    }
+
+    /// Its scenarios, in declaration order.
+    pub fn all_scenarios(&self) -> &[TargetScenario] {
+        &self.scenarios
+    }
+
+    /// The scenario called `name`.
+    ///
+    /// # Errors
+    ///
+    /// [`TargetError::UnknownScenario`], listing the known ones.
+    pub fn scenario(&self, name: &str) -> Result<&TargetScenario, TargetError> {
+        self.scenarios.iter().find(|s| s.name == name).ok_or_else(|| TargetError::UnknownScenario {
+            target: self.name,
+            name: name.to_owned(),
+            known: self.scenarios.iter().map(|s| s.name).collect(),
+        })
+    }
+
+    /// The planted fault called `name` (case-insensitive).
+    ///
+    /// # Errors
+    ///
+    /// [`TargetError::UnknownFault`], listing the known ones.
+    pub fn fault(&self, name: &str) -> Result<&'static PlantedFault, TargetError> {
+        self.faults.iter().copied().find(|f| f.name().eq_ignore_ascii_case(name)).ok_or_else(|| {
+            TargetError::UnknownFault {
+                target: self.name,
+                name: name.to_owned(),
+                known: self.faults.iter().map(|f| f.name()).collect(),
+            }
+        })
+    }
+
+    /// The scenarios declaring that they catch `fault`, large ones first (shuttle's
+    /// hunting order).
+    pub fn scenarios_catching(&self, fault: &PlantedFault) -> Vec<&TargetScenario> {
+        let mut found: Vec<&TargetScenario> =
+            self.scenarios.iter().filter(|s| s.catches.iter().any(|c| c.name() == fault.name())).collect();
+        found.sort_by_key(|s| s.scale != crate::Scale::Large);
+        found
+    }
+
+    /// Checks the declaration: unique scenario and fault names, every fault a scenario
+    /// claims declared by the target, every fault claimed by some scenario and breaking
+    /// one of the target's invariants (or a failure an engine reports as one: a
+    /// deadlock is `no-lost-wakeup`, a loom race `no-data-race`).
+    ///
+    /// # Errors
+    ///
+    /// The first problem found.
+    pub fn validate(&self) -> Result<(), TargetError> {
+        for (i, s) in self.scenarios.iter().enumerate() {
+            if self.scenarios[..i].iter().any(|t| t.name == s.name) {
+                return Err(TargetError::Duplicate { target: self.name, what: "scenario", name: s.name });
+            }
+            for caught in &s.catches {
+                self.fault(caught.name()).map_err(|_| TargetError::Undeclared {
+                    target: self.name,
+                    scenario: s.name,
+                    fault: caught.name(),
+                })?;
+            }
+        }
+        let engine_named = [InvariantId::NO_LOST_WAKEUP, InvariantId::NO_DATA_RACE];
+        for (i, f) in self.faults.iter().enumerate() {
+            if self.faults[..i].iter().any(|g| g.name() == f.name()) {
+                return Err(TargetError::Duplicate { target: self.name, what: "fault", name: f.name() });
+            }
+            if self.scenarios_catching(f).is_empty() {
+                return Err(TargetError::Unclaimed { target: self.name, fault: f.name() });
+            }
+            let known = self.invariants.iter().any(|(id, _)| *id == f.breaks());
+            if !known && !engine_named.contains(&f.breaks()) {
+                return Err(TargetError::UnknownInvariant {
+                    target: self.name,
+                    fault: f.name(),
+                    invariant: f.breaks(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Target")
+            .field("name", &self.name)
+            .field("faults", &self.faults.iter().map(|f| f.name()).collect::<Vec<_>>())
+            .field("scenarios", &self.scenarios.iter().map(|s| s.name).collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The target called `name` among `targets`.
+///
+/// # Errors
+///
+/// [`TargetError::UnknownTarget`], listing the known ones.
+pub fn find_target<'a>(targets: &'a [Target], name: &str) -> Result<&'a Target, TargetError> {
+    targets.iter().find(|t| t.name == name).ok_or_else(|| TargetError::UnknownTarget {
+        name: name.to_owned(),
+        known: targets.iter().map(|t| t.name).collect(),
+    })
+}

@@ -1,0 +1,113 @@
+//! [`RunLog`]: what a run logged, as rows for people, whatever its event type: the
+//! pipe's [`Monitor`] and a user target's [`EventMonitor`](crate::EventMonitor) both
+//! are one, so the traces tool's per-task table and a loom failure's log tail read any
+//! target's run the same way.
+
+use pipecheck_core::{PipeEnd, PipeEvent as E};
+
+use crate::monitor::Monitor;
+use crate::observation::Observation;
+
+/// One logged event, described.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// Position in the log.
+    pub step: usize,
+    /// Who logged it (a task name the scenario gave, or the pipe side), when known.
+    pub role: Option<String>,
+    /// What happened, in a few words.
+    pub text: String,
+}
+
+/// A run's log, readable while the run goes on (a scheduler reads its length at every
+/// decision) and after it failed.
+pub trait RunLog: Send + Sync {
+    /// Events logged so far.
+    fn len(&self) -> usize;
+
+    /// Whether nothing was logged.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The log, described.
+    fn rows(&self) -> Vec<Row>;
+}
+
+impl RunLog for Monitor {
+    fn len(&self) -> usize {
+        self.log_len()
+    }
+
+    fn rows(&self) -> Vec<Row> {
+        self.log()
+            .into_iter()
+            .map(|entry| Row {
+                step: entry.step,
+                role: entry
+                    .task
+                    .map(str::to_owned)
+                    .or_else(|| entry.observation.side().map(|s| format!("{s:?}").to_lowercase())),
+                text: describe(&entry.observation),
+            })
+            .collect()
+    }
+}
+
+/// What one observation says, in a few words.
+pub fn describe(observation: &Observation) -> String {
+    match observation {
+        Observation::Pipe(event) => match event {
+            E::SegmentCreated { segment, capacity } => format!("new segment #{segment} ({capacity} B)"),
+            E::SegmentTaken { segment } => format!("take #{segment} from pool"),
+            E::HeadReleased { segment } => format!("release head #{segment}"),
+            E::SegmentReturned { segment } => format!("return #{segment} to pool"),
+            E::SegmentDiscarded { segment } => format!("drop #{segment} (pool full)"),
+            E::Flushed { committed, unconsumed, paused } => {
+                format!(
+                    "flush: commit {committed}, unread {unconsumed}{}",
+                    if *paused { " PAUSE" } else { "" }
+                )
+            }
+            E::FlushResumed { unconsumed } => format!("resumes the writer (unread {unconsumed})"),
+            E::Consumed { consumed, examined, .. } => format!("advance_to({consumed}, {examined})"),
+            E::WriterCompleted { committed, failed } => {
+                format!("writer complete at {committed}{}", if *failed { " (failed)" } else { "" })
+            }
+            E::ReaderCompleted { failed } => {
+                format!("reader complete{}", if *failed { " (failed)" } else { "" })
+            }
+            E::ReadReturned { start, end, completed, canceled } => format!(
+                "read -> [{start}, {end}){}{}",
+                if *completed { " done" } else { "" },
+                if *canceled { " canceled" } else { "" }
+            ),
+            E::ReadCanceled => "cancel_pending_read".to_owned(),
+            E::FlushCanceled => "cancel_pending_flush".to_owned(),
+            E::WakerRegistered { end: PipeEnd::Reader } => "read pending: waker registered".to_owned(),
+            E::WakerRegistered { end: PipeEnd::Writer } => "flush paused: waker registered".to_owned(),
+            E::Woke { end: PipeEnd::Reader } => "wakes the reader".to_owned(),
+            E::Woke { end: PipeEnd::Writer } => "wakes the writer".to_owned(),
+            E::ReadAtLeastPending { minimum, unconsumed, writer_stays_paused } => format!(
+                "read_at_least({minimum}) waits (unread {unconsumed}){}",
+                if *writer_stays_paused { ", writer STAYS PAUSED" } else { "" }
+            ),
+            E::LengthObserved { len } => format!("buffered_len -> {len}"),
+            other => format!("{other:?}"),
+        },
+        Observation::Wrote { offset, bytes } => format!("write {} B at {offset}", bytes.len()),
+        Observation::ReadData { start, bytes } => format!("got {} B at {start}", bytes.len()),
+        Observation::FlushReturned { canceled, completed } => format!(
+            "flush returns{}{}",
+            if *canceled { " canceled" } else { "" },
+            if *completed { " completed" } else { "" }
+        ),
+        Observation::Waiting(side) => format!("{side:?} waits").to_lowercase(),
+        Observation::Woken(side) => format!("{side:?} woken").to_lowercase(),
+        Observation::Quiescent => "quiescent".to_owned(),
+        Observation::Rented { len, .. } => format!("rent {len} B buffer"),
+        Observation::GaveBack { .. } => "give back buffer".to_owned(),
+        Observation::Drained => "drained".to_owned(),
+        other => format!("{other:?}"),
+    }
+}

@@ -1,0 +1,466 @@
+//! The traces command line, for pipecheck's own targets (`pipecheck-traces`) and for a
+//! user crate's ([`main`], e.g. from a small `src/bin/traces.rs`):
+//!
+//! ```text
+//! <command> list
+//! <command> explore --scenario <name> [--target <name>] [--fault <name>] [--scheduler random|pct]
+//! <command> replay <file.trace> [--times N] [--fault-off] [--last N]
+//! <command> minimize <file.trace>
+//! <command> corpus [--out <dir>]
+//! ```
+//!
+//! A user crate's command saves and lists traces under its own `traces/` directory, and
+//! every trace it saves carries the one command that replays it:
+//! `cargo run -p <crate> --features shuttle --bin <bin> -- replay <file>`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use pipecheck_models::target::{Target, builtin};
+
+/// Which targets the command serves and where their traces live.
+// Without shuttle only `list` runs, which reads none of the directories but the list's.
+#[derive(Debug)]
+#[cfg_attr(not(feature = "shuttle"), allow(dead_code))]
+struct Setup {
+    targets: Vec<Target>,
+    /// Directories `list` shows, with a title each.
+    trace_dirs: Vec<(&'static str, PathBuf)>,
+    /// Where `explore` and `corpus` save traces by default.
+    found_dir: PathBuf,
+    corpus_dir: PathBuf,
+    /// Where a relative trace path is also looked for (the crate's directory).
+    base: Option<PathBuf>,
+}
+
+/// The traces command line for `targets` defined in the calling crate: call it from a
+/// small binary of that crate (built with its `shuttle` feature for everything but
+/// `list`). Failing schedules are saved under the crate's `traces/` directory and
+/// carry the command that replays them, which runs this binary.
+///
+/// # Examples
+///
+/// ```no_run
+/// # fn my_target() -> pipecheck_models::Target { unimplemented!() }
+/// // src/bin/traces.rs of the user's crate
+/// fn main() -> std::process::ExitCode {
+///     pipecheck_traces::replay_main(vec![my_target()])
+/// }
+/// ```
+pub fn main(targets: Vec<Target>) -> ExitCode {
+    // Cargo sets both for the programs it runs (`cargo run`); the fallbacks serve a
+    // binary started by hand.
+    let base = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default();
+    let package = std::env::var("CARGO_PKG_NAME").unwrap_or_else(|_| "<your crate>".to_owned());
+    let bin = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "<bin>".to_owned());
+    crate::trace_file::set_replay_command(
+        format!("cargo run -p {package} --features shuttle --bin {bin} -- replay"),
+        base.clone(),
+    );
+    let traces = base.join("traces");
+    run_main(Setup {
+        targets,
+        trace_dirs: vec![("saved", traces.clone())],
+        found_dir: traces.clone(),
+        corpus_dir: traces,
+        base: Some(base),
+    })
+}
+
+/// The traces command line for pipecheck's own targets (the pipe and the seed
+/// primitives): the `pipecheck-traces` binary.
+pub fn builtin_main() -> ExitCode {
+    use crate::location::{corpus_dir, found_dir};
+    run_main(Setup {
+        targets: builtin::all(),
+        trace_dirs: vec![("corpus", corpus_dir()), ("found by runs", found_dir())],
+        found_dir: found_dir(),
+        corpus_dir: corpus_dir(),
+        base: None,
+    })
+}
+
+#[derive(Debug, Parser)]
+#[command(about = "Find, minimize, save and replay failing shuttle schedules")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the targets, their scenarios and faults, and the saved traces.
+    List,
+    /// Replay a trace: it must break its recorded invariant; prints the per-task table.
+    Replay {
+        /// The trace file.
+        file: PathBuf,
+        /// Replay this many times and check that every run fails the same way.
+        #[arg(long, default_value_t = 1)]
+        times: usize,
+        /// Replay with the recorded fault off instead: the run must pass.
+        #[arg(long)]
+        fault_off: bool,
+        /// Show only the last N rows of the table.
+        #[arg(long)]
+        last: Option<usize>,
+    },
+    /// Explore a scenario under shuttle; on failure, minimize and save the schedule.
+    Explore {
+        /// Scenario name (see `list`).
+        #[arg(long)]
+        scenario: String,
+        /// The target (default: the one that has the scenario).
+        #[arg(long)]
+        target: Option<String>,
+        /// A planted bug to switch on.
+        #[arg(long)]
+        fault: Option<String>,
+        /// `random`, `pct` or `pct(depth=N)`.
+        #[arg(long, default_value = "random")]
+        scheduler: String,
+        /// Iterations (default: PIPECHECK_SHUTTLE_ITERATIONS or 300).
+        #[arg(long)]
+        iterations: Option<usize>,
+        /// Seed (default: PIPECHECK_SHUTTLE_SEED or the built-in seed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Where to save the trace (default: target/pipecheck/traces/, or a user crate's traces/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Minimize a trace file again, in place (fewer preemptions, then fewer steps).
+    Minimize {
+        /// The trace file.
+        file: PathBuf,
+    },
+    /// Regenerate the corpus: one minimized trace per planted fault, and the per-fault table.
+    Corpus {
+        /// Where to save the traces (default: the committed corpus, traces/corpus/, or a user crate's traces/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+fn run_main(setup: Setup) -> ExitCode {
+    let cli = Cli::parse();
+    match run(&setup, cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn list(setup: &Setup) {
+    for target in &setup.targets {
+        println!("target {}: {}", target.name(), target.summary());
+        println!("  scenarios:");
+        for s in target.all_scenarios() {
+            let catches: Vec<_> = s.catches.iter().map(|f| f.name()).collect();
+            println!("    {:<36} {:?}  catches: {}", s.name, s.scale, catches.join(", "));
+        }
+        println!("  faults:");
+        for f in target.planted() {
+            println!("    {:<32} breaks {}", f.name(), f.breaks());
+        }
+        println!("  invariants:");
+        for (id, statement) in target.invariants() {
+            println!("    {:<32} {statement}", id.name());
+        }
+    }
+    use crate::location::{from_root, traces_in};
+    for (title, dir) in &setup.trace_dirs {
+        let traces = traces_in(dir);
+        if !traces.is_empty() {
+            println!("traces ({title}, {}):", from_root(dir).display());
+        }
+        for path in traces {
+            match crate::trace_file::Trace::load_for(&path, &setup.targets) {
+                Ok(t) => println!(
+                    "  {:<44} {}/{} · {} · {}",
+                    from_root(&path).display(),
+                    t.target,
+                    t.scenario,
+                    t.invariant,
+                    t.minimized
+                ),
+                Err(e) => println!("  {e}"),
+            }
+        }
+    }
+}
+
+/// `file` as given, or relative to the crate's directory when it is not found as given.
+#[cfg(feature = "shuttle")]
+fn locate(setup: &Setup, file: PathBuf) -> PathBuf {
+    match &setup.base {
+        Some(base) if !file.exists() && file.is_relative() && base.join(&file).exists() => base.join(file),
+        _ => file,
+    }
+}
+
+#[cfg(not(feature = "shuttle"))]
+fn run(setup: &Setup, command: Command) -> Result<(), String> {
+    match command {
+        Command::List => {
+            list(setup);
+            Ok(())
+        }
+        _ => Err("this command runs shuttle: build with `--features shuttle`, e.g. \
+                  `cargo run -p pipecheck-traces --features shuttle -- replay traces/corpus/<file>`"
+            .into()),
+    }
+}
+
+#[cfg(feature = "shuttle")]
+fn run(setup: &Setup, command: Command) -> Result<(), String> {
+    use crate::explore::{Exploration, Found, SchedulerKind, Settings, explore_in, hunt_in};
+    use crate::location;
+    use crate::minimize;
+    use crate::replay::{replay_in, replay_without_fault_in};
+    use crate::table::render;
+    use crate::trace_file::{Trace, replay_command};
+    use pipecheck_models::target::find_target;
+    let targets = &setup.targets;
+
+    /// A found failure as a trace, minimized (in this process).
+    fn minimize_here(found: &Found, settings: &Settings) -> Trace {
+        minimize::minimized_trace(found, settings.max_steps, minimize::DEFAULT_RUNS)
+    }
+
+    /// A found failure as a minimized trace. The minimizer runs in a child process
+    /// (`minimize`) whose stderr is discarded: shuttle prints a line for every failing
+    /// candidate. Falls back to this process if the child cannot run.
+    fn minimized_trace(found: &Found, settings: &Settings) -> Trace {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let unminimized = found.trace_with(found.size, found.schedule.clone());
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let temp = std::env::temp_dir().join(format!("pipecheck-minimize-{}-{n}.trace", std::process::id()));
+        let child = unminimized.save(&temp).ok().and_then(|()| {
+            let exe = std::env::current_exe().ok()?;
+            let status = std::process::Command::new(exe)
+                .arg("minimize")
+                .arg(&temp)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .ok()?;
+            status.success().then(|| Trace::load(&temp).ok()).flatten()
+        });
+        let _ = std::fs::remove_file(&temp);
+        child.unwrap_or_else(|| minimize_here(found, settings))
+    }
+
+    /// Minimizes and saves a found failure.
+    fn save(found: &Found, settings: &Settings, path: PathBuf) -> Result<Trace, String> {
+        let trace = minimized_trace(found, settings);
+        trace.save(&path).map_err(|e| e.to_string())?;
+        eprintln!(
+            "saved {} ({} -> {})\nreplay it with:\n    {}",
+            path.display(),
+            trace.original,
+            trace.minimized,
+            replay_command(&path)
+        );
+        Ok(trace)
+    }
+
+    let settings = Settings::from_env()?;
+    match command {
+        Command::List => list(setup),
+        Command::Replay { file, times, fault_off, last } => {
+            let file = locate(setup, file);
+            let trace = Trace::load_for(&file, targets).map_err(|e| e.to_string())?;
+            if fault_off {
+                let replayed = replay_without_fault_in(&trace, &file, targets).map_err(|e| e.to_string())?;
+                if let Some(f) = replayed.failure {
+                    println!(
+                        "{}",
+                        render(
+                            &replay_without_fault_in(&trace, &file, targets).map_err(|e| e.to_string())?,
+                            last
+                        )
+                    );
+                    return Err(format!(
+                        "{}: with the fault off the run still breaks `{}`",
+                        file.display(),
+                        f.invariant
+                    ));
+                }
+                println!("{}: passes with the fault off ({} steps)", file.display(), replayed.size.steps);
+                return Ok(());
+            }
+            let first = replay_in(&trace, &file, targets).map_err(|e| e.to_string())?;
+            for i in 1..times {
+                let again = replay_in(&trace, &file, targets).map_err(|e| e.to_string())?;
+                if again.fingerprint() != first.fingerprint() {
+                    let (a, b) = (first.fingerprint(), again.fingerprint());
+                    let at = a.2.iter().zip(&b.2).position(|(x, y)| x != y);
+                    return Err(format!(
+                        "{}: replay {} differed from the first: {:?}/{:?} vs {:?}/{:?}, first different log row {:?}",
+                        file.display(),
+                        i + 1,
+                        a.0,
+                        a.1,
+                        b.0,
+                        b.1,
+                        at
+                    ));
+                }
+            }
+            println!(
+                "{}\ntarget {} · scenario {} · fault {} · recorded {} by {} (seed {}, iteration {})\nschedule: {} (original {})\n",
+                file.display(),
+                trace.target,
+                trace.scenario,
+                trace.fault.as_deref().unwrap_or("none"),
+                trace.date,
+                trace.scheduler,
+                trace.seed,
+                trace.iteration,
+                trace.minimized,
+                trace.original
+            );
+            println!("{}", render(&first, last));
+            println!(
+                "reproduced: `{}` broke, as recorded{}",
+                trace.invariant,
+                if times > 1 { format!(" ({times} identical replays)") } else { String::new() }
+            );
+        }
+        Command::Explore { scenario, target, fault, scheduler, iterations, seed, out } => {
+            let target = match target {
+                Some(name) => find_target(targets, &name).map_err(|e| e.to_string())?,
+                None => targets
+                    .iter()
+                    .find(|t| t.scenario(&scenario).is_ok())
+                    .ok_or_else(|| format!("no target has a scenario `{scenario}` (see `list`)"))?,
+            };
+            let scenario = target.scenario(&scenario).map_err(|e| e.to_string())?;
+            let fault = fault.map(|f| target.fault(&f)).transpose().map_err(|e| e.to_string())?;
+            let kind: SchedulerKind = scheduler.parse()?;
+            let settings = Settings {
+                iterations: iterations.unwrap_or(settings.iterations),
+                seed: seed.unwrap_or(settings.seed),
+                ..settings
+            };
+            eprintln!(
+                "exploring {} under {kind}, seed {}, {} iterations",
+                scenario.name, settings.seed, settings.iterations
+            );
+            match explore_in(target, scenario, fault, kind, &settings) {
+                Exploration::Passed { iterations, seconds } => {
+                    println!("passed: {iterations} iterations in {seconds:.2}s");
+                }
+                Exploration::Failed(found) => {
+                    println!(
+                        "`{}` broke at iteration {} after {:.2}s: {}",
+                        found.failure.invariant,
+                        found.iteration,
+                        found.seconds,
+                        pipecheck_properties::first_line(&found.failure.message())
+                    );
+                    let out = out.unwrap_or_else(|| setup.found_dir.clone());
+                    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+                    let name = location::file_name(
+                        fault.map(|f| f.name()),
+                        scenario.name,
+                        &kind.to_string(),
+                        found.seed,
+                    );
+                    save(&found, &settings, out.join(name))?;
+                }
+            }
+        }
+        Command::Minimize { file } => {
+            let file = locate(setup, file);
+            let trace = Trace::load_for(&file, targets).map_err(|e| e.to_string())?;
+            let found = Found::from_trace(&trace, targets).map_err(|e| format!("{}: {e}", file.display()))?;
+            let mut minimized = minimize_here(&found, &settings);
+            minimized.date = trace.date.clone();
+            minimized.save(&file).map_err(|e| e.to_string())?;
+            println!("{}: {} -> {}", file.display(), trace.minimized, minimized.minimized);
+        }
+        Command::Corpus { out } => {
+            let out = out.unwrap_or_else(|| setup.corpus_dir.clone());
+            std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+            println!(
+                "| fault | scenario | random: iterations | random: seconds | PCT: iterations | PCT: seconds | original | minimized |"
+            );
+            println!("|---|---|---|---|---|---|---|---|");
+            for (target, &fault) in targets.iter().flat_map(|t| t.planted().iter().map(move |f| (t, f))) {
+                let results: Vec<_> =
+                    settings.schedulers().iter().map(|&k| hunt_in(target, fault, k, &settings)).collect();
+                let cell = |r: &(Option<Found>, usize)| match &r.0 {
+                    Some(f) => {
+                        let depth = match f.scheduler {
+                            SchedulerKind::Pct { depth } if depth != settings.pct_depth => {
+                                format!(" (depth {depth})")
+                            }
+                            _ => String::new(),
+                        };
+                        (
+                            format!("{}{depth}", r.1 + f.before + f.iteration as usize),
+                            format!("{:.2}", f.seconds),
+                        )
+                    }
+                    None => (format!("not found in {}", r.1), "-".into()),
+                };
+                let (ri, rs) = cell(&results[0]);
+                let (pi, ps) = cell(&results[1]);
+                // Keep the failure with the smaller minimized schedule.
+                let mut best: Option<(Trace, PathBuf)> = None;
+                for found in results.iter().filter_map(|r| r.0.as_ref()) {
+                    let name = location::file_name(
+                        Some(fault.name()),
+                        found.scenario.name,
+                        &found.scheduler.to_string(),
+                        found.seed,
+                    );
+                    let path = out.join(name);
+                    let trace = minimized_trace(found, &settings);
+                    // Prefer the fault's own invariant, then the smaller schedule.
+                    let rank = |t: &Trace| (t.invariant != fault.breaks().name(), t.minimized);
+                    if best.as_ref().is_none_or(|(b, _)| rank(&trace) < rank(b)) {
+                        best = Some((trace, path));
+                    }
+                }
+                if let Some((trace, path)) = &best {
+                    // The fault's previous trace gives way to the new one.
+                    for old in location::traces_in(&out) {
+                        let name = old.file_name().map(|n| n.to_string_lossy().into_owned());
+                        if name.is_some_and(|n| n.starts_with(&format!("{}-", fault.name()))) {
+                            std::fs::remove_file(&old).map_err(|e| format!("{}: {e}", old.display()))?;
+                        }
+                    }
+                    trace.save(path).map_err(|e| e.to_string())?;
+                    eprintln!("saved {}\n    {}", path.display(), replay_command(path));
+                }
+                let best = best.map(|(t, _)| t);
+                match best {
+                    Some(t) => println!(
+                        "| {} | {} | {ri} | {rs} | {pi} | {ps} | {} | {} |",
+                        fault.name(),
+                        t.scenario,
+                        t.original,
+                        t.minimized
+                    ),
+                    None => {
+                        println!("| {} | (no scenario declares it) | - | - | - | - | - | - |", fault.name())
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

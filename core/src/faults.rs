@@ -242,8 +242,8 @@ impl Fault {
 
     // Only `FaultSet`'s feature-gated code and the tests use it.
     #[cfg_attr(not(any(feature = "faults", test)), allow(dead_code))]
-    const fn bit(self) -> u32 {
-        1 << self as u32
+    const fn bit(self) -> u64 {
+        1 << self as u64
     }
 }
 
@@ -278,12 +278,15 @@ impl FromStr for Fault {
     }
 }
 
+// A `FaultSet` is one bit per fault in a `u64`.
+const _: () = assert!(Fault::ALL.len() <= 64, "FaultSet's bits are full: widen it to u128");
+
 /// The set of faults switched on for one pipe. Empty (and zero-sized) without the
 /// `faults` feature.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct FaultSet {
     #[cfg(feature = "faults")]
-    bits: u32,
+    bits: u64,
 }
 
 impl FaultSet {
@@ -339,7 +342,7 @@ mod tests {
 
     #[test]
     fn bits_are_distinct() {
-        let mut seen = 0u32;
+        let mut seen = 0u64;
         for &fault in Fault::ALL {
             assert_eq!(seen & fault.bit(), 0);
             seen |= fault.bit();

@@ -125,6 +125,9 @@ pub enum Fault {
     /// is buffered (and a read waits until the new run commits past the old run's
     /// end). Breaks **backpressure**.
     ResetKeepsExamined,
+    /// A flush that is not paused clears the cancel flag without reporting it: the
+    /// cancel is lost (the flush side of `ReadLosesCancel`). Breaks **cancel-observed**.
+    FlushLosesCancel,
 }
 
 impl Fault {
@@ -161,6 +164,7 @@ impl Fault {
         Fault::PausesAfterReaderCompleted,
         Fault::ReadLosesCancel,
         Fault::ResetKeepsExamined,
+        Fault::FlushLosesCancel,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -197,6 +201,7 @@ impl Fault {
             Fault::PausesAfterReaderCompleted => "PausesAfterReaderCompleted",
             Fault::ReadLosesCancel => "ReadLosesCancel",
             Fault::ResetKeepsExamined => "ResetKeepsExamined",
+            Fault::FlushLosesCancel => "FlushLosesCancel",
         }
     }
 
@@ -230,13 +235,14 @@ impl Fault {
             Fault::PausesAfterReaderCompleted => InvariantId::BACKPRESSURE,
             Fault::ReadLosesCancel => InvariantId::CANCEL_OBSERVED,
             Fault::ResetKeepsExamined => InvariantId::BACKPRESSURE,
+            Fault::FlushLosesCancel => InvariantId::CANCEL_OBSERVED,
         }
     }
 
     // Only `FaultSet`'s feature-gated code and the tests use it.
     #[cfg_attr(not(any(feature = "faults", test)), allow(dead_code))]
-    const fn bit(self) -> u32 {
-        1 << self as u32
+    const fn bit(self) -> u64 {
+        1 << self as u64
     }
 }
 
@@ -276,7 +282,7 @@ impl FromStr for Fault {
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct FaultSet {
     #[cfg(feature = "faults")]
-    bits: u32,
+    bits: u64,
 }
 
 impl FaultSet {
@@ -332,7 +338,7 @@ mod tests {
 
     #[test]
     fn bits_are_distinct() {
-        let mut seen = 0u32;
+        let mut seen = 0u64;
         for &fault in Fault::ALL {
             assert_eq!(seen & fault.bit(), 0);
             seen |= fault.bit();

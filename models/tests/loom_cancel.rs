@@ -14,6 +14,17 @@ fn canceled_read_is_tentative() {
     check_scenario("canceled-read-is-tentative", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
+/// cancel-observed, flush side: two threads at the same bound (measured in LOOM.md).
+#[test]
+fn cancel_flush_races_flush() {
+    check_scenario("cancel-flush-races-flush", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn cancel_flush_races_flush_catches_flush_loses_cancel() {
+    expect_caught("cancel-flush-races-flush", Fault::FlushLosesCancel, BOUND, Checks::Registry);
+}
+
 #[test]
 fn canceled_read_is_tentative_catches_canceled_read_needs_advance() {
     expect_caught("canceled-read-is-tentative", Fault::CanceledReadNeedsAdvance, BOUND, Checks::Registry);

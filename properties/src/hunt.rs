@@ -43,6 +43,7 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::CompleteDropsUnflushed,
     Fault::PausesAfterReaderCompleted,
     Fault::ReadLosesCancel,
+    Fault::FlushLosesCancel,
 ];
 
 /// How long the generated sequences are (transitions per case).

@@ -93,7 +93,11 @@ fn a_writer_failure_reaches_the_reader_even_when_the_read_was_canceled() {
     ops.extend([Op::Flush, Op::CompleteWriter { failed: true }, Op::TryRead, Op::CancelRead, Op::TryRead]);
     let outcomes = run(CheckConfig::default(), &ops);
     for i in [4, 6] {
-        assert!(matches!(outcomes[i], Outcome::Read(Some(Err(PipeError::WriterFailed(_))))), "{:?}", outcomes[i]);
+        assert!(
+            matches!(outcomes[i], Outcome::Read(Some(Err(PipeError::WriterFailed(_))))),
+            "{:?}",
+            outcomes[i]
+        );
     }
 }
 

@@ -242,3 +242,51 @@ fn reset_wakes_a_waiter_of_the_operation_it_ends() {
         std::task::Poll::Ready(Err(CompletionError::StaleToken { token: 1, current: 2 }))
     );
 }
+
+#[test]
+fn a_result_wakes_the_pending_waiter() {
+    let source = CompletionSource::<u8>::new();
+    let token = source.reset();
+    let (counter, waker) = common::WakeCounter::new();
+    let mut cx = Context::from_waker(&waker);
+    let mut wait = Box::pin(source.wait(token));
+    assert!(wait.as_mut().poll(&mut cx).is_pending());
+    source.set_result(token, 5).unwrap();
+    assert_eq!(counter.wakes(), 1, "set_result wakes the registered waiter");
+    assert_eq!(wait.as_mut().poll(&mut cx), std::task::Poll::Ready(Ok(5)));
+}
+
+#[test]
+fn a_clone_of_a_completion_source_is_the_same_operation() {
+    let source = CompletionSource::<u8>::new();
+    let completer = source.clone();
+    let token = source.reset();
+    completer.set_result(token, 3).expect("the clone sees the operation the original started");
+    assert_eq!(block_on(source.wait(token)), Ok(3));
+}
+
+#[test]
+fn completion_errors_say_what_went_wrong() {
+    let message = CompletionError::StaleToken { token: 1, current: 2 }.to_string();
+    assert!(message.contains("operation 1") && message.contains("operation 2"), "{message}");
+}
+
+/// Counts the events a primitive reports.
+#[derive(Default)]
+struct CountingObserver(std::sync::atomic::AtomicUsize);
+
+impl pipecheck_core::PrimitiveObserver for CountingObserver {
+    fn on_primitive_event(&self, _: pipecheck_core::PrimitiveEvent) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn an_observed_completion_source_reports_its_operations() {
+    let observer = std::sync::Arc::new(CountingObserver::default());
+    let source = CompletionSource::<u8>::new().observed(observer.clone());
+    let token = source.reset();
+    source.set_result(token, 1).unwrap();
+    assert_eq!(block_on(source.wait(token)), Ok(1));
+    assert!(observer.0.load(std::sync::atomic::Ordering::SeqCst) > 0, "no event reached the observer");
+}

@@ -129,6 +129,9 @@ pub enum Fault {
     /// released it: every holder is still alone (mutual exclusion holds) and nobody
     /// waits, but no sequential mutex refuses a free lock. Breaks **linearizable**.
     TryLockFailsAfterRelease,
+    /// A flush that is not paused clears the cancel flag without reporting it: the
+    /// cancel is lost (the flush side of `ReadLosesCancel`). Breaks **cancel-observed**.
+    FlushLosesCancel,
 }
 
 impl Fault {
@@ -166,6 +169,7 @@ impl Fault {
         Fault::ReadLosesCancel,
         Fault::ResetKeepsExamined,
         Fault::TryLockFailsAfterRelease,
+        Fault::FlushLosesCancel,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -203,6 +207,7 @@ impl Fault {
             Fault::ReadLosesCancel => "ReadLosesCancel",
             Fault::ResetKeepsExamined => "ResetKeepsExamined",
             Fault::TryLockFailsAfterRelease => "TryLockFailsAfterRelease",
+            Fault::FlushLosesCancel => "FlushLosesCancel",
         }
     }
 
@@ -237,6 +242,7 @@ impl Fault {
             Fault::ReadLosesCancel => InvariantId::CANCEL_OBSERVED,
             Fault::ResetKeepsExamined => InvariantId::BACKPRESSURE,
             Fault::TryLockFailsAfterRelease => InvariantId::LINEARIZABLE,
+            Fault::FlushLosesCancel => InvariantId::CANCEL_OBSERVED,
         }
     }
 

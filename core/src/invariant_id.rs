@@ -63,7 +63,8 @@ impl InvariantId {
     pub const SEGMENTS_IN_USE: InvariantId = InvariantId("segments-in-use");
     /// `buffered-length`: the length the reader sees is committed − examined bytes.
     pub const BUFFERED_LENGTH: InvariantId = InvariantId("buffered-length");
-    /// `cancel-observed`: a canceled read is reported, by the pending read or the next.
+    /// `cancel-observed`: a canceled read (or flush) is reported, by the pending read
+    /// (flush) or the next.
     pub const CANCEL_OBSERVED: InvariantId = InvariantId("cancel-observed");
     /// `linearizable`: every recorded concurrent history is equivalent to some sequential
     /// order of its operations that respects real time and that the object's sequential

@@ -193,6 +193,15 @@ pub enum PipeEvent {
         /// The operation.
         op: PipeOperation,
     },
+    /// A flush returned its result (not an error): emitted under the pipe lock when
+    /// the result is decided, so its log order against [`PipeEvent::FlushCanceled`] is
+    /// the lock order (the flush side of [`PipeEvent::ReadReturned`]).
+    FlushReturned {
+        /// Whether the reader had completed.
+        completed: bool,
+        /// Whether the flush observed a cancel.
+        canceled: bool,
+    },
 }
 
 /// An operation of the pipe that can owe the other end (or its own) a wake, as named

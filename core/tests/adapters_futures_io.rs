@@ -10,6 +10,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
 use common::transfer::{check_pattern, fill_pattern};
+use common::watched::WatchFuture;
 use common::{Recorder, WakeCounter};
 use futures_io::{AsyncBufRead, AsyncRead, AsyncWrite};
 use futures_util::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
@@ -47,72 +48,72 @@ async fn write_all_and_read_to_end_round_trip_across_tasks() {
     let sent = data.clone();
     let writing = tokio::spawn(async move {
         for piece in sent.chunks(10_000) {
-            writer.write_all(piece).await.unwrap();
+            writer.write_all(piece).watched().await.unwrap();
         }
-        writer.close().await.unwrap();
+        writer.close().watched().await.unwrap();
     });
     let mut received = Vec::new();
-    reader.read_to_end(&mut received).await.unwrap();
-    writing.await.unwrap();
+    reader.read_to_end(&mut received).watched().await.unwrap();
+    writing.watched().await.unwrap();
     assert!(received == data, "bytes differ");
 }
 
 #[tokio::test]
 async fn close_reads_as_end_of_file_and_small_reads_keep_order() {
     let (mut writer, mut reader) = pipe(8, 0, 0);
-    writer.write_all(&alphabet()).await.unwrap();
-    writer.close().await.unwrap();
+    writer.write_all(&alphabet()).watched().await.unwrap();
+    writer.close().watched().await.unwrap();
     let mut buf = [0u8; 5];
     let mut received = Vec::new();
     loop {
-        let n = AsyncReadExt::read(&mut reader, &mut buf).await.unwrap();
+        let n = AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap();
         if n == 0 {
             break;
         }
         received.extend_from_slice(&buf[..n]);
     }
     assert_eq!(received, alphabet());
-    let error = AsyncWriteExt::write(&mut writer, b"late").await.unwrap_err();
+    let error = AsyncWriteExt::write(&mut writer, b"late").watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
 }
 
 #[tokio::test]
 async fn fill_buf_and_consume_walk_the_segments() {
     let (mut writer, mut reader) = pipe(8, 0, 0);
-    writer.write_all(b"abcdefgh12345678\nrest").await.unwrap();
-    writer.close().await.unwrap();
-    assert_eq!(reader.fill_buf().await.unwrap(), b"abcdefgh");
+    writer.write_all(b"abcdefgh12345678\nrest").watched().await.unwrap();
+    writer.close().watched().await.unwrap();
+    assert_eq!(reader.fill_buf().watched().await.unwrap(), b"abcdefgh");
     Pin::new(&mut reader).consume(6);
-    assert_eq!(reader.fill_buf().await.unwrap(), b"gh");
+    assert_eq!(reader.fill_buf().watched().await.unwrap(), b"gh");
     let mut line = String::new();
-    reader.read_line(&mut line).await.unwrap();
+    reader.read_line(&mut line).watched().await.unwrap();
     assert_eq!(line, "gh12345678\n");
     let mut rest = Vec::new();
-    reader.read_to_end(&mut rest).await.unwrap();
+    reader.read_to_end(&mut rest).watched().await.unwrap();
     assert_eq!(rest, b"rest");
-    assert_eq!(reader.fill_buf().await.unwrap(), b"");
+    assert_eq!(reader.fill_buf().watched().await.unwrap(), b"");
 }
 
 #[tokio::test]
 async fn failures_and_cancellation_are_io_errors() {
     let (mut writer, mut reader) = pipecheck_core::pipe();
     writer.complete(Some(Failure::new("disk on fire")));
-    let error = AsyncReadExt::read(&mut reader, &mut [0u8; 4]).await.unwrap_err();
+    let error = AsyncReadExt::read(&mut reader, &mut [0u8; 4]).watched().await.unwrap_err();
     let inner = error.get_ref().and_then(|e| e.downcast_ref::<PipeError>());
     assert_eq!(inner, Some(&PipeError::WriterFailed(Failure::new("disk on fire"))));
 
     let (mut writer, mut reader) = pipecheck_core::pipe();
-    writer.write_all(b"safe").await.unwrap();
-    AsyncWriteExt::flush(&mut writer).await.unwrap();
+    writer.write_all(b"safe").watched().await.unwrap();
+    AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
     reader.cancel_pending_read();
     let mut buf = [0u8; 4];
-    let error = AsyncReadExt::read(&mut reader, &mut buf).await.unwrap_err();
+    let error = AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::Interrupted);
-    reader.read_exact(&mut buf).await.unwrap();
+    reader.read_exact(&mut buf).watched().await.unwrap();
     assert_eq!(&buf, b"safe");
 
     reader.complete(None);
-    let error = writer.write_all(b"x").await.unwrap_err();
+    let error = writer.write_all(b"x").watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
 }
 
@@ -150,20 +151,20 @@ async fn back_pressure_holds_with_a_concurrent_reader() {
         .unwrap();
     let total = 512 * 1024;
     let writing = tokio::spawn(async move {
-        writer.write_all(&pattern(total)).await.unwrap();
-        writer.close().await.unwrap();
+        writer.write_all(&pattern(total)).watched().await.unwrap();
+        writer.close().watched().await.unwrap();
     });
     let mut offset = 0u64;
     let mut buf = vec![0u8; 300];
     loop {
-        let n = AsyncReadExt::read(&mut reader, &mut buf).await.unwrap();
+        let n = AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap();
         if n == 0 {
             break;
         }
         check_pattern(&buf[..n], offset);
         offset += n as u64;
     }
-    writing.await.unwrap();
+    writing.watched().await.unwrap();
     assert_eq!(offset, total as u64);
     let events = recorder.events();
     assert!(events.iter().any(|e| matches!(e, PipeEvent::Flushed { paused: true, .. })));
@@ -178,10 +179,10 @@ async fn back_pressure_holds_with_a_concurrent_reader() {
 async fn copy_helpers_move_a_stream_in_and_out() {
     let data = pattern(100_000);
     let (mut writer, mut reader) = pipe(1024, 0, 0);
-    assert_eq!(copy_from_reader(&mut &data[..], &mut writer).await.unwrap(), 100_000);
+    assert_eq!(copy_from_reader(&mut &data[..], &mut writer).watched().await.unwrap(), 100_000);
     writer.complete(None);
     let mut sink = Vec::new();
-    assert_eq!(copy_to_writer(&mut reader, &mut sink).await.unwrap(), 100_000);
+    assert_eq!(copy_to_writer(&mut reader, &mut sink).watched().await.unwrap(), 100_000);
     assert!(sink == data, "bytes differ");
 }
 
@@ -193,13 +194,13 @@ async fn copy_helpers_run_concurrently_with_back_pressure() {
     let (mut writer, mut reader) = pipe(1024, 4096, 1024);
     let sent = data.clone();
     let filling = tokio::spawn(async move {
-        let copied = copy_from_reader(&mut &sent[..], &mut writer).await.unwrap();
+        let copied = copy_from_reader(&mut &sent[..], &mut writer).watched().await.unwrap();
         writer.complete(None);
         copied
     });
     let mut sink = Vec::new();
-    assert_eq!(copy_to_writer(&mut reader, &mut sink).await.unwrap(), data.len() as u64);
-    assert_eq!(filling.await.unwrap(), data.len() as u64);
+    assert_eq!(copy_to_writer(&mut reader, &mut sink).watched().await.unwrap(), data.len() as u64);
+    assert_eq!(filling.watched().await.unwrap(), data.len() as u64);
     assert!(sink == data, "bytes differ");
 }
 
@@ -222,9 +223,9 @@ fn read_and_write_report_nothing_for_empty_buffers() {
 async fn write_vectored_takes_every_buffer() {
     let (mut writer, mut reader) = pipe(4, 0, 0);
     let bufs = [io::IoSlice::new(b"split "), io::IoSlice::new(b"across "), io::IoSlice::new(b"segments")];
-    assert_eq!(writer.write_vectored(&bufs).await.unwrap(), 21);
-    writer.close().await.unwrap();
+    assert_eq!(writer.write_vectored(&bufs).watched().await.unwrap(), 21);
+    writer.close().watched().await.unwrap();
     let mut text = String::new();
-    reader.read_to_string(&mut text).await.unwrap();
+    reader.read_to_string(&mut text).watched().await.unwrap();
     assert_eq!(text, "split across segments");
 }

@@ -11,6 +11,7 @@ use std::pin::{Pin, pin};
 use std::task::{Context, Poll};
 
 use common::transfer::{check_pattern, fill_pattern};
+use common::watched::WatchFuture;
 use common::{Recorder, WakeCounter};
 use pipecheck_core::adapters::tokio::{copy_from_reader, copy_to_writer};
 use pipecheck_core::{Failure, PipeError, PipeEvent, PipeOptions, Reader, Writer};
@@ -53,13 +54,13 @@ async fn write_all_and_read_to_end_round_trip_across_tasks() {
     let sent = data.clone();
     let writing = tokio::spawn(async move {
         for piece in sent.chunks(10_000) {
-            writer.write_all(piece).await.unwrap();
+            writer.write_all(piece).watched().await.unwrap();
         }
-        writer.shutdown().await.unwrap();
+        writer.shutdown().watched().await.unwrap();
     });
     let mut received = Vec::new();
-    reader.read_to_end(&mut received).await.unwrap();
-    writing.await.unwrap();
+    reader.read_to_end(&mut received).watched().await.unwrap();
+    writing.watched().await.unwrap();
     assert_eq!(received.len(), data.len());
     assert!(received == data, "bytes differ");
 }
@@ -67,42 +68,42 @@ async fn write_all_and_read_to_end_round_trip_across_tasks() {
 #[tokio::test]
 async fn shutdown_reads_as_end_of_file_after_the_data() {
     let (mut writer, mut reader) = pipecheck_core::pipe();
-    writer.write_all(b"last words").await.unwrap();
-    writer.shutdown().await.unwrap();
+    writer.write_all(b"last words").watched().await.unwrap();
+    writer.shutdown().watched().await.unwrap();
     let mut buf = [0u8; 32];
-    assert_eq!(AsyncReadExt::read(&mut reader, &mut buf).await.unwrap(), 10);
+    assert_eq!(AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap(), 10);
     assert_eq!(&buf[..10], b"last words");
-    assert_eq!(AsyncReadExt::read(&mut reader, &mut buf).await.unwrap(), 0, "end of file");
-    assert_eq!(AsyncReadExt::read(&mut reader, &mut buf).await.unwrap(), 0, "end of file, again");
+    assert_eq!(AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap(), 0, "end of file");
+    assert_eq!(AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap(), 0, "end of file, again");
     // The writer is done: writes are refused, flushing has nothing left to do.
-    let error = AsyncWriteExt::write(&mut writer, b"more").await.unwrap_err();
+    let error = AsyncWriteExt::write(&mut writer, b"more").watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
     assert_eq!(pipe_error(&error), &PipeError::WriterCompleted);
-    AsyncWriteExt::flush(&mut writer).await.unwrap();
+    AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
 }
 
 #[tokio::test]
 async fn writes_are_published_by_flush() {
     let (mut writer, mut reader) = pipecheck_core::pipe();
-    writer.write_all(b"buffered").await.unwrap();
+    writer.write_all(b"buffered").watched().await.unwrap();
     assert_eq!(writer.unflushed_bytes(), 8);
     assert!(reader.try_read().unwrap().is_none(), "nothing is committed before the flush");
-    AsyncWriteExt::flush(&mut writer).await.unwrap();
+    AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
     assert_eq!(writer.unflushed_bytes(), 0);
     let mut buf = [0u8; 8];
-    reader.read_exact(&mut buf).await.unwrap();
+    reader.read_exact(&mut buf).watched().await.unwrap();
     assert_eq!(&buf, b"buffered");
 }
 
 #[tokio::test]
 async fn small_buffers_read_in_order_across_segments() {
     let (mut writer, mut reader) = pipe(8, 0, 0);
-    writer.write_all(&alphabet()).await.unwrap();
-    writer.shutdown().await.unwrap();
+    writer.write_all(&alphabet()).watched().await.unwrap();
+    writer.shutdown().watched().await.unwrap();
     let mut pieces = Vec::new();
     let mut buf = [0u8; 3];
     loop {
-        let n = AsyncReadExt::read(&mut reader, &mut buf).await.unwrap();
+        let n = AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap();
         if n == 0 {
             break;
         }
@@ -119,35 +120,35 @@ async fn a_read_into_no_room_returns_at_once() {
     let (_writer, mut reader) = pipecheck_core::pipe();
     let mut empty = [0u8; 0];
     // The pipe is empty and its writer alive: only a read that asks for nothing is ready.
-    assert_eq!(AsyncReadExt::read(&mut reader, &mut empty).await.unwrap(), 0);
+    assert_eq!(AsyncReadExt::read(&mut reader, &mut empty).watched().await.unwrap(), 0);
 }
 
 #[tokio::test]
 async fn fill_buf_hands_out_a_segment_and_consume_advances_in_it() {
     let (mut writer, mut reader) = pipe(8, 0, 0);
-    writer.write_all(&alphabet()).await.unwrap();
-    AsyncWriteExt::flush(&mut writer).await.unwrap();
-    assert_eq!(reader.fill_buf().await.unwrap(), b"abcdefgh");
+    writer.write_all(&alphabet()).watched().await.unwrap();
+    AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
+    assert_eq!(reader.fill_buf().watched().await.unwrap(), b"abcdefgh");
     // Without `consume`, the same bytes again.
-    assert_eq!(reader.fill_buf().await.unwrap(), b"abcdefgh");
+    assert_eq!(reader.fill_buf().watched().await.unwrap(), b"abcdefgh");
     Pin::new(&mut reader).consume(3);
-    assert_eq!(reader.fill_buf().await.unwrap(), b"defgh");
+    assert_eq!(reader.fill_buf().watched().await.unwrap(), b"defgh");
     Pin::new(&mut reader).consume(5);
-    assert_eq!(reader.fill_buf().await.unwrap(), b"ijklmnop", "the next segment");
+    assert_eq!(reader.fill_buf().watched().await.unwrap(), b"ijklmnop", "the next segment");
     // Mixed with `read`: it starts where `consume` left off.
     let mut buf = [0u8; 4];
-    reader.read_exact(&mut buf).await.unwrap();
+    reader.read_exact(&mut buf).watched().await.unwrap();
     assert_eq!(&buf, b"ijkl");
     // Helpers built on fill_buf/consume.
-    writer.write_all(b"\nsecond line\n").await.unwrap();
-    writer.shutdown().await.unwrap();
+    writer.write_all(b"\nsecond line\n").watched().await.unwrap();
+    writer.shutdown().watched().await.unwrap();
     let mut line = Vec::new();
-    reader.read_until(b'\n', &mut line).await.unwrap();
+    reader.read_until(b'\n', &mut line).watched().await.unwrap();
     assert_eq!(line, b"mnopqrstuvwxyz\n");
     let mut line = String::new();
-    reader.read_line(&mut line).await.unwrap();
+    reader.read_line(&mut line).watched().await.unwrap();
     assert_eq!(line, "second line\n");
-    assert_eq!(reader.fill_buf().await.unwrap(), b"", "end of file");
+    assert_eq!(reader.fill_buf().watched().await.unwrap(), b"", "end of file");
 }
 
 #[test]
@@ -167,12 +168,12 @@ fn consume_past_the_unconsumed_bytes_panics() {
 #[tokio::test]
 async fn a_buffer_left_outstanding_by_read_is_released_by_the_next_adapter_read() {
     let (mut writer, mut reader) = pipecheck_core::pipe();
-    writer.write_all(b"kept").await.unwrap();
-    AsyncWriteExt::flush(&mut writer).await.unwrap();
+    writer.write_all(b"kept").watched().await.unwrap();
+    AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
     // A direct read whose buffer is never advanced.
-    assert_eq!(pipecheck_core::Reader::read(&mut reader).await.unwrap().buffer().len(), 4);
+    assert_eq!(pipecheck_core::Reader::read(&mut reader).watched().await.unwrap().buffer().len(), 4);
     let mut buf = [0u8; 4];
-    reader.read_exact(&mut buf).await.unwrap();
+    reader.read_exact(&mut buf).watched().await.unwrap();
     assert_eq!(&buf, b"kept");
 }
 
@@ -181,28 +182,28 @@ async fn a_failed_writer_is_an_io_error_carrying_the_failure() {
     let (mut writer, mut reader) = pipecheck_core::pipe();
     writer.complete(Some(Failure::new("upstream reset")));
     let mut buf = [0u8; 8];
-    let error = AsyncReadExt::read(&mut reader, &mut buf).await.unwrap_err();
+    let error = AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::Other);
     assert_eq!(pipe_error(&error), &PipeError::WriterFailed(Failure::new("upstream reset")));
-    let error = reader.fill_buf().await.unwrap_err();
+    let error = reader.fill_buf().watched().await.unwrap_err();
     assert_eq!(pipe_error(&error), &PipeError::WriterFailed(Failure::new("upstream reset")));
 }
 
 #[tokio::test]
 async fn a_completed_reader_breaks_the_pipe_for_the_writer() {
     let (mut writer, mut reader) = pipecheck_core::pipe();
-    writer.write_all(b"unread").await.unwrap();
+    writer.write_all(b"unread").watched().await.unwrap();
     reader.complete(None);
-    let error = AsyncWriteExt::flush(&mut writer).await.unwrap_err();
+    let error = AsyncWriteExt::flush(&mut writer).watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
     assert_eq!(
-        AsyncWriteExt::write(&mut writer, b"more").await.unwrap_err().kind(),
+        AsyncWriteExt::write(&mut writer, b"more").watched().await.unwrap_err().kind(),
         io::ErrorKind::BrokenPipe
     );
 
     let (mut writer, mut reader) = pipecheck_core::pipe();
     reader.complete(Some(Failure::new("parse error")));
-    let error = writer.write_all(b"x").await.unwrap_err();
+    let error = writer.write_all(b"x").watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
     assert_eq!(pipe_error(&error), &PipeError::ReaderFailed(Failure::new("parse error")));
 }
@@ -213,18 +214,18 @@ async fn a_canceled_read_is_interrupted_and_loses_nothing() {
     let canceller = reader.read_canceller();
     let cancelling = tokio::spawn(async move { canceller.cancel_pending_read() });
     let mut buf = [0u8; 8];
-    let error = AsyncReadExt::read(&mut reader, &mut buf).await.unwrap_err();
+    let error = AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::Interrupted);
-    cancelling.await.unwrap();
+    cancelling.watched().await.unwrap();
     // Canceled with bytes buffered: still interrupted, and the bytes stay for the retry.
-    writer.write_all(b"data").await.unwrap();
-    AsyncWriteExt::flush(&mut writer).await.unwrap();
+    writer.write_all(b"data").watched().await.unwrap();
+    AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
     reader.cancel_pending_read();
     assert_eq!(
-        AsyncReadExt::read(&mut reader, &mut buf).await.unwrap_err().kind(),
+        AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap_err().kind(),
         io::ErrorKind::Interrupted
     );
-    assert_eq!(AsyncReadExt::read(&mut reader, &mut buf).await.unwrap(), 4);
+    assert_eq!(AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap(), 4);
     assert_eq!(&buf[..4], b"data");
 }
 
@@ -292,14 +293,14 @@ async fn back_pressure_bounds_the_unconsumed_bytes_with_a_concurrent_reader() {
     let total = 1 << 20;
     // The writer never flushes by hand: back-pressure must come from `poll_write`.
     let writing = tokio::spawn(async move {
-        writer.write_all(&pattern(total)).await.unwrap();
-        writer.shutdown().await.unwrap();
+        writer.write_all(&pattern(total)).watched().await.unwrap();
+        writer.shutdown().watched().await.unwrap();
     });
     let reading = tokio::spawn(async move {
         let mut offset = 0u64;
         let mut buf = vec![0u8; 700];
         loop {
-            let n = AsyncReadExt::read(&mut reader, &mut buf).await.unwrap();
+            let n = AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap();
             if n == 0 {
                 return offset;
             }
@@ -307,8 +308,8 @@ async fn back_pressure_bounds_the_unconsumed_bytes_with_a_concurrent_reader() {
             offset += n as u64;
         }
     });
-    writing.await.unwrap();
-    assert_eq!(reading.await.unwrap(), total as u64);
+    writing.watched().await.unwrap();
+    assert_eq!(reading.watched().await.unwrap(), total as u64);
     let events = recorder.events();
     let mut paused = 0;
     for event in &events {
@@ -332,24 +333,24 @@ async fn copy_helpers_pump_a_stream_through_a_pipe_and_out() {
     let (mut writer, mut reader) = pipe(2048, 8192, 2048);
     let sent = data.clone();
     let producing = tokio::spawn(async move {
-        source_in.write_all(&sent).await.unwrap();
-        source_in.shutdown().await.unwrap();
+        source_in.write_all(&sent).watched().await.unwrap();
+        source_in.shutdown().watched().await.unwrap();
     });
     let filling = tokio::spawn(async move {
-        let copied = copy_from_reader(&mut source_out, &mut writer).await.unwrap();
+        let copied = copy_from_reader(&mut source_out, &mut writer).watched().await.unwrap();
         writer.complete(None);
         copied
     });
     let draining = tokio::spawn(async move {
-        let copied = copy_to_writer(&mut reader, &mut sink_in).await.unwrap();
-        sink_in.shutdown().await.unwrap();
+        let copied = copy_to_writer(&mut reader, &mut sink_in).watched().await.unwrap();
+        sink_in.shutdown().watched().await.unwrap();
         copied
     });
     let mut received = Vec::new();
-    sink_out.read_to_end(&mut received).await.unwrap();
-    producing.await.unwrap();
-    assert_eq!(filling.await.unwrap(), data.len() as u64);
-    assert_eq!(draining.await.unwrap(), data.len() as u64);
+    sink_out.read_to_end(&mut received).watched().await.unwrap();
+    producing.watched().await.unwrap();
+    assert_eq!(filling.watched().await.unwrap(), data.len() as u64);
+    assert_eq!(draining.watched().await.unwrap(), data.len() as u64);
     assert!(received == data, "bytes differ");
 }
 
@@ -357,7 +358,7 @@ async fn copy_helpers_pump_a_stream_through_a_pipe_and_out() {
 async fn copy_from_reader_fills_segments_in_place() {
     let (mut writer, mut reader) = pipe(64, 0, 0);
     let data = pattern(1000);
-    let copied = copy_from_reader(&mut &data[..], &mut writer).await.unwrap();
+    let copied = copy_from_reader(&mut &data[..], &mut writer).watched().await.unwrap();
     assert_eq!(copied, 1000);
     assert_eq!(writer.unflushed_bytes(), 0, "flushed at the end of the source");
     writer.complete(None);
@@ -377,22 +378,22 @@ async fn copy_from_reader_reports_the_source_error_and_a_completed_reader() {
         }
     }
     let (mut writer, _reader) = pipecheck_core::pipe();
-    let error = copy_from_reader(&mut Failing, &mut writer).await.unwrap_err();
+    let error = copy_from_reader(&mut Failing, &mut writer).watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::ConnectionReset);
 
     let (mut writer, mut reader) = pipecheck_core::pipe();
     reader.complete(None);
-    let error = copy_from_reader(&mut &b"ignored"[..], &mut writer).await.unwrap_err();
+    let error = copy_from_reader(&mut &b"ignored"[..], &mut writer).watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
 }
 
 #[tokio::test]
 async fn copy_to_writer_stops_at_completion_and_keeps_what_the_sink_refused() {
     let (mut writer, mut reader) = pipe(8, 0, 0);
-    writer.write_all(&alphabet()).await.unwrap();
-    writer.shutdown().await.unwrap();
+    writer.write_all(&alphabet()).watched().await.unwrap();
+    writer.shutdown().watched().await.unwrap();
     let mut sink = Vec::new();
-    assert_eq!(copy_to_writer(&mut reader, &mut sink).await.unwrap(), 26);
+    assert_eq!(copy_to_writer(&mut reader, &mut sink).watched().await.unwrap(), 26);
     assert_eq!(sink, alphabet());
 
     // A sink that takes 5 bytes, then fails: the rest stays in the pipe.
@@ -415,14 +416,14 @@ async fn copy_to_writer_stops_at_completion_and_keeps_what_the_sink_refused() {
         }
     }
     let (mut writer, mut reader) = pipe(8, 0, 0);
-    writer.write_all(&alphabet()).await.unwrap();
-    writer.shutdown().await.unwrap();
+    writer.write_all(&alphabet()).watched().await.unwrap();
+    writer.shutdown().watched().await.unwrap();
     let mut sink = TakesFive(Vec::new());
-    let error = copy_to_writer(&mut reader, &mut sink).await.unwrap_err();
+    let error = copy_to_writer(&mut reader, &mut sink).watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::StorageFull);
     assert_eq!(sink.0, b"abcde");
     let mut rest = Vec::new();
-    reader.read_to_end(&mut rest).await.unwrap();
+    reader.read_to_end(&mut rest).watched().await.unwrap();
     assert_eq!(rest, b"fghijklmnopqrstuvwxyz");
 }
 
@@ -447,8 +448,8 @@ async fn copy_to_writer_flushes_the_sink_while_the_pipe_waits() {
         }
     }
     let (mut writer, mut reader) = pipecheck_core::pipe();
-    writer.write_all(b"first").await.unwrap();
-    AsyncWriteExt::flush(&mut writer).await.unwrap();
+    writer.write_all(b"first").watched().await.unwrap();
+    AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
     let mut sink = Counting { data: Vec::new(), flushes: 0 };
     {
         let mut copying = pin!(copy_to_writer(&mut reader, &mut sink));
@@ -458,7 +459,7 @@ async fn copy_to_writer_flushes_the_sink_while_the_pipe_waits() {
     assert_eq!(sink.data, b"first");
     assert_eq!(sink.flushes, 1, "flushed before waiting for more");
     writer.complete(None);
-    assert_eq!(copy_to_writer(&mut reader, &mut sink).await.unwrap(), 0);
+    assert_eq!(copy_to_writer(&mut reader, &mut sink).watched().await.unwrap(), 0);
     assert_eq!(sink.flushes, 2, "and at the end");
 }
 
@@ -473,8 +474,8 @@ async fn a_read_polled_again_wakes_the_latest_waker_only() {
     };
     assert!(read(&mut reader, &first_waker, &mut buf).is_pending());
     assert!(read(&mut reader, &second_waker, &mut buf).is_pending());
-    writer.write_all(b"ping").await.unwrap();
-    AsyncWriteExt::flush(&mut writer).await.unwrap();
+    writer.write_all(b"ping").watched().await.unwrap();
+    AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
     assert_eq!((first.wakes(), second.wakes()), (0, 1));
     assert!(matches!(read(&mut reader, &second_waker, &mut buf), Poll::Ready(Ok(()))));
     assert_eq!(&buf, b"ping");
@@ -498,9 +499,9 @@ fn a_vectored_write_takes_every_buffer_up_to_the_pause_threshold() {
 async fn write_vectored_round_trips_through_the_ext_trait() {
     let (mut writer, mut reader) = pipecheck_core::pipe();
     let bufs = [io::IoSlice::new(b"head "), io::IoSlice::new(b"body")];
-    assert_eq!(writer.write_vectored(&bufs).await.unwrap(), 9);
-    writer.shutdown().await.unwrap();
+    assert_eq!(writer.write_vectored(&bufs).watched().await.unwrap(), 9);
+    writer.shutdown().watched().await.unwrap();
     let mut text = String::new();
-    reader.read_to_string(&mut text).await.unwrap();
+    reader.read_to_string(&mut text).watched().await.unwrap();
     assert_eq!(text, "head body");
 }

@@ -2,17 +2,20 @@
 //! up to 12× the pause threshold, over TCP loopback through two pipes, byte-exact.
 #![cfg(all(feature = "tokio", not(any(feature = "loom", feature = "shuttle"))))]
 
+mod common;
+
 #[path = "../examples/tokio_echo.rs"]
 #[allow(dead_code)] // the example's `main`
 mod tokio_echo;
 
+use common::watched::WatchFuture;
 use tokio_echo::{PAUSE, echo, encode, frames};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn frames_larger_than_the_pause_threshold_echo_over_tcp() {
     let frames = frames();
     assert!(frames.iter().any(|f| f.len() as u64 >= 4 * PAUSE));
-    let echoed = echo(&frames).await.unwrap();
+    let echoed = echo(&frames).watched().await.unwrap();
     assert_eq!(echoed.frames, frames.len() as u64);
     let sent = encode(&frames);
     assert_eq!(echoed.bytes.len(), sent.len());
@@ -23,12 +26,12 @@ async fn frames_larger_than_the_pause_threshold_echo_over_tcp() {
 #[tokio::test(flavor = "current_thread")]
 async fn the_echo_runs_on_a_single_threaded_runtime_too() {
     let frames = frames();
-    let echoed = echo(&frames).await.unwrap();
+    let echoed = echo(&frames).watched().await.unwrap();
     assert!(echoed.bytes == encode(&frames), "the echo differs from what was sent");
 }
 
 #[tokio::test]
 async fn no_frames_echo_nothing() {
-    let echoed = echo(&[]).await.unwrap();
+    let echoed = echo(&[]).watched().await.unwrap();
     assert_eq!((echoed.frames, echoed.bytes.len()), (0, 0));
 }

@@ -94,3 +94,42 @@ fn a_second_read_after_an_ordinary_read_still_requires_advance() {
     assert!(!reader.try_read().unwrap().unwrap().is_canceled());
     assert_eq!(reader.try_read().unwrap_err(), PipeError::AdvanceRequired);
 }
+
+/// .NET's `GetReadResult` checks the writer's completion (`IsCompletedOrThrow`) before
+/// it observes a cancel: a read canceled after the writer failed throws the failure.
+#[test]
+fn a_read_canceled_after_the_writer_failed_reports_the_failure() {
+    let (mut writer, mut reader) = flushed(b"abc");
+    writer.complete(Some(pipecheck_core::Failure::new("disk on fire")));
+    reader.cancel_pending_read();
+    match reader.try_read() {
+        Err(PipeError::WriterFailed(failure)) => assert_eq!(failure.message(), "disk on fire"),
+        other => panic!("expected the writer's failure, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_pending_read_canceled_after_the_writer_failed_reports_the_failure() {
+    let (mut writer, mut reader) = pipecheck_core::pipe();
+    let canceller = reader.read_canceller();
+    let (counter, waker) = WakeCounter::new();
+    let mut read = pin!(reader.read());
+    assert!(poll_with(read.as_mut(), &waker).is_pending(), "nothing was written");
+    writer.complete(Some(pipecheck_core::Failure::new("disk on fire")));
+    assert_eq!(counter.wakes(), 1, "completing the writer wakes the read");
+    canceller.cancel_pending_read();
+    match poll_with(read.as_mut(), &waker) {
+        Poll::Ready(Err(PipeError::WriterFailed(failure))) => assert_eq!(failure.message(), "disk on fire"),
+        other => panic!("expected the writer's failure, got {:?}", other.map(|r| r.map(|r| r.is_canceled()))),
+    }
+}
+
+#[test]
+fn a_read_canceled_after_a_clean_writer_completion_is_completed_and_canceled() {
+    let (mut writer, mut reader) = flushed(b"abc");
+    writer.complete(None);
+    reader.cancel_pending_read();
+    let result = reader.try_read().unwrap().unwrap();
+    assert!(result.is_canceled() && result.is_completed());
+    assert_eq!(result.buffer().to_vec(), b"abc");
+}

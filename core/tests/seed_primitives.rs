@@ -242,3 +242,98 @@ fn reset_wakes_a_waiter_of_the_operation_it_ends() {
         std::task::Poll::Ready(Err(CompletionError::StaleToken { token: 1, current: 2 }))
     );
 }
+
+#[test]
+fn a_result_wakes_the_pending_waiter() {
+    let source = CompletionSource::<u8>::new();
+    let token = source.reset();
+    let (counter, waker) = common::WakeCounter::new();
+    let mut cx = Context::from_waker(&waker);
+    let mut wait = Box::pin(source.wait(token));
+    assert!(wait.as_mut().poll(&mut cx).is_pending());
+    source.set_result(token, 5).unwrap();
+    assert_eq!(counter.wakes(), 1, "set_result wakes the registered waiter");
+    assert_eq!(wait.as_mut().poll(&mut cx), std::task::Poll::Ready(Ok(5)));
+}
+
+#[test]
+fn a_clone_of_a_completion_source_is_the_same_operation() {
+    let source = CompletionSource::<u8>::new();
+    let completer = source.clone();
+    let token = source.reset();
+    completer.set_result(token, 3).expect("the clone sees the operation the original started");
+    assert_eq!(block_on(source.wait(token)), Ok(3));
+}
+
+#[test]
+fn completion_errors_say_what_went_wrong() {
+    let message = CompletionError::StaleToken { token: 1, current: 2 }.to_string();
+    assert!(message.contains("operation 1") && message.contains("operation 2"), "{message}");
+}
+
+/// Counts the events a primitive reports.
+#[derive(Default)]
+struct CountingObserver(std::sync::atomic::AtomicUsize);
+
+impl pipecheck_core::PrimitiveObserver for CountingObserver {
+    fn on_primitive_event(&self, _: pipecheck_core::PrimitiveEvent) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn an_observed_completion_source_reports_its_operations() {
+    let observer = std::sync::Arc::new(CountingObserver::default());
+    let source = CompletionSource::<u8>::new().observed(observer.clone());
+    let token = source.reset();
+    source.set_result(token, 1).unwrap();
+    assert_eq!(block_on(source.wait(token)), Ok(1));
+    assert!(observer.0.load(std::sync::atomic::Ordering::SeqCst) > 0, "no event reached the observer");
+}
+
+#[test]
+fn a_queued_lock_polled_again_with_another_waker_wakes_the_new_one() {
+    let mutex = AsyncMutex::new(());
+    let holder = mutex.try_lock().expect("uncontended");
+    let (first, first_waker) = common::WakeCounter::new();
+    let (second, second_waker) = common::WakeCounter::new();
+    let mut waiter = Box::pin(mutex.lock());
+    assert!(waiter.as_mut().poll(&mut Context::from_waker(&first_waker)).is_pending());
+    // The task moved: only the new waker can reach it now.
+    assert!(waiter.as_mut().poll(&mut Context::from_waker(&second_waker)).is_pending());
+    drop(holder);
+    assert_eq!((first.wakes(), second.wakes()), (0, 1), "the hand-over wakes the latest waker");
+    assert!(waiter.as_mut().poll(&mut Context::from_waker(&second_waker)).is_ready());
+}
+
+#[test]
+fn dropping_a_queued_lock_leaves_the_waiters_behind_it_queued() {
+    let mutex = AsyncMutex::new(());
+    let holder = mutex.try_lock().expect("uncontended");
+    let mut cx = Context::from_waker(Waker::noop());
+    let mut first = Box::pin(mutex.lock());
+    assert!(first.as_mut().poll(&mut cx).is_pending());
+    let (counter, waker) = common::WakeCounter::new();
+    let mut second = Box::pin(mutex.lock());
+    assert!(second.as_mut().poll(&mut Context::from_waker(&waker)).is_pending());
+    drop(first); // abandoned: it leaves the queue, the second waiter stays
+    drop(holder);
+    assert_eq!(counter.wakes(), 1, "the lock goes to the waiter still queued");
+    assert!(second.as_mut().poll(&mut Context::from_waker(&waker)).is_ready());
+}
+
+#[test]
+fn an_abandoned_waiter_leaves_no_spare_permit_behind() {
+    let mutex = AsyncMutex::new(());
+    let holder = mutex.try_lock().expect("uncontended");
+    let mut cx = Context::from_waker(Waker::noop());
+    let mut abandoned = Box::pin(mutex.lock());
+    assert!(abandoned.as_mut().poll(&mut cx).is_pending());
+    drop(abandoned);
+    drop(holder); // hands the lock to the abandoned waiter, which exits at once
+    let again = mutex.try_lock().expect("the lock is free again");
+    let mut next = Box::pin(mutex.lock());
+    assert!(next.as_mut().poll(&mut cx).is_pending(), "one holder at a time: the lock is held");
+    drop(again);
+    assert!(next.as_mut().poll(&mut cx).is_ready());
+}

@@ -7,6 +7,7 @@ mod common;
 
 use common::Recorder;
 use common::transfer::{check_pattern, fill_pattern};
+use common::watched::WatchFuture;
 use pipecheck_core::{PipeEvent, PipeOptions};
 
 const TOTAL: u64 = 4 << 20;
@@ -32,7 +33,7 @@ async fn writer_and_reader_tasks_with_back_pressure() {
             fill_pattern(&mut memory[..n], written);
             writer.advance(n).unwrap();
             written += n as u64;
-            let result = writer.flush().await.unwrap();
+            let result = writer.flush().watched().await.unwrap();
             assert!(!result.is_completed && !result.is_canceled);
         }
         writer.complete(None);
@@ -42,7 +43,7 @@ async fn writer_and_reader_tasks_with_back_pressure() {
         let mut received = 0u64;
         let mut reads = 0u64;
         loop {
-            let result = reader.read().await.unwrap();
+            let result = reader.read().watched().await.unwrap();
             reads += 1;
             let buffer = result.buffer();
             assert_eq!(buffer.start().offset(), received);
@@ -58,15 +59,15 @@ async fn writer_and_reader_tasks_with_back_pressure() {
             }
             // Give the writer a chance to run between reads on a busy worker.
             if reads.is_multiple_of(16) {
-                tokio::task::yield_now().await;
+                tokio::task::yield_now().watched().await;
             }
         }
         reader.complete(None);
         received
     });
 
-    writing.await.unwrap();
-    assert_eq!(reading.await.unwrap(), TOTAL);
+    writing.watched().await.unwrap();
+    assert_eq!(reading.watched().await.unwrap(), TOTAL);
     let events = recorder.events();
     let paused = events.iter().filter(|e| matches!(e, PipeEvent::Flushed { paused: true, .. })).count();
     let resumed = events.iter().filter(|e| matches!(e, PipeEvent::FlushResumed { .. })).count();
@@ -82,7 +83,7 @@ async fn canceling_a_read_from_another_task_releases_it() {
     let (_writer, mut reader) = pipecheck_core::pipe();
     let canceller = reader.read_canceller();
     let cancelling = tokio::spawn(async move { canceller.cancel_pending_read() });
-    let result = reader.read().await.unwrap();
+    let result = reader.read().watched().await.unwrap();
     assert!(result.is_canceled());
-    cancelling.await.unwrap();
+    cancelling.watched().await.unwrap();
 }

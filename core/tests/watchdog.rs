@@ -137,3 +137,37 @@ fn watched_threads_that_finish_return_their_results() {
     let threads: Vec<_> = (0..3u64).map(|i| watch.spawn(format!("worker {i}"), move || i * 2)).collect();
     assert_eq!(watch.join_all(threads), [0, 2, 4]);
 }
+
+/// The runtime-driven form: a read awaited on a tokio runtime that nothing wakes fails
+/// the test, naming the future and the line that awaited it.
+#[test]
+fn an_awaited_read_that_nothing_wakes_fails_naming_the_read() {
+    use common::watched::WatchFuture;
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let (writer, mut reader) = pipecheck_core::pipe();
+    let failure = catch_unwind(AssertUnwindSafe(|| {
+        runtime.block_on(async { reader.read().watched_within(SHORT).await.map(|_| ()) })
+    }))
+    .expect_err("the watchdog fails an awaited read that is never woken");
+    let message = message(failure.as_ref());
+    assert!(message.contains("`ReadFuture` awaited at core/tests/watchdog.rs:"), "{message}");
+    assert!(message.contains("was never woken"), "{message}");
+    drop(writer);
+}
+
+/// A watched future that is woken keeps going, however long the whole takes: only a
+/// deadline without a wake fails.
+#[test]
+fn an_awaited_read_that_is_woken_completes() {
+    use common::watched::WatchFuture;
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).build().unwrap();
+    let (mut writer, mut reader) = pipecheck_core::pipe();
+    let writing = std::thread::spawn(move || {
+        writer.write(b"x").unwrap();
+        common::block_on(writer.flush()).unwrap();
+        writer
+    });
+    let len = runtime.block_on(async { reader.read().watched_within(SHORT).await.map(|r| r.buffer().len()) });
+    assert_eq!(len.unwrap(), 1);
+    drop(writing.join().unwrap());
+}

@@ -14,6 +14,22 @@ fn canceled_read_is_tentative() {
     check_scenario("canceled-read-is-tentative", FaultSet::NONE, BOUND, Checks::Registry);
 }
 
+/// Bound 2 for the flush-cancel model: at 5 it explores 77,973 interleavings (40 s); a
+/// cancel landing before either flush needs no preemption, one between the flush's
+/// commit and its poll needs one (LOOM.md).
+const FLUSH_CANCEL_BOUND: usize = 2;
+
+/// cancel-observed, flush side.
+#[test]
+fn cancel_flush_races_flush() {
+    check_scenario("cancel-flush-races-flush", FaultSet::NONE, FLUSH_CANCEL_BOUND, Checks::Registry);
+}
+
+#[test]
+fn cancel_flush_races_flush_catches_flush_loses_cancel() {
+    expect_caught("cancel-flush-races-flush", Fault::FlushLosesCancel, FLUSH_CANCEL_BOUND, Checks::Registry);
+}
+
 #[test]
 fn canceled_read_is_tentative_catches_canceled_read_needs_advance() {
     expect_caught("canceled-read-is-tentative", Fault::CanceledReadNeedsAdvance, BOUND, Checks::Registry);

@@ -98,6 +98,7 @@ impl Observation {
                 | E::HeadBusy
                 | E::AdvanceFinished => Some(Side::Reader),
                 E::ReadAtLeastPending { .. } | E::LengthObserved { .. } => Some(Side::Reader),
+                E::FlushReturned { .. } => Some(Side::Writer),
                 _ => None,
             },
             Observation::Wrote { .. } | Observation::FlushReturned { .. } | Observation::FlushRefused(_) => {

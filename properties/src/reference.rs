@@ -374,12 +374,14 @@ impl ReferenceModel {
             self.outstanding = None;
             self.outstanding_tentative = false;
         }
+        // reader.rs `poll_read`: the writer's failure before the cancel (.NET's
+        // `GetReadResult`); the cancel stays pending.
+        if let Some(Some(failure)) = &self.writer_completion {
+            return Some(Err(PipeError::WriterFailed(failure.clone())));
+        }
         let canceled = std::mem::take(&mut self.read_canceled);
         let completed = self.writer_completion.is_some();
         if !canceled {
-            if let Some(Some(failure)) = &self.writer_completion {
-                return Some(Err(PipeError::WriterFailed(failure.clone())));
-            }
             let wanted = minimum.unwrap_or(0).max(1);
             if !completed && self.committed - self.examined < wanted {
                 if wait {

@@ -84,6 +84,11 @@ pub fn describe(observation: &Observation) -> String {
             ),
             E::ReadCanceled => "cancel_pending_read".to_owned(),
             E::FlushCanceled => "cancel_pending_flush".to_owned(),
+            E::FlushReturned { completed, canceled } => format!(
+                "flush -> ready{}{}",
+                if *completed { " done" } else { "" },
+                if *canceled { " canceled" } else { "" }
+            ),
             E::WakerRegistered { end: PipeEnd::Reader } => "read pending: waker registered".to_owned(),
             E::WakerRegistered { end: PipeEnd::Writer } => "flush paused: waker registered".to_owned(),
             E::Woke { end: PipeEnd::Reader } => "wakes the reader".to_owned(),

@@ -108,6 +108,7 @@ fault_tests! {
     complete_drops_unflushed_breaks_byte_exact: CompleteDropsUnflushed,
     pauses_after_reader_completed_breaks_backpressure: PausesAfterReaderCompleted,
     read_loses_cancel_breaks_cancel_observed: ReadLosesCancel,
+    flush_loses_cancel_breaks_cancel_observed: FlushLosesCancel,
 }
 
 #[test]

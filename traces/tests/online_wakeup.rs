@@ -17,6 +17,7 @@ const FAULTS: &[Fault] = &[
     Fault::CompleteDropsUnflushed,
     Fault::PausesAfterReaderCompleted,
     Fault::ReadLosesCancel,
+    Fault::FlushLosesCancel,
 ];
 
 #[test]

@@ -144,7 +144,8 @@ impl<'a> ReadBuf<'a> {
         let from = self.start.saturating_add(range.start as u64);
         let to = self.start.saturating_add(range.end as u64);
         if to > self.end || from > to {
-            return Err(self.out_of_range(if from > to { from } else { to }));
+            // The offending offset: `from` when reversed, else `to` (past the end).
+            return Err(self.out_of_range(from.max(to)));
         }
         let mut sub = ReadBuf { start: from, end: to, ..*self };
         sub.seek_first();

@@ -185,6 +185,12 @@ impl Reader {
             self.outstanding_tentative = false;
         }
         let mut state = shared.state.lock();
+        // The writer's failure comes first, as in .NET's `GetReadResult`
+        // (`IsCompletedOrThrow` before `ObserveCancellation`): a read canceled after the
+        // writer failed reports the failure, and the cancel stays pending, unobserved.
+        if let Some(Some(failure)) = &state.writer_completion {
+            return Poll::Ready(Err(PipeError::WriterFailed(hand_over(failure, shared.config.faults))));
+        }
         let mut is_canceled = std::mem::take(&mut state.read_canceled);
         if is_canceled
             && state.committed > state.examined
@@ -195,9 +201,6 @@ impl Reader {
         }
         let is_completed = state.writer_completion.is_some();
         if !is_canceled {
-            if let Some(Some(failure)) = &state.writer_completion {
-                return Poll::Ready(Err(PipeError::WriterFailed(hand_over(failure, shared.config.faults))));
-            }
             // A plain read waits for one unexamined byte; so does `read_at_least(0)`, as
             // in .NET.
             let wanted = minimum.unwrap_or(0).max(1);

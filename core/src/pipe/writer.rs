@@ -316,6 +316,9 @@ impl Writer {
                     Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
                     None => Ok(FlushResult { is_completed: true, is_canceled: false }),
                 });
+                if let Some(Ok(result)) = &early {
+                    emit_flush_returned(shared, result);
+                }
                 shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::Flush });
                 (None, early)
             } else {
@@ -593,6 +596,14 @@ fn take_shell(pool: &mut PoolTaker, shared: &Shared, next_id: &mut SegmentId, ca
     Arc::new(Segment::new(id))
 }
 
+/// Reports a flush's result to the observer (under the pipe lock, where it is decided)
+/// and returns it.
+fn emit_flush_returned(shared: &Shared, result: &FlushResult) -> FlushResult {
+    let (completed, canceled) = (result.is_completed, result.is_canceled);
+    shared.observer.emit(|| PipeEvent::FlushReturned { completed, canceled });
+    *result
+}
+
 /// Sets the flush-canceled flag and wakes a paused flush.
 fn cancel_flush(shared: &Shared) {
     let waker = {
@@ -674,15 +685,26 @@ impl Future for FlushFuture<'_> {
             let canceled = std::mem::take(&mut state.flush_canceled);
             return Poll::Ready(match reader {
                 Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
-                None => Ok(FlushResult { is_completed: true, is_canceled: canceled }),
+                None => Ok(emit_flush_returned(
+                    shared,
+                    &FlushResult { is_completed: true, is_canceled: canceled },
+                )),
             });
         }
         if state.flush_canceled {
             state.flush_canceled = false;
-            return Poll::Ready(Ok(FlushResult { is_completed: false, is_canceled: true }));
+            if !state.writer_paused && shared.config.faults.contains(Fault::FlushLosesCancel) {
+                // The planted bug: the flush would not wait anyway, so the cancel is
+                // dropped unreported.
+                return Poll::Ready(Ok(emit_flush_returned(shared, &FlushResult::default())));
+            }
+            return Poll::Ready(Ok(emit_flush_returned(
+                shared,
+                &FlushResult { is_completed: false, is_canceled: true },
+            )));
         }
         if !state.writer_paused {
-            return Poll::Ready(Ok(FlushResult::default()));
+            return Poll::Ready(Ok(emit_flush_returned(shared, &FlushResult::default())));
         }
         register_end_waker(shared, &mut state.writer_waker, cx, PipeEnd::Writer);
         shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Writer });

@@ -8,6 +8,7 @@
 pub(crate) mod soak;
 pub(crate) mod transfer;
 pub(crate) mod watchdog;
+pub(crate) mod watched;
 
 #[allow(unused_imports)] // not every test file blocks
 pub(crate) use watchdog::block_on;

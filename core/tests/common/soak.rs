@@ -366,9 +366,9 @@ fn read_side(mut reader: Reader, canceller: FlushCanceller, soak: Soak) -> Reade
         // `result` borrows the reader; its last use is above, so the borrow ends here.
         reader.advance_to(consumed_at, examined_at).expect("advance_to");
         end.consumed = start + consume;
-        // A canceled read never ends the stream: it reports `is_completed` after the
-        // writer failed too, without the failure (the pipe and its reference model skip
-        // the failure check on a canceled read), so read again to learn how it ended.
+        // A canceled read never ends the stream here: after a clean completion it
+        // reports `is_completed` with `is_canceled` (a writer's failure comes first, as
+        // in .NET), so read again to see the end as a plain read does.
         if completed && consume == len && !canceled {
             break;
         }

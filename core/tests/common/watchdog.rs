@@ -119,7 +119,7 @@ pub(crate) fn block_on_within<F: Future>(deadline: Duration, future: F) -> F::Ou
 }
 
 /// `pipecheck_core::pipe::reader::ReadFuture<'_>` → `ReadFuture`.
-fn short_type_name<T>() -> &'static str {
+pub(crate) fn short_type_name<T>() -> &'static str {
     let full = std::any::type_name::<T>();
     // A pinned future is named by what is pinned: `Pin<&mut FlushFuture>` → `FlushFuture`.
     let full = full.strip_prefix("core::pin::Pin<&mut ").unwrap_or(full);

@@ -7,7 +7,7 @@ use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
-use super::drive::{join, read_to_end};
+use super::drive::{expect_bytes, join, read_to_end};
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -37,7 +37,7 @@ fn thresholds_crossed_concurrently(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = read_to_end(&mut reader, monitor, |len| len.min(2)).unwrap();
-    assert_eq!(bytes, b"abcd");
     reader.complete(None);
     join(writer);
+    expect_bytes(&bytes, b"abcd");
 }

@@ -14,7 +14,7 @@ use pipecheck_core::primitive::thread;
 use pipecheck_core::{Fault, InvariantId};
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
-use super::drive::{join, read_to_end};
+use super::drive::{expect_bytes, join, read_to_end};
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -68,15 +68,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         body: reader_complete_races_paused_flush,
     },
 ];
-
-/// The run's outcome: the reader drained exactly `expected` (**byte-exact**). Checked
-/// after the joins, so a violation raised on another thread ends the run first and no
-/// two threads unwind at once.
-fn expect_bytes(got: &[u8], expected: &[u8]) {
-    ensure(got == expected, InvariantId::BYTE_EXACT, || {
-        format!("the reader drained {got:?}, expected {expected:?}")
-    });
-}
 
 /// Drains like [`CheckedReader::drain`], counting the reads that reported a cancel.
 fn drain_counting_cancels(reader: &mut CheckedReader, monitor: &Monitor) -> (Vec<u8>, usize) {
@@ -185,7 +176,9 @@ fn reader_complete_races_paused_flush(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
     let writer = thread::spawn(move || {
         let flushed = writer.send(b"ab").unwrap();
-        assert!(!flushed.is_canceled);
+        ensure(!flushed.is_canceled, InvariantId::CANCEL_OBSERVED, || {
+            format!("a flush returned {flushed:?}: canceled, but nobody canceled it")
+        });
         writer.complete(None);
     });
     reader.read_and_consume(|len| len.min(1)).unwrap();

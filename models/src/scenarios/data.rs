@@ -13,7 +13,7 @@ use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
-use super::drive::{join, read_to_end};
+use super::drive::{expect_bytes, join, read_to_end};
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -68,9 +68,9 @@ fn bytes_across_segments(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = read_to_end(&mut reader, monitor, |len| len.div_ceil(2)).unwrap();
-    assert_eq!(bytes, b"abcde");
     reader.complete(None);
     join(writer);
+    expect_bytes(&bytes, b"abcde");
 }
 
 /// The reader's only read may come before or after the writer's completion, and the

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::PipeError;
-use pipecheck_properties::{CheckedReader, Monitor, Observation};
+use pipecheck_core::{InvariantId, PipeError};
+use pipecheck_properties::{CheckedReader, Monitor, Observation, ensure};
 
 /// Reads until the writer has completed and every byte is consumed, consuming
 /// `consume(len)` bytes of each read (and examining all of them); records
@@ -29,6 +29,16 @@ pub(crate) fn read_to_end(
             return Ok(all);
         }
     }
+}
+
+/// The run's outcome: the reader got exactly `expected` (**byte-exact**), as a typed
+/// violation every engine names. Checked after the joins where the body allows, so a
+/// violation raised on another thread ends the run first and no two threads unwind at
+/// once.
+pub(crate) fn expect_bytes(got: &[u8], expected: &[u8]) {
+    ensure(got == expected, InvariantId::BYTE_EXACT, || {
+        format!("the reader drained {got:?}, expected {expected:?}")
+    });
 }
 
 /// Joins `task`, re-raising its panic as it was: a checker's typed payload reaches the

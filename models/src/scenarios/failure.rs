@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Failure, Fault, PipeError};
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck_core::{Failure, Fault, InvariantId, PipeError};
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
 
 use crate::{Scale, Scenario};
 
@@ -31,12 +31,18 @@ fn writer_failure_reaches_reader(monitor: &Arc<Monitor>) {
     let failure = loop {
         match reader.read_and_consume(|len| len) {
             Ok(_) => continue,
-            Err(PipeError::WriterFailed(failure)) => break failure,
-            Err(other) => panic!("expected the writer's failure, got {other}"),
+            Err(PipeError::WriterFailed(failure)) => break Ok(failure),
+            Err(other) => break Err(other),
         }
     };
-    let cause = failure.downcast_ref::<std::io::Error>().expect("the writer's io::Error");
-    assert_eq!(cause.kind(), std::io::ErrorKind::ConnectionReset);
     reader.complete(None);
     writer.join().unwrap();
+    let failure = failure.map_err(|other| format!("the read failed with {other}, not the writer's failure"));
+    let kind = failure.as_ref().map(|f| f.downcast_ref::<std::io::Error>().map(std::io::Error::kind));
+    ensure(matches!(kind, Ok(Some(std::io::ErrorKind::ConnectionReset))), InvariantId::FAILURE_CAUSE, || {
+        match &failure {
+            Err(other) => other.clone(),
+            Ok(f) => format!("the reader got {f:?}, which is not the writer's io::Error (ConnectionReset)"),
+        }
+    });
 }

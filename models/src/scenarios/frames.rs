@@ -11,8 +11,10 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, FaultSet};
-use pipecheck_properties::{CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe};
+use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_properties::{
+    CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe, ensure,
+};
 
 use super::large_stream::message;
 use crate::{Scale, Scenario};
@@ -88,12 +90,36 @@ pub(crate) fn read_frames(reader: &mut CheckedReader, monitor: &Monitor, frame_l
             .expect("reads succeed");
         frames.extend(outcome.bytes[..whole].chunks(frame_len).map(<[u8]>::to_vec));
         if outcome.completed {
-            assert_eq!(whole, outcome.bytes.len(), "the stream ends on a frame boundary");
+            expect_whole_frames(whole, outcome.bytes.len());
             break;
         }
     }
     monitor.record_by("reader", Observation::Drained);
     frames
+}
+
+/// The writer sends whole frames only, so the last read (after its completion) ends
+/// on a frame boundary: a torn frame is a **byte-exact** violation.
+pub(super) fn expect_whole_frames(whole: usize, len: usize) {
+    ensure(whole == len, InvariantId::BYTE_EXACT, || {
+        format!(
+            "the stream ended with {} bytes of a torn frame after {whole} bytes of whole frames",
+            len - whole
+        )
+    });
+}
+
+/// The run's outcome: the reader got exactly the frames sent, in order (**byte-exact**).
+/// Checked after the joins, as [`expect_bytes`](super::drive::expect_bytes).
+pub(super) fn expect_frames(got: &[Vec<u8>], sent: &[Vec<u8>]) {
+    ensure(got == sent, InvariantId::BYTE_EXACT, || {
+        let first_bad = got.iter().zip(sent).position(|(g, s)| g != s);
+        format!(
+            "the reader got {} frames, {} were sent; first differing frame: {first_bad:?}",
+            got.len(),
+            sent.len()
+        )
+    });
 }
 
 /// Sends `frame` in flushes of the sizes `piece` returns.
@@ -113,9 +139,9 @@ fn frame_crosses_pause(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let frames = read_frames(&mut reader, monitor, SMALL_FRAME);
-    assert_eq!(frames, vec![frame(0, SMALL_FRAME)]);
     reader.complete(None);
     writer.join().unwrap();
+    expect_frames(&frames, &[frame(0, SMALL_FRAME)]);
 }
 
 fn large_frames(monitor: &Arc<Monitor>) {
@@ -132,7 +158,7 @@ fn large_frames(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let frames = read_frames(&mut reader, monitor, LARGE_FRAME);
-    assert_eq!(frames, (0..FRAMES).map(|f| frame(f, LARGE_FRAME)).collect::<Vec<_>>());
     reader.complete(None);
     writer.join().expect("the writer does not panic");
+    expect_frames(&frames, &(0..FRAMES).map(|f| frame(f, LARGE_FRAME)).collect::<Vec<_>>());
 }

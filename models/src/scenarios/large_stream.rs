@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, FaultSet};
-use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
+use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
 use crate::scenarios::drive::join;
 use crate::{Scale, Scenario};
@@ -116,7 +116,15 @@ fn large_stream(monitor: &Arc<Monitor>) {
     let read = read_to_end(&mut reader, monitor);
     reader.complete(None);
     let sent = join(writer);
-    assert_eq!(read, sent, "the reader consumed every byte sent");
+    expect_all_consumed(read, sent);
+}
+
+/// The run's outcome: the reader consumed as many bytes as were sent (**byte-exact**;
+/// their values are checked online, against the log of what was written).
+pub(super) fn expect_all_consumed(read: u64, sent: u64) {
+    ensure(read == sent, InvariantId::BYTE_EXACT, || {
+        format!("the reader consumed {read} bytes; {sent} were sent")
+    });
 }
 
 fn large_pool_churn(monitor: &Arc<Monitor>) {
@@ -131,7 +139,7 @@ fn large_pool_churn(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = reader.drain().expect("reads succeed");
-    assert_eq!(bytes.len(), SEGMENTS * 8);
     reader.complete(None);
     join(writer);
+    expect_all_consumed(bytes.len() as u64, (SEGMENTS * 8) as u64);
 }

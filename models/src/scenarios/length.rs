@@ -8,11 +8,11 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
-use pipecheck_properties::{Monitor, Observation, checked_pipe};
+use pipecheck_core::{Fault, InvariantId};
+use pipecheck_properties::{Monitor, Observation, checked_pipe, ensure};
 
-use super::drive::join;
+use super::drive::{expect_bytes, join};
 use super::segment_reuse::four_byte_segments;
 use crate::{Scale, Scenario};
 
@@ -39,7 +39,9 @@ fn length_while_flushing(monitor: &Arc<Monitor>) {
         let outcome = reader.read_and_consume(|len| if len == 4 { len } else { 0 }).expect("reads succeed");
         // The pipe reports the length to the monitor under its lock, which checks it.
         let len = reader.buffered_len().expect("the reader is open");
-        assert!(len <= 4, "more bytes buffered than were written: {len}");
+        ensure(len <= 4, InvariantId::BUFFERED_LENGTH, || {
+            format!("{len} bytes buffered; only 4 were written")
+        });
         if outcome.bytes.len() == 4 {
             frame = outcome.bytes;
         }
@@ -48,7 +50,7 @@ fn length_while_flushing(monitor: &Arc<Monitor>) {
         }
     }
     monitor.record_by("reader", Observation::Drained);
-    assert_eq!(frame, b"abcd");
     reader.complete(None);
     join(writer);
+    expect_bytes(&frame, b"abcd");
 }

@@ -6,6 +6,7 @@ mod data;
 mod drive;
 pub(crate) use drive::join;
 mod failure;
+mod flush_cancel;
 mod frames;
 mod large_cancel;
 mod large_stream;
@@ -39,6 +40,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(reset::SCENARIOS);
     all.extend_from_slice(only_wake::SCENARIOS);
     all.extend_from_slice(outcomes::SCENARIOS);
+    all.extend_from_slice(flush_cancel::SCENARIOS);
     all.extend_from_slice(crate::primitives::SCENARIOS);
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);

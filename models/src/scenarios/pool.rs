@@ -11,7 +11,7 @@ use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
-use crate::scenarios::drive::join;
+use crate::scenarios::drive::{expect_bytes, join};
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -64,7 +64,7 @@ fn return_races_take(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = reader.drain().unwrap();
-    assert_eq!(bytes, b"abcdefgh");
     reader.complete(None);
     join(writer);
+    expect_bytes(&bytes, b"abcdefgh");
 }

@@ -10,12 +10,15 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::Fault;
 use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckedReader, Monitor, Observation, checked_pipe};
+use pipecheck_core::{Fault, InvariantId};
+use pipecheck_properties::{CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
 use super::drive::join;
-use super::frames::{LARGE_FRAME, SMALL_FRAME, frame, large_frames_config, send_in_pieces, small_frames};
+use super::frames::{
+    LARGE_FRAME, SMALL_FRAME, expect_frames, expect_whole_frames, frame, large_frames_config, send_in_pieces,
+    small_frames,
+};
 use super::large_stream::message;
 use crate::{Scale, Scenario};
 
@@ -54,14 +57,16 @@ fn read_frames_at_least(reader: &mut CheckedReader, monitor: &Monitor, frame_len
                 whole
             })
             .expect("reads succeed");
-        assert!(
-            outcome.completed || outcome.bytes.len() >= frame_len,
-            "read_at_least({frame_len}) returned {} bytes before the writer completed",
-            outcome.bytes.len()
-        );
+        // A short read before the end hands the reader a torn frame.
+        ensure(outcome.completed || outcome.bytes.len() >= frame_len, InvariantId::BYTE_EXACT, || {
+            format!(
+                "read_at_least({frame_len}) returned {} bytes before the writer completed",
+                outcome.bytes.len()
+            )
+        });
         frames.extend(outcome.bytes[..whole].chunks(frame_len).map(<[u8]>::to_vec));
         if outcome.completed {
-            assert_eq!(whole, outcome.bytes.len(), "the stream ends on a frame boundary");
+            expect_whole_frames(whole, outcome.bytes.len());
             break;
         }
     }
@@ -76,9 +81,9 @@ fn read_at_least_above_pause(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let frames = read_frames_at_least(&mut reader, monitor, SMALL_FRAME);
-    assert_eq!(frames, vec![frame(0, SMALL_FRAME)]);
     reader.complete(None);
     join(writer);
+    expect_frames(&frames, &[frame(0, SMALL_FRAME)]);
 }
 
 fn large_read_at_least(monitor: &Arc<Monitor>) {
@@ -95,7 +100,7 @@ fn large_read_at_least(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let frames = read_frames_at_least(&mut reader, monitor, LARGE_FRAME);
-    assert_eq!(frames, (0..FRAMES).map(|f| frame(f, LARGE_FRAME)).collect::<Vec<_>>());
     reader.complete(None);
     join(writer);
+    expect_frames(&frames, &(0..FRAMES).map(|f| frame(f, LARGE_FRAME)).collect::<Vec<_>>());
 }

@@ -8,10 +8,10 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, PipeEvent};
-use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
+use pipecheck_core::{Fault, InvariantId, PipeEvent};
+use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe, ensure};
 
-use crate::scenarios::drive::join;
+use crate::scenarios::drive::{expect_bytes, join};
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -67,9 +67,10 @@ fn idle_head_races_next_write(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = reader.drain().expect("the writer does not fail");
-    assert_eq!(bytes, b"abc", "every byte, in order, whoever got the head");
     reader.complete(None);
     join(writer);
+    // Every byte, in order, whoever got the head.
+    expect_bytes(&bytes, b"abc");
 }
 
 /// The writer sends four bytes in one flush (two full segments; the second is its head)
@@ -83,13 +84,16 @@ fn consume_to_segment_boundary(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let first = reader.read_and_consume(|_| 2).expect("the writer does not fail");
-    assert_eq!(&first.bytes[..2], b"ab");
-    assert_eq!(returned_by_last_advance(monitor), 1, "consuming exactly to a segment's end returns it");
+    let returned = returned_by_last_advance(monitor);
+    ensure(returned == 1, InvariantId::SEGMENTS_IN_USE, || {
+        format!("consuming exactly to a segment's end returned {returned} segments in that advance_to, not 1")
+    });
     // Everything was examined, so this waits for the writer's completion.
     let rest = reader.drain().expect("the writer does not fail");
-    assert_eq!(rest, b"cd");
     reader.complete(None);
     join(writer);
+    let all = [&first.bytes[..2], &rest[..]].concat();
+    expect_bytes(&all, b"abcd");
 }
 
 /// Segments returned or discarded between the last `Consumed` and its `AdvanceFinished`.

@@ -1,19 +1,22 @@
 //! **cancel-observed**: `cancel_pending_read` is reported: the pending read, or else the
 //! next read to return, has `is_canceled` set (once per cancel, however many were
-//! called before a read saw them), and no read reports a cancel nobody asked for.
+//! called before a read saw them), and no read reports a cancel nobody asked for. The
+//! same for `cancel_pending_flush` and flushes, with one allowance: a flush that finds
+//! the reader completed reports completion, and may drop a pending cancel (a flush
+//! started after the writer saw the completion never reports one).
 //!
-//! Both events are emitted under the pipe lock, so their log order is the lock order
-//! and the check is exact online. (The flush side has no such event — a flush's result
-//! is recorded after it returns — so it is left to the scenarios' own outcome checks.)
+//! Every event here is emitted under the pipe lock, so their log order is the lock
+//! order and the check is exact online.
 
 use pipecheck_core::{InvariantId, PipeEvent};
 
 use crate::{Invariant, Observation};
 
-/// Whether a cancel is waiting to be reported by a read.
+/// Whether a cancel is waiting to be reported, by a read and by a flush.
 #[derive(Debug, Default)]
 pub struct CancelObserved {
     pending: bool,
+    flush_pending: bool,
 }
 
 impl Invariant for CancelObserved {
@@ -22,7 +25,7 @@ impl Invariant for CancelObserved {
     }
 
     fn statement(&self) -> &'static str {
-        "a canceled read is reported (is_canceled) by the pending read or the next one, once"
+        "a canceled read (or flush) is reported (is_canceled) by the pending read (flush) or the next one, once"
     }
 
     fn observe(&mut self, observation: &Observation) -> Result<(), String> {
@@ -41,6 +44,20 @@ impl Invariant for CancelObserved {
                 }
             }
             Observation::Pipe(PipeEvent::ReaderCompleted { .. }) => self.pending = false,
+            Observation::Pipe(PipeEvent::FlushCanceled) => self.flush_pending = true,
+            Observation::Pipe(PipeEvent::FlushReturned { completed, canceled }) => {
+                let pending = std::mem::take(&mut self.flush_pending);
+                if pending && !canceled && !completed {
+                    return Err(
+                        "a flush returned without is_canceled after cancel_pending_flush (the reader \
+                                still open): the cancel was lost"
+                            .into(),
+                    );
+                }
+                if *canceled && !pending {
+                    return Err("a flush reported is_canceled, but no cancel was pending".into());
+                }
+            }
             _ => {}
         }
         Ok(())

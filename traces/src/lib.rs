@@ -9,7 +9,8 @@
 //! * with feature `shuttle`: [`explore`] (random and PCT exploration with budgets and
 //!   seeds from the environment), [`minimize`] (fewer preemptions and steps, same
 //!   invariant), [`replay`] (deterministic, exact replay) and [`table`] (the failing
-//!   execution as a per-task table). `src/main.rs` is the command line on top.
+//!   execution as a per-task table), and [`rerecord`] (the corpus recorded again after
+//!   a change moved the program's scheduling points). `src/main.rs` is the command line on top.
 
 pub mod location;
 pub mod schedule;
@@ -23,6 +24,8 @@ pub mod minimize;
 mod record;
 #[cfg(feature = "shuttle")]
 pub mod replay;
+#[cfg(feature = "shuttle")]
+pub mod rerecord;
 #[cfg(feature = "shuttle")]
 mod run;
 #[cfg(feature = "shuttle")]

@@ -64,10 +64,30 @@ enum Command {
         file: PathBuf,
     },
     /// Regenerate the corpus: one minimized trace per fault, and the per-fault table.
+    /// With `--rerecord`: record each committed trace again from its header instead.
     Corpus {
-        /// Where to save the traces (default: the committed corpus, traces/corpus/).
+        /// Where to save the traces (default: the committed corpus, traces/corpus/); with
+        /// `--rerecord`, the directory whose traces are re-recorded in place.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// For each trace: keep it if it still replays as recorded; otherwise hunt its
+        /// fault in its scenario again, minimize, check it breaks the same invariant and
+        /// passes with the fault off, and rewrite it. Exits non-zero if any trace cannot
+        /// be recorded again.
+        #[arg(long)]
+        rerecord: bool,
+        /// With `--rerecord`: rewrite every trace, even one that still replays.
+        #[arg(long, requires = "rerecord")]
+        force: bool,
+    },
+    /// `corpus --rerecord`'s worker: re-records one trace, prints its status line.
+    #[command(hide = true)]
+    RerecordOne {
+        /// The trace file.
+        file: PathBuf,
+        /// Rewrite it even if it still replays.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -117,6 +137,60 @@ fn list() {
     }
 }
 
+#[cfg(feature = "shuttle")]
+use pipecheck_traces::trace_file::Trace;
+
+/// A found failure as a trace, minimized (in this process).
+#[cfg(feature = "shuttle")]
+fn minimize_here(
+    found: &pipecheck_traces::explore::Found,
+    settings: &pipecheck_traces::explore::Settings,
+) -> Trace {
+    pipecheck_traces::minimize::minimized_trace(
+        found,
+        settings.max_steps,
+        pipecheck_traces::minimize::DEFAULT_RUNS,
+    )
+}
+
+/// A found failure as a minimized trace. The minimizer runs in a child process
+/// (`minimize`) whose stderr is discarded: shuttle prints a line for every failing
+/// candidate. Falls back to this process if the child cannot run.
+#[cfg(feature = "shuttle")]
+fn minimized_trace(
+    found: &pipecheck_traces::explore::Found,
+    settings: &pipecheck_traces::explore::Settings,
+) -> Trace {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let unminimized = Trace::new(
+        found.scenario.name,
+        &found.scheduler.to_string(),
+        found.seed,
+        found.iteration,
+        found.fault,
+        &found.failure.invariant,
+        found.size,
+        found.size,
+        found.schedule.clone(),
+    );
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let temp = std::env::temp_dir().join(format!("pipecheck-minimize-{}-{n}.trace", std::process::id()));
+    let child = unminimized.save(&temp).ok().and_then(|()| {
+        let exe = std::env::current_exe().ok()?;
+        let status = std::process::Command::new(exe)
+            .arg("minimize")
+            .arg(&temp)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .ok()?;
+        status.success().then(|| Trace::load(&temp).ok()).flatten()
+    });
+    let _ = std::fs::remove_file(&temp);
+    child.unwrap_or_else(|| minimize_here(found, settings))
+}
+
 #[cfg(not(feature = "shuttle"))]
 fn run(command: Command) -> Result<(), String> {
     match command {
@@ -135,49 +209,9 @@ fn run(command: Command) -> Result<(), String> {
     use pipecheck_core::Fault;
     use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore, hunt};
     use pipecheck_traces::location;
-    use pipecheck_traces::minimize;
     use pipecheck_traces::replay::{replay, replay_without_fault};
     use pipecheck_traces::table::render;
-    use pipecheck_traces::trace_file::{Trace, replay_command};
-
-    /// A found failure as a trace, minimized (in this process).
-    fn minimize_here(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
-        minimize::minimized_trace(found, settings.max_steps, minimize::DEFAULT_RUNS)
-    }
-
-    /// A found failure as a minimized trace. The minimizer runs in a child process
-    /// (`minimize`) whose stderr is discarded: shuttle prints a line for every failing
-    /// candidate. Falls back to this process if the child cannot run.
-    fn minimized_trace(found: &pipecheck_traces::explore::Found, settings: &Settings) -> Trace {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let unminimized = Trace::new(
-            found.scenario.name,
-            &found.scheduler.to_string(),
-            found.seed,
-            found.iteration,
-            found.fault,
-            &found.failure.invariant,
-            found.size,
-            found.size,
-            found.schedule.clone(),
-        );
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let temp = std::env::temp_dir().join(format!("pipecheck-minimize-{}-{n}.trace", std::process::id()));
-        let child = unminimized.save(&temp).ok().and_then(|()| {
-            let exe = std::env::current_exe().ok()?;
-            let status = std::process::Command::new(exe)
-                .arg("minimize")
-                .arg(&temp)
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .ok()?;
-            status.success().then(|| Trace::load(&temp).ok()).flatten()
-        });
-        let _ = std::fs::remove_file(&temp);
-        child.unwrap_or_else(|| minimize_here(found, settings))
-    }
+    use pipecheck_traces::trace_file::replay_command;
 
     /// Minimizes and saves a found failure.
     fn save(
@@ -297,7 +331,16 @@ fn run(command: Command) -> Result<(), String> {
             minimized.save(&file).map_err(|e| e.to_string())?;
             println!("{}: {} -> {}", file.display(), trace.minimized, minimized.minimized);
         }
-        Command::Corpus { out } => {
+        Command::RerecordOne { file, force } => {
+            let minimize = |found: &pipecheck_traces::explore::Found| minimize_here(found, &settings);
+            let rerecorder = pipecheck_traces::rerecord::Rerecorder { settings, force, minimize: &minimize };
+            println!("{}", rerecorder.file(&file).status.to_line());
+        }
+        Command::Corpus { out, rerecord: true, force } => {
+            let dir = out.unwrap_or_else(location::corpus_dir);
+            rerecord_corpus(&dir, settings, force)?;
+        }
+        Command::Corpus { out, rerecord: false, .. } => {
             let out = out.unwrap_or_else(location::corpus_dir);
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
             println!(
@@ -369,4 +412,98 @@ fn run(command: Command) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `corpus --rerecord`: every trace in `dir` kept, recorded again, or reported as
+/// failed; a table and a one-line summary on stdout, progress on stderr.
+#[cfg(feature = "shuttle")]
+fn rerecord_corpus(
+    dir: &std::path::Path,
+    settings: pipecheck_traces::explore::Settings,
+    force: bool,
+) -> Result<(), String> {
+    use pipecheck_traces::location::from_root;
+    use pipecheck_traces::rerecord::{Rerecorder, Status};
+
+    if !dir.is_dir() {
+        return Err(format!("{}: no such directory", dir.display()));
+    }
+    let files = pipecheck_traces::location::traces_in(dir);
+    if files.is_empty() {
+        return Err(format!("{}: holds no .trace files", dir.display()));
+    }
+    eprintln!(
+        "re-recording the traces in {} (each trace's own seed, then {}; {} executions per scheduler)",
+        from_root(dir).display(),
+        settings.seed,
+        settings.iterations
+    );
+    let mut outcomes = Vec::with_capacity(files.len());
+    for (i, path) in files.iter().enumerate() {
+        let status = rerecord_in_child(path, force).unwrap_or_else(|| {
+            // No child process: re-record here (shuttle's messages then reach stderr).
+            let minimize = |found: &pipecheck_traces::explore::Found| minimized_trace(found, &settings);
+            Rerecorder { settings, force, minimize: &minimize }.file(path).status
+        });
+        let what = match &status {
+            Status::Kept => "kept: still replays as recorded".to_owned(),
+            Status::Rewritten { path, minimized, .. } => {
+                format!("rewritten as {} ({minimized})", from_root(path).display())
+            }
+            Status::Failed(why) => format!("FAILED: {why}"),
+        };
+        eprintln!("[{}/{}] {}: {what}", i + 1, files.len(), from_root(path).display());
+        outcomes.push(pipecheck_traces::rerecord::Outcome { path: path.clone(), status });
+    }
+    println!("| trace | result | detail |\n|---|---|---|");
+    let mut failed = Vec::new();
+    let (mut kept, mut rewritten) = (0, 0);
+    for outcome in &outcomes {
+        let name = outcome.path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let (result, detail) = match &outcome.status {
+            Status::Kept => {
+                kept += 1;
+                ("kept", "still replays as recorded".to_owned())
+            }
+            Status::Rewritten { why, path, minimized } => {
+                rewritten += 1;
+                let renamed = path.file_name().filter(|n| n.to_string_lossy() != name);
+                let renamed = renamed.map_or_else(String::new, |n| format!(" as {}", n.to_string_lossy()));
+                let why = pipecheck_properties::first_line(why);
+                ("rewritten", format!("{minimized}{renamed}; was stale: {why}"))
+            }
+            Status::Failed(why) => {
+                failed.push(why.clone());
+                ("FAILED", pipecheck_properties::first_line(why).to_owned())
+            }
+        };
+        println!("| {name} | {result} | {} |", detail.replace('|', "\\|"));
+    }
+    println!("\n{} traces: {kept} kept, {rewritten} rewritten, {} failed", outcomes.len(), failed.len());
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} trace(s) could not be recorded again:\n  {}", failed.len(), failed.join("\n  ")))
+    }
+}
+
+/// Re-records `path` in a child process (`rerecord-one`), whose stderr is kept out of
+/// the way and shown only if the child crashes. `None` if no child could be started.
+#[cfg(feature = "shuttle")]
+fn rerecord_in_child(path: &std::path::Path, force: bool) -> Option<pipecheck_traces::rerecord::Status> {
+    use pipecheck_traces::rerecord::Status;
+    let mut command = std::process::Command::new(std::env::current_exe().ok()?);
+    command.arg("rerecord-one").arg(path);
+    if force {
+        command.arg("--force");
+    }
+    let output = command.output().ok()?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let status = stdout.lines().rev().find_map(Status::from_line);
+    Some(status.unwrap_or_else(|| {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("test panicked in task")).collect();
+        let tail = tail[tail.len().saturating_sub(5)..].join(" / ");
+        Status::Failed(format!("{}: re-recording it crashed ({}): {tail}", path.display(), output.status))
+    }))
 }

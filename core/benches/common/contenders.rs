@@ -63,7 +63,8 @@ impl Design {
         }
     }
 
-    fn options(self) -> PipeOptions {
+    /// The pipe options of this design.
+    pub fn options(self) -> PipeOptions {
         match self {
             Design::Before => {
                 PipeOptions::new().pool_design(PoolDesign::LockedStack).lock_scope(LockScope::EveryOperation)

@@ -12,7 +12,8 @@
 //! Reported: the median of the rounds and their spread (min–max).
 //!
 //! `--third LABEL=PATH` adds a third design to the A/B: `PATH` is a `bench_transfer`
-//! binary built (with `contention-stats`) in another tree, run as its `pipe`.
+//! binary built (with `contention-stats`) in another tree, run as its `pipe`; copy it
+//! out of `target/release/examples/` first, where every build of the example lands.
 //!
 //! The markdown is printed and stored as section `report` of `target/pipecheck-bench.md`.
 
@@ -91,7 +92,13 @@ fn plain_bench_transfer() -> Result<PathBuf, String> {
         .filter(|l| l.contains("\"name\":\"bench_transfer\""))
         .find_map(|l| l.split_once("\"executable\":\"").and_then(|(_, rest)| rest.split_once('"')))
         .map(|(path, _)| PathBuf::from(path));
-    executable.ok_or_else(|| format!("cargo did not build bench_transfer ({})", output.status))
+    let built =
+        executable.ok_or_else(|| format!("cargo did not build bench_transfer ({})", output.status))?;
+    // cargo puts every build of the example at this one path, whatever its features:
+    // run a copy, so another build during the run cannot swap the binary.
+    let copy = built.with_file_name("bench_transfer-for-bench_report");
+    std::fs::copy(&built, &copy).map_err(|e| format!("{}: {e}", copy.display()))?;
+    Ok(copy)
 }
 
 /// One transfer to run each round: a label in the tables, which binary, which contender.
@@ -311,13 +318,19 @@ impl Report<'_> {
             }
         };
         for (chunk, at_least) in [(64, 1.5), (4096, 1.5), (64 * 1024, 1.0)] {
-            let r = self.ratios(PIPE, DUPLEX, chunk);
-            md.push_str(&format!(
-                "\n| pipe ≥ {at_least}× `tokio::io::duplex` at {} | {}× | {} |",
-                chunk_label(chunk),
-                summary(&r, 2),
-                verdict(&r, &|m| m >= at_least)
-            ));
+            let mut pipes = vec![(PIPE, "this tree".to_owned())];
+            if let Some(label) = third {
+                pipes.push((THIRD, format!("{label}, with lock counters")));
+            }
+            for (pipe, name) in pipes {
+                let r = self.ratios(pipe, DUPLEX, chunk);
+                md.push_str(&format!(
+                    "\n| pipe ≥ {at_least}× `tokio::io::duplex` at {} ({name}) | {}× | {} |",
+                    chunk_label(chunk),
+                    summary(&r, 2),
+                    verdict(&r, &|m| m >= at_least)
+                ));
+            }
         }
         for (design, name) in self.designs(third).into_iter().skip(1) {
             let r = self.lock_ratio(design, 64);

@@ -7,11 +7,18 @@
 //! <command> replay <file.trace> [--times N] [--fault-off] [--last N]
 //! <command> minimize <file.trace>
 //! <command> corpus [--out <dir>]
+//! <command> corpus --rerecord [--force] [--out <dir>]
 //! ```
 //!
 //! A user crate's command saves and lists traces under its own `traces/` directory, and
 //! every trace it saves carries the one command that replays it:
 //! `cargo run -p <crate> --features shuttle --bin <bin> -- replay <file>`.
+//!
+//! `corpus --rerecord` records each saved trace again from its header after a change
+//! moved the program's scheduling points (module `rerecord`, with feature `shuttle`):
+//! every trace runs in a child process, the same binary (`std::env::current_exe`)
+//! started with the hidden `rerecord-one` subcommand, so it works for whichever
+//! targets the binary serves.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,10 +67,9 @@ pub fn main(targets: Vec<Target>) -> ExitCode {
         .ok()
         .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "<bin>".to_owned());
-    crate::trace_file::set_replay_command(
-        format!("cargo run -p {package} --features shuttle --bin {bin} -- replay"),
-        base.clone(),
-    );
+    let command = format!("cargo run -p {package} --features shuttle --bin {bin} --");
+    crate::trace_file::set_replay_command(format!("{command} replay"), base.clone());
+    crate::trace_file::set_rerecord_command(format!("{command} corpus --rerecord"));
     let traces = base.join("traces");
     run_main(Setup {
         targets,
@@ -142,10 +148,30 @@ enum Command {
         file: PathBuf,
     },
     /// Regenerate the corpus: one minimized trace per planted fault, and the per-fault table.
+    /// With `--rerecord`: record each saved trace again from its header instead.
     Corpus {
-        /// Where to save the traces (default: the committed corpus, traces/corpus/, or a user crate's traces/).
+        /// Where to save the traces (default: the committed corpus, traces/corpus/, or a user
+        /// crate's traces/); with `--rerecord`, the directory whose traces are re-recorded in place.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// For each trace: keep it if it still replays as recorded; otherwise hunt its
+        /// fault in its scenario again, minimize, check it breaks the same invariant and
+        /// passes with the fault off, and rewrite it. Exits non-zero if any trace cannot
+        /// be recorded again.
+        #[arg(long)]
+        rerecord: bool,
+        /// With `--rerecord`: rewrite every trace, even one that still replays.
+        #[arg(long, requires = "rerecord")]
+        force: bool,
+    },
+    /// `corpus --rerecord`'s worker: re-records one trace, prints its status line.
+    #[command(hide = true)]
+    RerecordOne {
+        /// The trace file.
+        file: PathBuf,
+        /// Rewrite it even if it still replays.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -221,49 +247,59 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
     }
 }
 
+/// A found failure as a trace, minimized (in this process).
+#[cfg(feature = "shuttle")]
+fn minimize_here(
+    found: &crate::explore::Found,
+    settings: &crate::explore::Settings,
+) -> crate::trace_file::Trace {
+    use crate::minimize;
+    minimize::minimized_trace(found, settings.max_steps, minimize::DEFAULT_RUNS)
+}
+
+/// A found failure as a minimized trace. The minimizer runs in a child process (this
+/// binary's `minimize`) whose stderr is discarded: shuttle prints a line for every
+/// failing candidate. Falls back to this process if the child cannot run.
+#[cfg(feature = "shuttle")]
+fn minimized_trace(
+    found: &crate::explore::Found,
+    settings: &crate::explore::Settings,
+    targets: &[Target],
+) -> crate::trace_file::Trace {
+    use crate::trace_file::Trace;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let unminimized = found.trace_with(found.size, found.schedule.clone());
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let temp = std::env::temp_dir().join(format!("pipecheck-minimize-{}-{n}.trace", std::process::id()));
+    let child = unminimized.save(&temp).ok().and_then(|()| {
+        let exe = std::env::current_exe().ok()?;
+        let status = std::process::Command::new(exe)
+            .arg("minimize")
+            .arg(&temp)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .ok()?;
+        status.success().then(|| Trace::load_for(&temp, targets).ok()).flatten()
+    });
+    let _ = std::fs::remove_file(&temp);
+    child.unwrap_or_else(|| minimize_here(found, settings))
+}
+
 #[cfg(feature = "shuttle")]
 fn run(setup: &Setup, command: Command) -> Result<(), String> {
     use crate::explore::{Exploration, Found, SchedulerKind, Settings, explore_in, hunt_in};
     use crate::location;
-    use crate::minimize;
     use crate::replay::{replay_in, replay_without_fault_in};
     use crate::table::render;
     use crate::trace_file::{Trace, replay_command};
     use pipecheck_models::target::find_target;
     let targets = &setup.targets;
 
-    /// A found failure as a trace, minimized (in this process).
-    fn minimize_here(found: &Found, settings: &Settings) -> Trace {
-        minimize::minimized_trace(found, settings.max_steps, minimize::DEFAULT_RUNS)
-    }
-
-    /// A found failure as a minimized trace. The minimizer runs in a child process
-    /// (`minimize`) whose stderr is discarded: shuttle prints a line for every failing
-    /// candidate. Falls back to this process if the child cannot run.
-    fn minimized_trace(found: &Found, settings: &Settings) -> Trace {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let unminimized = found.trace_with(found.size, found.schedule.clone());
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let temp = std::env::temp_dir().join(format!("pipecheck-minimize-{}-{n}.trace", std::process::id()));
-        let child = unminimized.save(&temp).ok().and_then(|()| {
-            let exe = std::env::current_exe().ok()?;
-            let status = std::process::Command::new(exe)
-                .arg("minimize")
-                .arg(&temp)
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .ok()?;
-            status.success().then(|| Trace::load(&temp).ok()).flatten()
-        });
-        let _ = std::fs::remove_file(&temp);
-        child.unwrap_or_else(|| minimize_here(found, settings))
-    }
-
     /// Minimizes and saves a found failure.
-    fn save(found: &Found, settings: &Settings, path: PathBuf) -> Result<Trace, String> {
-        let trace = minimized_trace(found, settings);
+    fn save(found: &Found, settings: &Settings, targets: &[Target], path: PathBuf) -> Result<Trace, String> {
+        let trace = minimized_trace(found, settings, targets);
         trace.save(&path).map_err(|e| e.to_string())?;
         eprintln!(
             "saved {} ({} -> {})\nreplay it with:\n    {}",
@@ -378,7 +414,7 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
                         &kind.to_string(),
                         found.seed,
                     );
-                    save(&found, &settings, out.join(name))?;
+                    save(&found, &settings, targets, out.join(name))?;
                 }
             }
         }
@@ -391,7 +427,17 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
             minimized.save(&file).map_err(|e| e.to_string())?;
             println!("{}: {} -> {}", file.display(), trace.minimized, minimized.minimized);
         }
-        Command::Corpus { out } => {
+        Command::RerecordOne { file, force } => {
+            let file = locate(setup, file);
+            let minimize = |found: &Found| minimize_here(found, &settings);
+            let rerecorder = crate::rerecord::Rerecorder { targets, settings, force, minimize: &minimize };
+            println!("{}", rerecorder.file(&file).status.to_line());
+        }
+        Command::Corpus { out, rerecord: true, force } => {
+            let dir = out.unwrap_or_else(|| setup.corpus_dir.clone());
+            rerecord_corpus(&dir, targets, settings, force)?;
+        }
+        Command::Corpus { out, rerecord: false, .. } => {
             let out = out.unwrap_or_else(|| setup.corpus_dir.clone());
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
             println!(
@@ -428,7 +474,7 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
                         found.seed,
                     );
                     let path = out.join(name);
-                    let trace = minimized_trace(found, &settings);
+                    let trace = minimized_trace(found, &settings, targets);
                     // Prefer the fault's own invariant, then the smaller schedule.
                     let rank = |t: &Trace| (t.invariant != fault.breaks().name(), t.minimized);
                     if best.as_ref().is_none_or(|(b, _)| rank(&trace) < rank(b)) {
@@ -463,4 +509,101 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `corpus --rerecord`: every trace in `dir` kept, recorded again, or reported as
+/// failed; a table and a one-line summary on stdout, progress on stderr.
+#[cfg(feature = "shuttle")]
+fn rerecord_corpus(
+    dir: &std::path::Path,
+    targets: &[Target],
+    settings: crate::explore::Settings,
+    force: bool,
+) -> Result<(), String> {
+    use crate::location::from_root;
+    use crate::rerecord::{Outcome, Rerecorder, Status};
+
+    if !dir.is_dir() {
+        return Err(format!("{}: no such directory", dir.display()));
+    }
+    let files = crate::location::traces_in(dir);
+    if files.is_empty() {
+        return Err(format!("{}: holds no .trace files", dir.display()));
+    }
+    eprintln!(
+        "re-recording the traces in {} (each trace's own seed, then {}; {} executions per scheduler)",
+        from_root(dir).display(),
+        settings.seed,
+        settings.iterations
+    );
+    let mut outcomes = Vec::with_capacity(files.len());
+    for (i, path) in files.iter().enumerate() {
+        let status = rerecord_in_child(path, force).unwrap_or_else(|| {
+            // No child process: re-record here (shuttle's messages then reach stderr).
+            let minimize = |found: &crate::explore::Found| minimized_trace(found, &settings, targets);
+            Rerecorder { targets, settings, force, minimize: &minimize }.file(path).status
+        });
+        let what = match &status {
+            Status::Kept => "kept: still replays as recorded".to_owned(),
+            Status::Rewritten { path, minimized, .. } => {
+                format!("rewritten as {} ({minimized})", from_root(path).display())
+            }
+            Status::Failed(why) => format!("FAILED: {why}"),
+        };
+        eprintln!("[{}/{}] {}: {what}", i + 1, files.len(), from_root(path).display());
+        outcomes.push(Outcome { path: path.clone(), status });
+    }
+    println!("| trace | result | detail |\n|---|---|---|");
+    let mut failed = Vec::new();
+    let (mut kept, mut rewritten) = (0, 0);
+    for outcome in &outcomes {
+        let name = outcome.path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let (result, detail) = match &outcome.status {
+            Status::Kept => {
+                kept += 1;
+                ("kept", "still replays as recorded".to_owned())
+            }
+            Status::Rewritten { why, path, minimized } => {
+                rewritten += 1;
+                let renamed = path.file_name().filter(|n| n.to_string_lossy() != name);
+                let renamed = renamed.map_or_else(String::new, |n| format!(" as {}", n.to_string_lossy()));
+                let why = pipecheck_properties::first_line(why);
+                ("rewritten", format!("{minimized}{renamed}; was stale: {why}"))
+            }
+            Status::Failed(why) => {
+                failed.push(why.clone());
+                ("FAILED", pipecheck_properties::first_line(why).to_owned())
+            }
+        };
+        println!("| {name} | {result} | {} |", detail.replace('|', "\\|"));
+    }
+    println!("\n{} traces: {kept} kept, {rewritten} rewritten, {} failed", outcomes.len(), failed.len());
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} trace(s) could not be recorded again:\n  {}", failed.len(), failed.join("\n  ")))
+    }
+}
+
+/// Re-records `path` in a child process: this same binary (`current_exe`, so a user
+/// crate's command re-invokes itself with its own targets) run as `rerecord-one`, whose
+/// stderr is kept out of the way and shown only if the child crashes. `None` if no
+/// child could be started.
+#[cfg(feature = "shuttle")]
+fn rerecord_in_child(path: &std::path::Path, force: bool) -> Option<crate::rerecord::Status> {
+    use crate::rerecord::Status;
+    let mut command = std::process::Command::new(std::env::current_exe().ok()?);
+    command.arg("rerecord-one").arg(path);
+    if force {
+        command.arg("--force");
+    }
+    let output = command.output().ok()?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let status = stdout.lines().rev().find_map(Status::from_line);
+    Some(status.unwrap_or_else(|| {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("test panicked in task")).collect();
+        let tail = tail[tail.len().saturating_sub(5)..].join(" / ");
+        Status::Failed(format!("{}: re-recording it crashed ({}): {tail}", path.display(), output.status))
+    }))
 }

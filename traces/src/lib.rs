@@ -8,8 +8,11 @@
 //!   file format, std-only, with errors that name the file and line;
 //! * with feature `shuttle`: `explore` (random and PCT exploration with budgets and
 //!   seeds from the environment), `minimize` (fewer preemptions and steps, same
-//!   invariant), `replay` (deterministic, exact replay) and `table` (the failing
-//!   execution as a per-task table). `src/main.rs` is the command line on top.
+//!   invariant), `replay` (deterministic, exact replay), `table` (the failing
+//!   execution as a per-task table) and `rerecord` (saved traces recorded again from
+//!   their headers after a change moved the program's scheduling points);
+//! * [`cli`]: the command line on top, for pipecheck's own targets (`src/main.rs`) and
+//!   a user crate's ([`replay_main`]), `corpus --rerecord` included.
 
 pub mod cli;
 pub mod location;
@@ -24,6 +27,8 @@ pub mod minimize;
 mod record;
 #[cfg(feature = "shuttle")]
 pub mod replay;
+#[cfg(feature = "shuttle")]
+pub mod rerecord;
 #[cfg(feature = "shuttle")]
 mod run;
 #[cfg(feature = "shuttle")]

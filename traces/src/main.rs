@@ -5,6 +5,7 @@
 //! cargo run -p pipecheck-traces --features shuttle -- replay traces/corpus/<file>.trace
 //! cargo run -p pipecheck-traces --features shuttle -- explore --scenario large-stream --fault LifoPool
 //! cargo run -p pipecheck-traces --features shuttle -- corpus
+//! cargo run -p pipecheck-traces --features shuttle -- corpus --rerecord   # = cargo traces corpus --rerecord
 //! cargo run -p pipecheck-traces -- list
 //! ```
 //!

@@ -24,7 +24,9 @@
 //! records; a trace without one (written before targets existed) belongs to the target
 //! that has its scenario. Parsing is std-only and never panics: every problem, an
 //! unknown target, scenario, fault or invariant included, is a [`TraceError`] naming
-//! the file, and the line for problems that have one.
+//! the file, and the line for problems that have one. [`Header`] reads the header
+//! alone (with the same checks), so a trace whose schedule is stale, corrupt or from
+//! another shuttle version can still be recorded again from what it is about.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -291,119 +293,53 @@ impl Trace {
     /// As [`Trace::load`].
     pub fn parse_for(text: &str, path: &Path, targets: &[Target]) -> Result<Trace, TraceError> {
         let err = |line: usize, message: String| TraceError::new(path, Some(line), message);
-        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end()));
-        match lines.next() {
-            Some((_, FORMAT_LINE)) => {}
-            Some((n, other)) => {
-                return Err(err(
-                    n,
-                    format!("not a pipecheck trace: expected `{FORMAT_LINE}`, found `{other}`"),
-                ));
-            }
-            None => return Err(TraceError::new(path, None, "the file is empty")),
-        }
-        let mut header: HashMap<String, (usize, String)> = HashMap::new();
-        let mut body = String::new();
-        let mut body_start = None;
-        for (n, line) in lines {
-            if let Some(rest) = line.strip_prefix('#') {
-                if body_start.is_some() {
-                    return Err(err(n, "header line after the schedule started".into()));
-                }
-                let Some((key, value)) = rest.split_once(':') else {
-                    return Err(err(n, format!("malformed header line `{line}`: expected `# key: value`")));
-                };
-                let key = key.trim();
-                if !KEYS.contains(&key) {
-                    return Err(err(n, format!("unknown header key `{key}` (known: {})", KEYS.join(", "))));
-                }
-                if header.insert(key.to_owned(), (n, value.trim().to_owned())).is_some() {
-                    return Err(err(n, format!("header key `{key}` appears twice")));
-                }
-            } else if !line.trim().is_empty() {
-                body_start.get_or_insert(n);
-                if let Some(i) = line.find(|c: char| !c.is_ascii_hexdigit() && !c.is_whitespace()) {
-                    let c = line[i..].chars().next().unwrap_or('?');
-                    return Err(err(
-                        n,
-                        format!("schedule line has `{c}` at column {}: expected hex digits", i + 1),
-                    ));
-                }
-                body.push_str(line);
-            }
-        }
-        let get = |key: &str| {
-            header
-                .get(key)
-                .map(|(n, v)| (*n, v.as_str()))
-                .ok_or_else(|| TraceError::new(path, None, format!("the header has no `{key}` line")))
-        };
-        let number = |key: &str| -> Result<u64, TraceError> {
-            let (n, v) = get(key)?;
-            v.parse().map_err(|_| err(n, format!("`{key}` must be a whole number, found `{v}`")))
-        };
-        let size = |key: &str| -> Result<Size, TraceError> {
-            let (n, v) = get(key)?;
-            parse_size(v)
-                .ok_or_else(|| err(n, format!("`{key}` must read `N steps, M preemptions`, found `{v}`")))
-        };
-
-        let (n, scenario) = get("scenario")?;
-        let target = match header.get("target") {
-            Some((line, name)) => find_target(targets, name).map_err(|e| err(*line, e.to_string()))?,
-            None => targets.iter().find(|t| t.scenario(scenario).is_ok()).ok_or_else(|| {
-                let known: Vec<_> =
-                    targets.iter().flat_map(|t| t.all_scenarios().iter().map(|s| s.name)).collect();
-                err(n, format!("unknown scenario `{scenario}` (known: {})", known.join(", ")))
-            })?,
-        };
-        target.scenario(scenario).map_err(|e| err(n, e.to_string()))?;
-        let (n, fault) = get("fault")?;
-        let fault = match fault {
-            "none" => None,
-            name => Some(target.fault(name).map_err(|e| err(n, e.to_string()))?.name().to_owned()),
-        };
-        let (n, invariant) = get("invariant")?;
-        let known = invariants_of(target);
-        if !known.contains(&invariant) && !OTHER_FAILURES.contains(&invariant) {
-            return Err(err(n, format!("unknown invariant `{invariant}` (known: {})", known.join(", "))));
-        }
-        let (n, shuttle) = get("shuttle")?;
+        let lines = Lines::split(text, path)?;
+        let header = Header::from_lines(&lines, path, targets)?;
+        let (n, shuttle) = lines.get("shuttle", path)?;
         if shuttle != SHUTTLE_VERSION {
             return Err(err(
                 n,
                 format!(
                     "recorded with shuttle {shuttle}, but this build uses shuttle {SHUTTLE_VERSION}; schedules \
-                     do not carry across shuttle versions: record it again with `cargo run -p pipecheck-traces \
-                     --features shuttle -- explore`"
+                     do not carry across shuttle versions: record it again with `{}`",
+                    rerecord_command()
                 ),
             ));
         }
-        let (n, scheduler) = get("scheduler")?;
-        if scheduler != "random" && !scheduler.starts_with("pct(depth=") {
-            return Err(err(
-                n,
-                format!("unknown scheduler `{scheduler}`: expected `random` or `pct(depth=N)`"),
-            ));
-        }
-        let Some(start) = body_start else {
+        let Some(&(start, _)) = lines.body.first() else {
             return Err(TraceError::new(path, None, "the file has no schedule after its header"));
         };
+        let mut body = String::new();
+        for &(n, line) in &lines.body {
+            if let Some(i) = line.find(|c: char| !c.is_ascii_hexdigit() && !c.is_whitespace()) {
+                let c = line[i..].chars().next().unwrap_or('?');
+                return Err(err(
+                    n,
+                    format!("schedule line has `{c}` at column {}: expected hex digits", i + 1),
+                ));
+            }
+            body.push_str(line);
+        }
         let schedule = Schedule::decode(&body).map_err(|e| err(start, e.to_string()))?;
+        let size = |key: &str| -> Result<Size, TraceError> {
+            let (n, v) = lines.get(key, path)?;
+            parse_size(v)
+                .ok_or_else(|| err(n, format!("`{key}` must read `N steps, M preemptions`, found `{v}`")))
+        };
         let trace = Trace {
-            target: target.name().to_owned(),
-            scenario: scenario.to_owned(),
-            scheduler: scheduler.to_owned(),
-            seed: number("seed")?,
-            iteration: number("iteration")?,
-            fault,
-            invariant: invariant.to_owned(),
+            target: header.target,
+            scenario: header.scenario,
+            scheduler: header.scheduler,
+            seed: header.seed,
+            iteration: lines.number("iteration", path)?,
+            fault: header.fault,
+            invariant: header.invariant,
             shuttle: shuttle.to_owned(),
-            date: get("date")?.1.to_owned(),
+            date: lines.get("date", path)?.1.to_owned(),
             original: size("original")?,
             minimized: size("minimized")?,
             schedule,
-            lines: header.iter().map(|(k, (n, _))| (k.clone(), *n)).collect(),
+            lines: header.lines,
         };
         if trace.schedule.len() != trace.minimized.steps {
             return Err(err(
@@ -416,6 +352,201 @@ impl Trace {
             ));
         }
         Ok(trace)
+    }
+}
+
+/// The command that re-records every trace of pipecheck's committed corpus after a
+/// change to the pipe, the primitives or the scenarios moved their scheduling points
+/// (see `traces/README.md`). A user crate's command is [`rerecord_command`].
+pub const RERECORD_COMMAND: &str = "cargo traces corpus --rerecord";
+
+/// The re-record command a user crate's traces command set (see
+/// [`set_rerecord_command`]); unset for pipecheck's own.
+static USER_RERECORD: OnceLock<String> = OnceLock::new();
+
+/// Makes [`rerecord_command`] name `command` (e.g. `cargo run -p my-crate --features
+/// shuttle --bin my-traces -- corpus --rerecord`). The first call wins.
+pub fn set_rerecord_command(command: String) {
+    let _ = USER_RERECORD.set(command);
+}
+
+/// The command that records this process's stale traces again: [`RERECORD_COMMAND`]
+/// for pipecheck's own corpus, or the command a user crate set with
+/// [`set_rerecord_command`].
+pub fn rerecord_command() -> String {
+    USER_RERECORD.get().map_or_else(|| RERECORD_COMMAND.to_owned(), String::clone)
+}
+
+/// What a trace is *about*, from its header alone: enough to hunt the same failure
+/// again when the schedule itself is stale, unreadable, or from another shuttle version.
+/// It is validated against the targets as a whole trace is (target, scenario, fault,
+/// invariant, scheduler), but its schedule, sizes and shuttle version are not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Name of the target (from the `target` line, or the target that has the scenario
+    /// for a trace written before targets existed).
+    pub target: String,
+    /// Name of the target's scenario.
+    pub scenario: String,
+    /// The scheduler that found it: `random` or `pct(depth=N)`.
+    pub scheduler: String,
+    /// The exploration's seed.
+    pub seed: u64,
+    /// The name of the planted fault switched on, if any (one the target declares).
+    pub fault: Option<String>,
+    /// The invariant that broke (or one of [`OTHER_FAILURES`]).
+    pub invariant: String,
+    lines: HashMap<String, usize>,
+}
+
+impl Header {
+    /// Reads the header of the trace at `path`, a trace of one of pipecheck's own
+    /// targets, ignoring its schedule and its shuttle version.
+    ///
+    /// # Errors
+    ///
+    /// A [`TraceError`] naming the file (and line) for unreadable files, malformed or
+    /// missing header lines, and unknown targets, scenarios, faults, invariants or
+    /// schedulers.
+    pub fn load(path: &Path) -> Result<Header, TraceError> {
+        Header::load_for(path, &builtin::all())
+    }
+
+    /// Reads the header of the trace at `path`, a trace of one of `targets`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Header::load`].
+    pub fn load_for(path: &Path, targets: &[Target]) -> Result<Header, TraceError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| TraceError::new(path, None, format!("cannot read: {e}")))?;
+        Header::parse_for(&text, path, targets)
+    }
+
+    /// Parses the header of a trace's text, a trace of one of pipecheck's own targets;
+    /// `path` is only used in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`Header::load`].
+    pub fn parse(text: &str, path: &Path) -> Result<Header, TraceError> {
+        Header::parse_for(text, path, &builtin::all())
+    }
+
+    /// Parses the header of a trace's text, a trace of one of `targets`; `path` is only
+    /// used in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`Header::load`].
+    pub fn parse_for(text: &str, path: &Path, targets: &[Target]) -> Result<Header, TraceError> {
+        Header::from_lines(&Lines::split(text, path)?, path, targets)
+    }
+
+    /// The 1-based line of header `key` in the file it was parsed from.
+    pub fn line_of(&self, key: &str) -> Option<usize> {
+        self.lines.get(key).copied()
+    }
+
+    fn from_lines(lines: &Lines<'_>, path: &Path, targets: &[Target]) -> Result<Header, TraceError> {
+        let err = |line: usize, message: String| TraceError::new(path, Some(line), message);
+        let (n, scenario) = lines.get("scenario", path)?;
+        let target = match lines.header.get("target") {
+            Some(&(line, name)) => find_target(targets, name).map_err(|e| err(line, e.to_string()))?,
+            None => targets.iter().find(|t| t.scenario(scenario).is_ok()).ok_or_else(|| {
+                let known: Vec<_> =
+                    targets.iter().flat_map(|t| t.all_scenarios().iter().map(|s| s.name)).collect();
+                err(n, format!("unknown scenario `{scenario}` (known: {})", known.join(", ")))
+            })?,
+        };
+        target.scenario(scenario).map_err(|e| err(n, e.to_string()))?;
+        let (n, fault) = lines.get("fault", path)?;
+        let fault = match fault {
+            "none" => None,
+            name => Some(target.fault(name).map_err(|e| err(n, e.to_string()))?.name().to_owned()),
+        };
+        let (n, invariant) = lines.get("invariant", path)?;
+        let known = invariants_of(target);
+        if !known.contains(&invariant) && !OTHER_FAILURES.contains(&invariant) {
+            return Err(err(n, format!("unknown invariant `{invariant}` (known: {})", known.join(", "))));
+        }
+        let (n, scheduler) = lines.get("scheduler", path)?;
+        if scheduler != "random" && !scheduler.starts_with("pct(depth=") {
+            return Err(err(
+                n,
+                format!("unknown scheduler `{scheduler}`: expected `random` or `pct(depth=N)`"),
+            ));
+        }
+        Ok(Header {
+            target: target.name().to_owned(),
+            scenario: scenario.to_owned(),
+            scheduler: scheduler.to_owned(),
+            seed: lines.number("seed", path)?,
+            fault,
+            invariant: invariant.to_owned(),
+            lines: lines.header.iter().map(|(k, (n, _))| (k.clone(), *n)).collect(),
+        })
+    }
+}
+
+/// A trace's text split into header lines (`key` → line number and value) and the
+/// schedule's lines (line number and text), after checking the format line.
+struct Lines<'a> {
+    header: HashMap<String, (usize, &'a str)>,
+    body: Vec<(usize, &'a str)>,
+}
+
+impl<'a> Lines<'a> {
+    fn split(text: &'a str, path: &Path) -> Result<Lines<'a>, TraceError> {
+        let err = |line: usize, message: String| TraceError::new(path, Some(line), message);
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end()));
+        match lines.next() {
+            Some((_, FORMAT_LINE)) => {}
+            Some((n, other)) => {
+                return Err(err(
+                    n,
+                    format!("not a pipecheck trace: expected `{FORMAT_LINE}`, found `{other}`"),
+                ));
+            }
+            None => return Err(TraceError::new(path, None, "the file is empty")),
+        }
+        let mut split = Lines { header: HashMap::new(), body: Vec::new() };
+        for (n, line) in lines {
+            if let Some(rest) = line.strip_prefix('#') {
+                if !split.body.is_empty() {
+                    return Err(err(n, "header line after the schedule started".into()));
+                }
+                let Some((key, value)) = rest.split_once(':') else {
+                    return Err(err(n, format!("malformed header line `{line}`: expected `# key: value`")));
+                };
+                let key = key.trim();
+                if !KEYS.contains(&key) {
+                    return Err(err(n, format!("unknown header key `{key}` (known: {})", KEYS.join(", "))));
+                }
+                if split.header.insert(key.to_owned(), (n, value.trim())).is_some() {
+                    return Err(err(n, format!("header key `{key}` appears twice")));
+                }
+            } else if !line.trim().is_empty() {
+                split.body.push((n, line));
+            }
+        }
+        Ok(split)
+    }
+
+    /// Header `key`: its line and value.
+    fn get(&self, key: &str, path: &Path) -> Result<(usize, &'a str), TraceError> {
+        self.header
+            .get(key)
+            .copied()
+            .ok_or_else(|| TraceError::new(path, None, format!("the header has no `{key}` line")))
+    }
+
+    /// Header `key` as a whole number.
+    fn number(&self, key: &str, path: &Path) -> Result<u64, TraceError> {
+        let (n, v) = self.get(key, path)?;
+        v.parse().map_err(|_| {
+            TraceError::new(path, Some(n), format!("`{key}` must be a whole number, found `{v}`"))
+        })
     }
 }
 

@@ -1,11 +1,13 @@
 //! Regression corpus: every committed trace replays, deterministically, to its recorded
-//! invariant with its fault on, and passes with the fault off.
+//! invariant with its fault on, and passes with the fault off. A trace that no longer
+//! replays as recorded is reported as stale, with the command that records it again.
 #![cfg(feature = "shuttle")]
 
 use std::path::PathBuf;
 
 use pipecheck_traces::location;
 use pipecheck_traces::replay::{replay, replay_without_fault};
+use pipecheck_traces::rerecord::stale_message;
 use pipecheck_traces::trace_file::Trace;
 
 /// The committed corpus, `traces/corpus/` (never the traces runs save under `target/`).
@@ -18,10 +20,10 @@ fn every_committed_trace_fails_as_recorded_ten_times_over() {
     let files = corpus();
     assert!(!files.is_empty(), "traces/corpus/ holds the corpus");
     for path in files {
-        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
-        let first = replay(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
+        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let first = replay(&trace, &path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
         for _ in 1..10 {
-            let again = replay(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
+            let again = replay(&trace, &path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
             assert_eq!(again.fingerprint(), first.fingerprint(), "{}: replays differ", path.display());
         }
         eprintln!("{}: `{}` broke, 10 identical replays", path.display(), trace.invariant);
@@ -31,15 +33,17 @@ fn every_committed_trace_fails_as_recorded_ten_times_over() {
 #[test]
 fn every_committed_trace_passes_with_its_fault_off() {
     for path in corpus() {
-        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
-        let replayed = replay_without_fault(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
+        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let replayed =
+            replay_without_fault(&trace, &path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
         if let Some(f) = replayed.failure {
-            panic!(
+            let why = format!(
                 "{}: with the fault off it still breaks `{}`: {}",
                 path.display(),
                 f.invariant,
                 f.message()
             );
+            panic!("{}", stale_message(&why));
         }
     }
 }

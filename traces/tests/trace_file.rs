@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use pipecheck_core::Fault;
 use pipecheck_traces::location;
 use pipecheck_traces::schedule::{Schedule, Step};
-use pipecheck_traces::trace_file::{SHUTTLE_VERSION, Size, Trace, TraceError, known_invariants};
+use pipecheck_traces::trace_file::{
+    Header, RERECORD_COMMAND, SHUTTLE_VERSION, Size, Trace, TraceError, known_invariants,
+};
 
 /// The committed corpus, `traces/corpus/` (never the traces runs save under `target/`).
 fn corpus() -> Vec<PathBuf> {
@@ -136,10 +138,43 @@ fn a_trace_from_another_shuttle_version_is_refused() {
     let text = sample().replace(&format!("# shuttle: {SHUTTLE_VERSION}"), "# shuttle: 0.8.1");
     let e = parse(&text).unwrap_err();
     assert_eq!(e.line, Some(line_of(&text, "# shuttle")));
+    assert!(e.message.contains("recorded with shuttle 0.8.1") && e.message.contains(RERECORD_COMMAND), "{e}");
+}
+
+/// What `corpus --rerecord` reads of a trace it must record again: the header, with
+/// the same target-aware checks, whatever state the schedule is in.
+#[test]
+fn the_header_alone_reads_a_trace_whose_schedule_cannot_be_used() {
+    let path = Path::new("traces/bad.trace");
+    let other_shuttle = sample().replace(&format!("# shuttle: {SHUTTLE_VERSION}"), "# shuttle: 0.8.1");
+    let no_schedule: String =
+        sample().lines().filter(|l| l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    let not_hex = format!("{no_schedule}zz\n");
+    for text in [other_shuttle, no_schedule, not_hex] {
+        assert!(parse(&text).is_err(), "the whole trace is refused:\n{text}");
+        let header = Header::parse(&text, path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (header.target.as_str(), header.scenario.as_str(), header.fault.as_deref(), header.seed),
+            ("pipe", "large-stream", Some("LifoPool"), 7)
+        );
+        assert_eq!(header.line_of("fault"), Some(line_of(&text, "# fault")));
+    }
+    // A trace from before targets existed belongs to the target that has its scenario.
+    let untargeted = sample().replace("# target: pipe\n", "");
+    assert_eq!(Header::parse(&untargeted, path).expect("parses").target, "pipe");
+    // The header's own checks still name file and line.
+    let text = sample().replace("# target: pipe", "# target: counter");
+    let e = Header::parse(&text, path).unwrap_err();
     assert!(
-        e.message.contains("recorded with shuttle 0.8.1") && e.message.contains("record it again"),
+        e.to_string().starts_with(&format!(
+            "traces/bad.trace:{}: unknown target `counter`",
+            line_of(&text, "# target")
+        )),
         "{e}"
     );
+    let text = sample().replace("# fault: LifoPool", "# fault: MutexDoubleAdmit");
+    let e = Header::parse(&text, path).unwrap_err();
+    assert_eq!(e.line, Some(line_of(&text, "# fault")), "a fault of another target: {e}");
 }
 
 #[test]

@@ -63,7 +63,8 @@ impl Design {
         }
     }
 
-    fn options(self) -> PipeOptions {
+    /// The pipe options of this design.
+    pub fn options(self) -> PipeOptions {
         match self {
             Design::Before => {
                 PipeOptions::new().pool_design(PoolDesign::LockedStack).lock_scope(LockScope::EveryOperation)
@@ -81,9 +82,25 @@ pub fn pipe(chunk: usize, total: u64) -> Outcome {
 
 /// pipecheck's pipe in one of the two designs of seed 000 (see [`pipe`]).
 pub fn pipe_design(design: Design, chunk: usize, total: u64) -> Outcome {
+    pipe_with(design.options(), chunk, total)
+}
+
+/// Chunks a [`pipe_four_chunks`] pipe lets the writer have in flight before it pauses.
+pub const CHUNKS_IN_FLIGHT: u64 = 4;
+
+/// The default pipe, except that its pause threshold lets [`CHUNKS_IN_FLIGHT`] chunks be
+/// in flight (and a paused flush resumes at half that), instead of the default 64 KiB:
+/// at 64 KiB chunks the default pauses after every flush, which serializes the threads.
+pub fn pipe_four_chunks(chunk: usize, total: u64) -> Outcome {
+    let in_flight = CHUNKS_IN_FLIGHT * chunk as u64;
+    let options = PipeOptions::new().pause_writer_threshold(in_flight).resume_writer_threshold(in_flight / 2);
+    pipe_with(options, chunk, total)
+}
+
+/// The pipe built from `options` (see [`pipe`]).
+fn pipe_with(options: PipeOptions, chunk: usize, total: u64) -> Outcome {
     let buffers = Arc::new(DefaultBufferPool::new());
-    let (mut writer, mut reader) =
-        design.options().buffer_pool(buffers.clone()).build().expect("valid options");
+    let (mut writer, mut reader) = options.buffer_pool(buffers.clone()).build().expect("valid options");
     let source = source(chunk);
     let start = Instant::now();
     let writing = thread::spawn(move || {

@@ -11,6 +11,7 @@
 
 pub mod contenders;
 pub mod report;
+pub mod transfer;
 
 /// Bytes in flight between writer and reader: the pipe's default pause threshold
 /// (64 KiB), also the duplex's buffer size and the channels' capacity in bytes.

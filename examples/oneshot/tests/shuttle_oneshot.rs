@@ -108,3 +108,50 @@ fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
     assert_eq!(replayed.failure.expect("fails").invariant, "oneshot-wake");
     assert_eq!(replayed.size, loaded.minimized);
 }
+
+/// `corpus --rerecord` through the crate's own traces command (`replay_main`, which
+/// re-invokes this same binary for each trace): a stale copy of a saved schedule is
+/// hunted again in the oneshot target and rewritten, the other copies are kept. On
+/// copies under cargo's `target/` temporary directory, never in `traces/`.
+#[test]
+fn the_crates_command_rerecords_a_stale_schedule() {
+    use pipecheck_traces::rerecord::staleness_in;
+    use pipecheck_traces::trace_file::{Size, Trace};
+    let targets = [oneshot::target()];
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("oneshot-rerecord-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let saved = saved_traces();
+    for path in &saved {
+        std::fs::copy(path, dir.join(path.file_name().expect("a file"))).expect("copy a saved trace");
+    }
+    // Half the schedule, and a header that says so: what a trace looks like after the
+    // channel gained scheduling points.
+    let stale = dir.join(saved[0].file_name().expect("a file"));
+    let mut trace = Trace::load_for(&stale, &targets).unwrap_or_else(|e| panic!("{e}"));
+    let half = trace.schedule.len() / 2;
+    trace.schedule.steps.truncate(half);
+    trace.minimized = Size { steps: half, ..trace.minimized };
+    trace.save(&stale).expect("saved");
+    assert!(staleness_in(&stale, &targets).is_some(), "a cut schedule no longer replays as recorded");
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_oneshot-traces"))
+        .args(["corpus", "--rerecord", "--out"])
+        .arg(&dir)
+        .env_remove("SHUTTLE_RANDOM_SEED")
+        .output()
+        .expect("runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let summary = format!("{} traces: {} kept, 1 rewritten, 0 failed", saved.len(), saved.len() - 1);
+    assert!(stdout.contains(&summary), "{stdout}\n{stderr}");
+    let rerecorded = pipecheck_traces::location::traces_in(&dir);
+    assert_eq!(rerecorded.len(), saved.len(), "one file per trace: {rerecorded:?}");
+    for path in rerecorded {
+        assert_eq!(staleness_in(&path, &targets), None, "{} replays as recorded", path.display());
+        let trace = Trace::load_for(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(trace.target, "oneshot", "{}", path.display());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

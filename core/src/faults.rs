@@ -125,6 +125,20 @@ pub enum Fault {
     /// is buffered (and a read waits until the new run commits past the old run's
     /// end). Breaks **backpressure**.
     ResetKeepsExamined,
+    /// A read about to wait decides from the committed end it loaded when it took the
+    /// lock, and parks without re-checking the value its park (`fetch_or` of the parked
+    /// flag) returned: a fast flush that published in between saw no parked reader and
+    /// woke nobody. Check-then-park. Breaks **no-lost-wakeup**.
+    ParksWithoutRecheck,
+    /// The fast flush publishes the committed end with a relaxed compare-and-swap: the
+    /// reader that acquires the new end is not ordered after the writer's bytes.
+    /// Breaks **no-data-race** (loom's causality check on the segment bytes; shuttle
+    /// runs sequentially consistent and cannot see it).
+    RelaxedPublish,
+    /// `advance_to` decides whether to release a paused flush from the committed end
+    /// of its own read (stale: the writer may have flushed and paused since), so it
+    /// resumes the writer with the pause threshold still crossed. Breaks **backpressure**.
+    ResumesOnStaleCount,
 }
 
 impl Fault {
@@ -161,6 +175,9 @@ impl Fault {
         Fault::PausesAfterReaderCompleted,
         Fault::ReadLosesCancel,
         Fault::ResetKeepsExamined,
+        Fault::ParksWithoutRecheck,
+        Fault::RelaxedPublish,
+        Fault::ResumesOnStaleCount,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -197,6 +214,9 @@ impl Fault {
             Fault::PausesAfterReaderCompleted => "PausesAfterReaderCompleted",
             Fault::ReadLosesCancel => "ReadLosesCancel",
             Fault::ResetKeepsExamined => "ResetKeepsExamined",
+            Fault::ParksWithoutRecheck => "ParksWithoutRecheck",
+            Fault::RelaxedPublish => "RelaxedPublish",
+            Fault::ResumesOnStaleCount => "ResumesOnStaleCount",
         }
     }
 
@@ -230,13 +250,23 @@ impl Fault {
             Fault::PausesAfterReaderCompleted => InvariantId::BACKPRESSURE,
             Fault::ReadLosesCancel => InvariantId::CANCEL_OBSERVED,
             Fault::ResetKeepsExamined => InvariantId::BACKPRESSURE,
+            Fault::ParksWithoutRecheck => InvariantId::NO_LOST_WAKEUP,
+            Fault::RelaxedPublish => InvariantId::NO_DATA_RACE,
+            Fault::ResumesOnStaleCount => InvariantId::BACKPRESSURE,
         }
+    }
+
+    /// Whether only a weak memory model can catch this fault: it changes an atomic
+    /// ordering and nothing else, and shuttle (like the proptest driver) runs
+    /// sequentially consistent, so only loom's causality check sees it.
+    pub const fn needs_weak_memory(self) -> bool {
+        matches!(self, Fault::RelaxedPublish)
     }
 
     // Only `FaultSet`'s feature-gated code and the tests use it.
     #[cfg_attr(not(any(feature = "faults", test)), allow(dead_code))]
-    const fn bit(self) -> u32 {
-        1 << self as u32
+    const fn bit(self) -> u64 {
+        1 << self as u64
     }
 }
 
@@ -276,7 +306,7 @@ impl FromStr for Fault {
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct FaultSet {
     #[cfg(feature = "faults")]
-    bits: u32,
+    bits: u64,
 }
 
 impl FaultSet {
@@ -332,7 +362,7 @@ mod tests {
 
     #[test]
     fn bits_are_distinct() {
-        let mut seen = 0u32;
+        let mut seen = 0u64;
         for &fault in Fault::ALL {
             assert_eq!(seen & fault.bit(), 0);
             seen |= fault.bit();

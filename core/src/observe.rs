@@ -193,6 +193,24 @@ pub enum PipeEvent {
         /// The operation.
         op: PipeOperation,
     },
+    /// A flush that need not wait is about to publish its bytes without the pipe lock
+    /// (the fast path: nothing to link, no reader parked, no pause in sight). Emitted
+    /// *before* the atomic publish, so every read that can see these bytes comes later
+    /// in the log; if the publish then finds a flag set, the flush takes the lock and
+    /// reports [`Flushed`](PipeEvent::Flushed) with the same end. Not ordered by the
+    /// lock: checkers take the committed end from it but owe no lock-ordered wake.
+    Published {
+        /// Stream offset of the end of committed data once published.
+        committed: u64,
+    },
+    /// The reader's `advance_to` took the writer's parked head, but a fast flush had
+    /// published bytes in it after the reader looked at the committed end: the head
+    /// stays linked with those bytes (it is no longer idle, so nothing is owed for it),
+    /// and the writer, finding no head to resume, starts a new one.
+    HeadKept {
+        /// The head left linked.
+        segment: SegmentId,
+    },
 }
 
 /// An operation of the pipe that can owe the other end (or its own) a wake, as named

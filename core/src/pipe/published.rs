@@ -26,9 +26,10 @@ use crate::primitive::sync::atomic::{AtomicU64, Ordering};
 const FLAG_BITS: u32 = 2;
 const FLAG_MASK: u64 = (1 << FLAG_BITS) - 1;
 
-/// The reader registered its waker and waits: a publish must take the lock and wake it.
-/// Set by the reader under the lock; cleared, under the lock, by whoever takes its waker
-/// or by the reader's next poll.
+/// A reader waker is registered: a publish must take the lock and wake it. Set by the
+/// reader under the lock as it parks; cleared, under the lock, by whoever takes the
+/// waker (or by the parking read itself when its re-check finds bytes and no waker is
+/// registered).
 pub(crate) const READER_PARKED: u64 = 1;
 /// A flush must take the lock: the writer is paused, a flush cancel is pending, or the
 /// reader has completed. Mirrors those fields of the state, under the lock.

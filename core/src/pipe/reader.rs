@@ -187,8 +187,6 @@ impl Reader {
             self.outstanding_tentative = false;
         }
         let mut state = shared.lock();
-        // This poll decides afresh whether to park: a flag an earlier poll left goes.
-        shared.unpark_reader(&mut state);
         let mut is_canceled = std::mem::take(&mut state.read_canceled);
         if is_canceled
             && state.committed > state.examined
@@ -489,6 +487,9 @@ impl Reader {
     }
 }
 
+/// `READER_PARKED` is set exactly while a reader waker is registered (so every flush
+/// that would have woken it under the lock still does).
+///
 /// A read about to wait parks first, then re-checks: it sets `READER_PARKED` and looks
 /// at the committed end that read-modify-write returned, the newest. A fast flush that
 /// published after this read took the lock is seen here (the read returns its bytes
@@ -508,7 +509,11 @@ fn park_finds_bytes(shared: &Shared, state: &mut State, wanted: u64, cx: Option<
     if state.unexamined() < wanted {
         return false;
     }
-    shared.unpark_reader(state);
+    // The flag stands for a registered waker, which a flush must wake (even one an
+    // earlier poll left): only without one does the fast path open again.
+    if state.reader_waker.is_none() {
+        shared.unpark_reader(state);
+    }
     true
 }
 

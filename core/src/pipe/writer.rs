@@ -265,24 +265,25 @@ impl Writer {
     /// outcome when it must not wait.
     pub(crate) fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
         match self.fast_commit() {
-            Some(ready) => Some(ready),
-            None => self.locked_commit(),
+            FastCommit::Ready(ready) => Some(ready),
+            FastCommit::Announced => self.locked_commit(true),
+            FastCommit::NotTried => self.locked_commit(false),
         }
     }
 
     /// The uncontended flush (seed 001): with nothing to link and no pause in sight,
     /// publishes the committed end with one release compare-and-swap, which succeeds
     /// only while no reader is parked and nothing else needs the lock (see
-    /// `published`), and returns ready. `None` when the flush must take the lock;
-    /// nothing was published then.
+    /// `published`), and returns ready. Otherwise the flush must take the lock; nothing
+    /// was published then, but the bytes may have been announced (`Published`).
     ///
     /// The head stays with the writer (it is linked already, so the reader reads its
     /// front): only a flush under the lock parks it for the reader to reclaim.
-    fn fast_commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
+    fn fast_commit(&mut self) -> FastCommit {
         let shared = &*self.shared;
         let nothing_to_link = self.unlinked.is_empty() && (self.head_linked || self.head_written == 0);
         if self.lock_every_operation || self.reader_gone || !nothing_to_link {
-            return None;
+            return FastCommit::NotTried;
         }
         // Read before the event: the reader stores it only after its `Consumed` event,
         // so the log never shows less examined than this flush decides with. Stale, it
@@ -292,12 +293,12 @@ impl Writer {
         let committed = self.published_end + self.unflushed;
         let pause = shared.config.pause_writer_threshold;
         if pause > 0 && committed.saturating_sub(released) >= pause {
-            return None;
+            return FastCommit::NotTried;
         }
         shared.observer.emit(|| PipeEvent::Published { committed });
         let relaxed = shared.config.faults.contains(Fault::RelaxedPublish);
         if !shared.published.try_publish(self.published_end, self.unflushed, relaxed) {
-            return None;
+            return FastCommit::Announced;
         }
         self.published_end = committed;
         self.unflushed = 0;
@@ -305,7 +306,7 @@ impl Writer {
         // the committed end before this publish may take it; `parked_end` tells it the
         // head is not idle to it (see `Reader::advance_to`).
         self.park_head(committed);
-        Some(Ok(FlushResult::default()))
+        FastCommit::Ready(Ok(FlushResult::default()))
     }
 
     /// Parks the head (if the writer holds one) with the committed end it was parked
@@ -326,16 +327,23 @@ impl Writer {
     /// Links unlinked segments and publishes advanced bytes, under the lock. Returns
     /// the flush's outcome when it must not wait, so a flush that need not wait takes
     /// the lock once. After the reader completed, the advanced bytes are dropped
-    /// instead and their segments given back.
-    fn locked_commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
+    /// instead and their segments given back — unless the fast path already announced
+    /// them (`announced`): the flush then counts as having come first, and publishes
+    /// them (into the linked head: nothing is added), so the log's `Published` holds.
+    fn locked_commit(&mut self, announced: bool) -> Option<Result<FlushResult, PipeError>> {
         // A handle of its own, so the head can be parked (`&mut self`) under the lock.
         let shared = self.shared.clone();
         let shared = &*shared;
         let mut discarded = Vec::new();
         let (reader_waker, early) = {
-            let mut state = shared.lock();
+            let mut state = shared.lock_as_writer(self.published_end);
             let reader = state.reader_completion.clone();
             if reader.is_some() {
+                if announced {
+                    state.committed = shared.published.publish_locked(self.unflushed);
+                    self.published_end = state.committed;
+                    self.unflushed = 0;
+                }
                 // Nothing will be read: keep the bytes out of the list and reuse memory.
                 self.reader_gone = true;
                 if !shared.config.faults.contains(Fault::WritesPileUpAfterReaderCompleted) {
@@ -439,7 +447,7 @@ impl Writer {
             if std::mem::take(&mut self.head_parked) { shared.parked_head.take() } else { self.head.take() };
         let mut empty_head = None;
         let (reader_waker, release) = {
-            let mut state = shared.lock();
+            let mut state = shared.lock_as_writer(self.published_end);
             for shell in self.unlinked.drain(..) {
                 link(&shared, &mut state.segments, shell);
             }
@@ -618,6 +626,17 @@ impl Writer {
         self.head_written = 0;
         self.head_capacity = capacity;
     }
+}
+
+/// How the fast flush ended.
+enum FastCommit {
+    /// Published without the lock: the flush's result.
+    Ready(Result<FlushResult, PipeError>),
+    /// `Published` was reported but a flag stopped the publish: the lock must publish
+    /// the very same bytes.
+    Announced,
+    /// The fast path did not apply; nothing was reported.
+    NotTried,
 }
 
 /// Rents a buffer of `size` bytes and puts it in a segment object from the pool (or a

@@ -19,6 +19,7 @@ use pipecheck_core::primitive::thread;
 use pipecheck_core::{Fault, FaultSet, InvariantId};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
 
+use super::data::one_segment_of_four;
 use super::drive::{join, read_to_end};
 use crate::{Scale, Scenario};
 
@@ -27,9 +28,13 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "read-parks-while-flush-publishes",
         summary: "two one-byte flushes into one four-byte segment (the second without the lock) while the \
-                  reader reads; the writer then waits for the reader's reply before completing",
+                  reader examines without consuming until both are there; the writer then waits for the \
+                  reader's reply before completing",
         scale: Scale::Small,
-        catches: &[Fault::ParksWithoutRecheck, Fault::RelaxedPublish],
+        // `ParksWithoutRecheck` is caught here by loom (`loom_fast_flush.rs`), but shuttle's
+        // random and PCT schedulers did not find it in 3,000 iterations, so it is not
+        // declared (the kill matrix would show it escaping shuttle).
+        catches: &[Fault::RelaxedPublish],
         config: one_segment_of_four,
         body: read_parks_while_flush_publishes,
     },
@@ -52,17 +57,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         body: cancel_and_complete_race,
     },
 ];
-
-/// One four-byte segment holds the whole run; no back-pressure.
-fn one_segment_of_four() -> CheckConfig {
-    CheckConfig {
-        minimum_segment_size: 4,
-        maximum_segment_size: 4,
-        pause_writer_threshold: 0,
-        resume_writer_threshold: 0,
-        ..CheckConfig::default()
-    }
-}
 
 /// Pause at two unexamined bytes, resume below one (once all is examined).
 fn pause_at_two() -> CheckConfig {
@@ -89,10 +83,16 @@ fn read_parks_while_flush_publishes(monitor: &Arc<Monitor>) {
         reply_reader.complete(None);
         writer.complete(None);
     });
+    // Examine without consuming until both bytes are there: the first flush's head is
+    // never idle to the reader, so the writer always resumes it and the second flush
+    // always takes the fast path (the race is then in every schedule, not only in
+    // those where the writer resumes before the reader consumes).
     let mut got = Vec::new();
     while got.len() < 2 {
-        let outcome = reader.read_and_consume(|len| len).unwrap();
-        got.extend_from_slice(&outcome.bytes);
+        let outcome = reader.read_and_consume(|len| if len >= 2 { len } else { 0 }).unwrap();
+        if outcome.bytes.len() >= 2 {
+            got = outcome.bytes;
+        }
     }
     reply_writer.send(b"r").unwrap();
     reply_writer.complete(None);

@@ -156,6 +156,23 @@ impl Invariant for SegmentsInUse {
                     self.busy_claim = None;
                 }
             }
+            PipeEvent::HeadReclaimed { segment } | PipeEvent::HeadKept { segment }
+                if self.busy_claim == Some(segment) =>
+            {
+                // A fast flush reports `HeadParked` just before its park, so a reader's
+                // take in between finds the slot empty (`HeadBusy`) though the writer
+                // never took the head back; the reader taking it later settles that.
+                self.busy_claim = None;
+                if self.parked == Some(segment) {
+                    self.parked = None;
+                }
+                if let Some(owed) = &mut self.owed
+                    && owed.idle_head.is_some_and(|(head, _)| head == segment)
+                    && matches!(event, PipeEvent::HeadKept { .. })
+                {
+                    owed.idle_head = None;
+                }
+            }
             PipeEvent::HeadReclaimed { segment } if self.parked == Some(segment) => self.parked = None,
             PipeEvent::HeadKept { segment } => {
                 // A fast flush published into the head after the reader looked: it holds

@@ -132,6 +132,20 @@ pub enum Fault {
     /// A flush that is not paused clears the cancel flag without reporting it: the
     /// cancel is lost (the flush side of `ReadLosesCancel`). Breaks **cancel-observed**.
     FlushLosesCancel,
+    /// A read about to wait decides from the committed end it loaded when it took the
+    /// lock, and parks without re-checking the value its park (`fetch_or` of the parked
+    /// flag) returned: a fast flush that published in between saw no parked reader and
+    /// woke nobody. Check-then-park. Breaks **no-lost-wakeup**.
+    ParksWithoutRecheck,
+    /// The fast flush publishes the committed end with a relaxed compare-and-swap: the
+    /// reader that acquires the new end is not ordered after the writer's bytes.
+    /// Breaks **no-data-race** (loom's causality check on the segment bytes; shuttle
+    /// runs sequentially consistent and cannot see it).
+    RelaxedPublish,
+    /// `advance_to` decides whether to release a paused flush from the committed end
+    /// of its own read (stale: the writer may have flushed and paused since), so it
+    /// resumes the writer with the pause threshold still crossed. Breaks **backpressure**.
+    ResumesOnStaleCount,
 }
 
 impl Fault {
@@ -170,6 +184,9 @@ impl Fault {
         Fault::ResetKeepsExamined,
         Fault::TryLockFailsAfterRelease,
         Fault::FlushLosesCancel,
+        Fault::ParksWithoutRecheck,
+        Fault::RelaxedPublish,
+        Fault::ResumesOnStaleCount,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -208,6 +225,9 @@ impl Fault {
             Fault::ResetKeepsExamined => "ResetKeepsExamined",
             Fault::TryLockFailsAfterRelease => "TryLockFailsAfterRelease",
             Fault::FlushLosesCancel => "FlushLosesCancel",
+            Fault::ParksWithoutRecheck => "ParksWithoutRecheck",
+            Fault::RelaxedPublish => "RelaxedPublish",
+            Fault::ResumesOnStaleCount => "ResumesOnStaleCount",
         }
     }
 
@@ -243,7 +263,17 @@ impl Fault {
             Fault::ResetKeepsExamined => InvariantId::BACKPRESSURE,
             Fault::TryLockFailsAfterRelease => InvariantId::LINEARIZABLE,
             Fault::FlushLosesCancel => InvariantId::CANCEL_OBSERVED,
+            Fault::ParksWithoutRecheck => InvariantId::NO_LOST_WAKEUP,
+            Fault::RelaxedPublish => InvariantId::NO_DATA_RACE,
+            Fault::ResumesOnStaleCount => InvariantId::BACKPRESSURE,
         }
+    }
+
+    /// Whether only a weak memory model can catch this fault: it changes an atomic
+    /// ordering and nothing else, and shuttle (like the proptest driver) runs
+    /// sequentially consistent, so only loom's causality check sees it.
+    pub const fn needs_weak_memory(self) -> bool {
+        matches!(self, Fault::RelaxedPublish)
     }
 
     // Only `FaultSet`'s feature-gated code and the tests use it.

@@ -193,14 +193,39 @@ pub enum PipeEvent {
         /// The operation.
         op: PipeOperation,
     },
-    /// A flush returned its result (not an error): emitted under the pipe lock when
-    /// the result is decided, so its log order against [`PipeEvent::FlushCanceled`] is
-    /// the lock order (the flush side of [`PipeEvent::ReadReturned`]).
+    /// A flush returned its result (not an error): the flush side of
+    /// [`PipeEvent::ReadReturned`]. A flush that took the lock emits it under the lock
+    /// when the result is decided, so its log order against
+    /// [`PipeEvent::FlushCanceled`] is the lock order. A fast flush (its
+    /// [`Published`](PipeEvent::Published) not followed by
+    /// [`Flushed`](PipeEvent::Flushed)) emits it after its publish succeeded, without
+    /// the lock: its result was decided by the publish, which succeeds only while no
+    /// flush cancel is pending, so a checker judges it against the cancels logged
+    /// before its `Published` (a cancel logged after it came after the publish, and is
+    /// left for the next flush).
     FlushReturned {
         /// Whether the reader had completed.
         completed: bool,
         /// Whether the flush observed a cancel.
         canceled: bool,
+    },
+    /// A flush that need not wait is about to publish its bytes without the pipe lock
+    /// (the fast path: nothing to link, no reader parked, no pause in sight). Emitted
+    /// *before* the atomic publish, so every read that can see these bytes comes later
+    /// in the log; if the publish then finds a flag set, the flush takes the lock and
+    /// reports [`Flushed`](PipeEvent::Flushed) with the same end. Not ordered by the
+    /// lock: checkers take the committed end from it but owe no lock-ordered wake.
+    Published {
+        /// Stream offset of the end of committed data once published.
+        committed: u64,
+    },
+    /// The reader's `advance_to` took the writer's parked head, but a fast flush had
+    /// published bytes in it after the reader looked at the committed end: the head
+    /// stays linked with those bytes (it is no longer idle, so nothing is owed for it),
+    /// and the writer, finding no head to resume, starts a new one.
+    HeadKept {
+        /// The head left linked.
+        segment: SegmentId,
     },
 }
 

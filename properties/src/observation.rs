@@ -82,6 +82,7 @@ impl Observation {
                 | E::SegmentTaken { .. }
                 | E::HeadReleased { .. }
                 | E::Flushed { .. }
+                | E::Published { .. }
                 | E::WriterCompleted { .. }
                 | E::FlushCanceled
                 | E::HeadParked { .. }
@@ -96,6 +97,7 @@ impl Observation {
                 | E::ReadCanceled
                 | E::HeadReclaimed { .. }
                 | E::HeadBusy
+                | E::HeadKept { .. }
                 | E::AdvanceFinished => Some(Side::Reader),
                 E::ReadAtLeastPending { .. } | E::LengthObserved { .. } => Some(Side::Reader),
                 E::FlushReturned { .. } => Some(Side::Writer),

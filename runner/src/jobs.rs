@@ -171,7 +171,10 @@ pub(crate) fn plan(engines: &[Engine], clean: bool, faults: bool) -> Vec<Job> {
         }
         if faults {
             for scenario in affordable {
-                for &fault in scenario.catches {
+                // Only loom models weak memory (see `Fault::needs_weak_memory`).
+                for &fault in
+                    scenario.catches.iter().filter(|f| engine == Engine::Loom || !f.needs_weak_memory())
+                {
                     push(engine, scenario.name, Some(fault));
                 }
             }

@@ -7,7 +7,11 @@
 //!   the lock is released, and every flag they depend on changes under the lock, so no
 //!   wakeup is lost;
 //! * **the uncontended writer path takes no lock**: `get_memory` and `advance` touch only
-//!   writer-owned state; `flush` takes the lock once to publish;
+//!   writer-owned state; a flush into an already linked head that need not wait publishes
+//!   the committed end with one release compare-and-swap ([`published`]) and returns
+//!   ready without the lock. A flush that links segments, pauses, or finds a parked
+//!   reader or a pending cancel takes the lock once, and returns ready from there when
+//!   it need not wait (no second lock in the future's first poll);
 //! * **rent and return happen outside the lock**: the writer rents buffers and takes
 //!   segment objects from the pool before linking; the reader unlinks consumed
 //!   segments under the lock and returns buffers and segment objects after releasing it;
@@ -18,6 +22,7 @@
 
 mod parked_head;
 mod pool;
+mod published;
 mod read_buf;
 mod reader;
 mod reset;
@@ -38,9 +43,10 @@ use crate::error::Failure;
 use crate::faults::{Fault, FaultSet};
 use crate::observe::{Observer, PipeEnd, PipeEvent, WakerId};
 use crate::options::{LockScope, PipeOptions, PoolDesign};
-use crate::primitive::sync::{Arc, Mutex};
+use crate::primitive::sync::{Arc, Mutex, MutexGuard};
 use parked_head::ParkedHead;
 use pool::Shell;
+use published::{FLUSH_SLOW, Published, READER_PARKED};
 
 /// Builds a pipe from validated options.
 pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
@@ -65,6 +71,7 @@ pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
         buffer_pool: options.buffer_pool,
         observer: options.observer,
         parked_head: ParkedHead::new(),
+        published: Published::new(),
     });
     (Writer::new(shared.clone(), taker), Reader::new(shared, returner))
 }
@@ -91,6 +98,8 @@ pub(crate) struct Shared {
     /// The writer's idle head, between a flush and the writer's next `get_memory` or
     /// the reader's fully consuming `advance_to`, whichever takes it first.
     pub(crate) parked_head: ParkedHead,
+    /// The committed end and the fast path's flags, outside the lock ([`published`]).
+    pub(crate) published: Published,
 }
 
 /// Everything guarded by the pipe lock. Offsets are absolute stream positions.
@@ -98,7 +107,8 @@ pub(crate) struct Shared {
 pub(crate) struct State {
     /// Linked segments, from the one holding `consumed` to the newest committed one.
     pub(crate) segments: VecDeque<Shell>,
-    /// End of the bytes the writer has flushed.
+    /// End of the bytes the writer has flushed: a copy of [`Shared::published`]'s,
+    /// refreshed by [`Shared::lock`] (a fast flush publishes without the lock).
     pub(crate) committed: u64,
     /// End of the bytes the reader has consumed.
     pub(crate) consumed: u64,
@@ -121,6 +131,10 @@ pub(crate) struct State {
     pub(crate) writer_completion: Option<Option<Failure>>,
     /// `Some` once the reader completed, with its failure if any.
     pub(crate) reader_completion: Option<Option<Failure>>,
+    /// The flags set in [`Shared::published`]'s word (they change only under the lock).
+    pub(crate) flags: u64,
+    /// The value last stored as [`Published::released`], to store only changes.
+    pub(crate) released_published: u64,
 }
 
 impl State {
@@ -133,9 +147,13 @@ impl State {
     /// (Saturating: only a planted bug consumes past the commit, and its checker must
     /// get to see that.)
     pub(crate) fn unconsumed(&self, faults: FaultSet) -> u64 {
-        let released =
-            if faults.contains(Fault::BackpressureByConsumed) { self.consumed } else { self.examined };
-        self.committed.saturating_sub(released)
+        self.committed.saturating_sub(self.released(faults))
+    }
+
+    /// What back-pressure subtracts from the committed end: the examined offset (the
+    /// consumed one under the `BackpressureByConsumed` planted bug).
+    pub(crate) fn released(&self, faults: FaultSet) -> u64 {
+        if faults.contains(Fault::BackpressureByConsumed) { self.consumed } else { self.examined }
     }
 
     /// Committed bytes the reader has not examined, whatever the planted bugs: what
@@ -192,6 +210,54 @@ impl fmt::Debug for State {
 }
 
 impl Shared {
+    /// Takes the pipe lock, with the committed end as the writer last published it.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        let mut state = self.state.lock();
+        // The fast flush publishes without the lock; under it, the end only grows
+        // (every earlier holder's load happens before this one).
+        state.committed = self.published.committed();
+        state
+    }
+
+    /// The writer takes the pipe lock: it knows the committed end (only it moves it),
+    /// so no load of the word is needed (one atomic access less, which under loom is
+    /// one scheduling point less on every locked flush).
+    pub(crate) fn lock_as_writer(&self, published_end: u64) -> MutexGuard<'_, State> {
+        let mut state = self.state.lock();
+        state.committed = published_end;
+        state
+    }
+
+    /// Makes the fast flush's `FLUSH_SLOW` flag match `state`: set while a flush must
+    /// look at the state under the lock (paused, cancel pending, reader completed).
+    /// Called under the lock after each change of those fields.
+    pub(crate) fn sync_flush_flag(&self, state: &mut State) {
+        let slow = state.writer_paused || state.flush_canceled || state.reader_completion.is_some();
+        self.published.mirror(&mut state.flags, FLUSH_SLOW, slow);
+    }
+
+    /// Clears the reader's parked flag, if set. Under the lock.
+    pub(crate) fn unpark_reader(&self, state: &mut State) {
+        self.published.clear(&mut state.flags, READER_PARKED);
+    }
+
+    /// Publishes what back-pressure subtracts now, if it changed: after the reader's
+    /// `Consumed` event (see [`Published::released`]). Under the lock.
+    pub(crate) fn publish_released(&self, state: &mut State) {
+        let released = state.released(self.config.faults);
+        if released != state.released_published {
+            state.released_published = released;
+            self.published.set_released(released);
+        }
+    }
+
+    /// Takes the reader's waker to wake it (reporting it), and clears its parked flag:
+    /// the fast flush may publish without the lock again. Under the lock.
+    pub(crate) fn take_reader_waker(&self, state: &mut State) -> Option<Waker> {
+        self.unpark_reader(state);
+        self.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
+    }
+
     /// Gives the buffers of `segments` back to the buffer pool, exactly once each.
     /// Called outside the lock, once nothing else refers to the segments.
     pub(crate) fn release_final(&self, segments: Vec<Shell>) {

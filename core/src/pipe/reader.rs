@@ -13,9 +13,11 @@ use crate::error::{Failure, PipeError};
 use crate::faults::Fault;
 use crate::observe::{PipeEnd, PipeEvent, PipeOperation};
 use crate::pipe::pool::{PoolReturner, Shell};
+use crate::pipe::published::READER_PARKED;
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
-use crate::pipe::{Shared, hand_over, register_end_waker};
+use crate::pipe::{Shared, State, hand_over, register_end_waker};
 use crate::primitive::sync::Arc;
+use crate::primitive::sync::atomic::Ordering;
 
 /// The single reader of a pipe.
 ///
@@ -151,7 +153,7 @@ impl Reader {
             return Err(PipeError::ReaderCompleted);
         }
         let shared = &*self.shared;
-        let state = shared.state.lock();
+        let state = shared.lock();
         let len = if shared.config.faults.contains(Fault::LengthCountsConsumed) {
             // The planted bug: bytes examined but not consumed still count.
             state.committed.saturating_sub(state.consumed)
@@ -184,7 +186,7 @@ impl Reader {
             self.outstanding = None;
             self.outstanding_tentative = false;
         }
-        let mut state = shared.state.lock();
+        let mut state = shared.lock();
         // The writer's failure comes first, as in .NET's `GetReadResult`
         // (`IsCompletedOrThrow` before `ObserveCancellation`): a read canceled after the
         // writer failed reports the failure, and the cancel stays pending, unobserved.
@@ -204,7 +206,10 @@ impl Reader {
             // A plain read waits for one unexamined byte; so does `read_at_least(0)`, as
             // in .NET.
             let wanted = minimum.unwrap_or(0).max(1);
-            if !is_completed && state.unexamined() < wanted {
+            if !is_completed
+                && state.unexamined() < wanted
+                && !park_finds_bytes(shared, &mut state, wanted, cx)
+            {
                 let mut writer_waker = None;
                 if let Some(cx) = cx {
                     register_end_waker(shared, &mut state.reader_waker, cx, PipeEnd::Reader);
@@ -301,7 +306,7 @@ impl Reader {
         let faults = shared.config.faults;
         let mut returned = Vec::new();
         let (state, writer_waker, leak_last, reclaimed_unlinked) = {
-            let mut state = shared.state.lock();
+            let mut state = shared.lock();
             state.consumed = consumed.offset;
             state.examined = examined.offset;
             let mut writer_waker = None;
@@ -311,8 +316,20 @@ impl Reader {
                 examined: examined.offset,
                 unconsumed,
             });
-            if state.writer_paused && unconsumed < shared.config.resume_writer_threshold {
+            // After the event: a fast flush that reads it finds the event in the log.
+            shared.publish_released(&mut state);
+            // The resume is decided on the count under this lock: while the writer is
+            // paused it cannot publish, so the committed end is exact here. The planted
+            // bug counts from the end of its own read, which the writer may have
+            // passed (and paused at) since.
+            let counted = if faults.contains(Fault::ResumesOnStaleCount) {
+                end.saturating_sub(state.released(faults))
+            } else {
+                unconsumed
+            };
+            if state.writer_paused && counted < shared.config.resume_writer_threshold {
                 state.writer_paused = false;
+                shared.sync_flush_flag(&mut state);
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
                 if !faults.contains(Fault::NoResumeOnConsume) {
                     writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
@@ -327,11 +344,24 @@ impl Reader {
                 && state.writer_completion.is_none()
                 && !faults.contains(Fault::KeepsIdleWriteHead)
             {
-                reclaimed = shared.parked_head.take();
-                match &reclaimed {
+                let taken = shared.parked_head.take();
+                // The committed end above may predate a fast flush that published into
+                // the head and then parked it (no lock between the two): the end it was
+                // parked at says so. Such a head holds bytes not consumed yet, so it is
+                // not idle: it stays linked (its bytes are read as any segment's), and
+                // the writer, finding no head to resume, starts a new one.
+                match taken {
+                    Some(head)
+                        if head.parked_end.load(Ordering::Relaxed) != consumed.offset
+                            && state.segments.back().is_some_and(|last| Arc::ptr_eq(last, &head)) =>
+                    {
+                        let id = head.id;
+                        shared.observer.emit(|| PipeEvent::HeadKept { segment: id });
+                    }
                     Some(head) => {
                         let id = head.id;
                         shared.observer.emit(|| PipeEvent::HeadReclaimed { segment: id });
+                        reclaimed = Some(head);
                     }
                     None => shared.observer.emit(|| PipeEvent::HeadBusy),
                 }
@@ -414,14 +444,16 @@ impl Reader {
         let failed = failure.is_some();
         let shared = self.shared.clone();
         let (writer_waker, release) = {
-            let mut state = shared.state.lock();
+            let mut state = shared.lock();
             state.reader_completion = Some(failure);
             state.read_minimum = None;
+            shared.unpark_reader(&mut state);
             shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
             if std::mem::take(&mut state.writer_paused) {
                 let unconsumed = state.unconsumed(shared.config.faults);
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
             }
+            shared.sync_flush_flag(&mut state);
             let writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CompleteReader });
             (writer_waker, state.take_all_if_both_completed())
@@ -456,6 +488,36 @@ impl Reader {
     pub fn read_canceller(&self) -> ReadCanceller {
         ReadCanceller { shared: self.shared.clone() }
     }
+}
+
+/// `READER_PARKED` is set exactly while a reader waker is registered (so every flush
+/// that would have woken it under the lock still does).
+///
+/// A read about to wait parks first, then re-checks: it sets `READER_PARKED` and looks
+/// at the committed end that read-modify-write returned, the newest. A fast flush that
+/// published after this read took the lock is seen here (the read returns its bytes
+/// and unparks); one that publishes later finds the flag and takes the lock to wake
+/// the read (see `published`). Returns whether the bytes the read waits for are there.
+/// Under the lock; `try_read` (no `cx`) never parks.
+fn park_finds_bytes(shared: &Shared, state: &mut State, wanted: u64, cx: Option<&Context<'_>>) -> bool {
+    if cx.is_none() {
+        return false;
+    }
+    let latest = shared.published.set(&mut state.flags, READER_PARKED);
+    if shared.config.faults.contains(Fault::ParksWithoutRecheck) {
+        // The planted bug: check-then-park, trusting the end loaded with the lock.
+        return false;
+    }
+    state.committed = latest;
+    if state.unexamined() < wanted {
+        return false;
+    }
+    // The flag stands for a registered waker, which a flush must wake (even one an
+    // earlier poll left): only without one does the fast path open again.
+    if state.reader_waker.is_none() {
+        shared.unpark_reader(state);
+    }
+    true
 }
 
 /// Drops the reader's holds on the unlinked segments `returned`, then gives their
@@ -499,10 +561,10 @@ fn release_consumed(
 
 fn cancel_read(shared: &Shared) {
     let waker = {
-        let mut state = shared.state.lock();
+        let mut state = shared.lock();
         state.read_canceled = true;
         shared.observer.emit(|| PipeEvent::ReadCanceled);
-        let waker = shared.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader);
+        let waker = shared.take_reader_waker(&mut state);
         shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CancelRead });
         waker
     };

@@ -44,7 +44,7 @@ pub fn reset_pipe(writer: &mut Writer, reader: &mut Reader) -> Result<(), PipeEr
         return Err(PipeError::ResetOtherPipe);
     }
     {
-        let mut state = shared.state.lock();
+        let mut state = shared.lock();
         let writer_completed = state.writer_completion.is_some();
         let reader_completed = state.reader_completion.is_some();
         if !writer_completed || !reader_completed {
@@ -56,6 +56,9 @@ pub fn reset_pipe(writer: &mut Writer, reader: &mut Reader) -> Result<(), PipeEr
             // The planted bug: the ending run's examined offset survives the reset.
             state.examined = examined;
         }
+        // Both ends completed, so no fast path runs: the word starts over.
+        shared.published.reset();
+        shared.publish_released(&mut state);
         shared.observer.emit(|| PipeEvent::Reset);
     }
     writer.reset_after_completion();

@@ -56,7 +56,7 @@ fn segments_of_two() -> CheckConfig {
 }
 
 /// One four-byte segment holds the whole run, no back-pressure.
-fn one_segment_of_four() -> CheckConfig {
+pub(super) fn one_segment_of_four() -> CheckConfig {
     CheckConfig { minimum_segment_size: 4, maximum_segment_size: 4, ..segments_of_two() }
 }
 

@@ -4,6 +4,7 @@ mod backpressure;
 mod close_receive;
 mod data;
 mod drive;
+mod fast_flush;
 pub(crate) use drive::join;
 mod failure;
 mod flush_cancel;
@@ -41,6 +42,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(only_wake::SCENARIOS);
     all.extend_from_slice(outcomes::SCENARIOS);
     all.extend_from_slice(flush_cancel::SCENARIOS);
+    all.extend_from_slice(fast_flush::SCENARIOS);
     all.extend_from_slice(crate::primitives::SCENARIOS);
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);

@@ -7,6 +7,13 @@
 //! examined offsets (from `Flushed`, `WriterCompleted` and `Consumed`), checks that the
 //! count each event reports is theirs, and decides pause and resume from it.
 //!
+//! A fast flush (`Published`, seed 001) publishes without the lock, so it must never be
+//! one that should pause: the committed end it announces, less what the log shows
+//! examined, is below the pause threshold. A count reported under the lock may use any
+//! committed end from the last lock-ordered one (`Flushed`, `WriterCompleted`) to the
+//! newest `Published`: a fast publish is not ordered with the lock, so the reader may
+//! not see it yet. Any count in that range is accepted.
+//!
 //! A pending `read_at_least(n)` (issue 12, rule 5) suspends the pause, as in .NET: the
 //! reader will examine nothing before it has `n` bytes, so a writer paused while it
 //! waits would deadlock the pipe. From its `ReadAtLeastPending` until a read returns, a
@@ -28,6 +35,9 @@ pub struct Backpressure {
     paused: bool,
     reader_completed: bool,
     committed: u64,
+    /// The committed end of the last lock-ordered event (`Flushed`, `WriterCompleted`),
+    /// which a count under the lock may still report while a `Published` is in flight.
+    committed_locked: u64,
     examined: u64,
     /// Examined below the resume threshold while paused: the very next state event
     /// must be the release.
@@ -50,6 +60,7 @@ impl Backpressure {
             paused: false,
             reader_completed: false,
             committed: 0,
+            committed_locked: 0,
             examined: 0,
             resume_due: None,
             read_minimum: None,
@@ -70,7 +81,8 @@ impl Backpressure {
     /// The pipe's reported count must be committed − examined.
     fn check_count(&self, reported: u64, what: &str) -> Result<(), String> {
         let expected = self.buffered();
-        if reported != expected {
+        let before_publish = self.committed_locked.saturating_sub(self.examined);
+        if !(before_publish..=expected).contains(&reported) {
             return Err(format!(
                 "{what} counts {reported} bytes against the pause threshold, but committed − examined \
                  is {} − {} = {expected}",
@@ -122,8 +134,24 @@ impl Invariant for Backpressure {
             ));
         }
         match *event {
+            E::Published { committed } => {
+                self.committed = committed;
+                let buffered = self.buffered();
+                if !self.reader_completed
+                    && self.pause > 0
+                    && buffered >= self.pause
+                    && !self.read_waits_for_more()
+                {
+                    return Err(format!(
+                        "a flush published without the lock, leaving {buffered} bytes unexamined (pause \
+                         threshold {}): it had to take the lock and pause",
+                        self.pause
+                    ));
+                }
+            }
             E::Flushed { committed, unconsumed, paused } if !self.reader_completed => {
                 self.committed = committed;
+                self.committed_locked = committed;
                 self.check_count(unconsumed, "a flush")?;
                 let buffered = self.buffered();
                 let must = self.pause > 0 && buffered >= self.pause && !self.read_waits_for_more();
@@ -150,7 +178,10 @@ impl Invariant for Backpressure {
                     "a flush after the reader completed paused the writer: it must report completion".into(),
                 );
             }
-            E::Flushed { committed, .. } | E::WriterCompleted { committed, .. } => self.committed = committed,
+            E::Flushed { committed, .. } | E::WriterCompleted { committed, .. } => {
+                self.committed = committed;
+                self.committed_locked = committed;
+            }
             E::Consumed { examined, unconsumed, .. } => {
                 self.examined = examined;
                 if !self.reader_completed {

@@ -57,6 +57,7 @@ impl Invariant for ByteExact {
             }
             Observation::Pipe(PipeEvent::Consumed { consumed, .. }) => self.consumed = *consumed,
             Observation::Pipe(PipeEvent::Flushed { committed, .. })
+            | Observation::Pipe(PipeEvent::Published { committed })
             | Observation::Pipe(PipeEvent::WriterCompleted { committed, .. }) => self.committed = *committed,
             Observation::Drained => self.drained = true,
             _ => {}

@@ -6,7 +6,13 @@
 //! started after the writer saw the completion never reports one).
 //!
 //! Every event here is emitted under the pipe lock, so their log order is the lock
-//! order and the check is exact online.
+//! order and the check is exact online — except a fast flush's `FlushReturned`
+//! (`Published` and no `Flushed` after it): its result was decided by the lock-free
+//! publish, which succeeds only while no flush cancel is pending. A cancel logged
+//! before its `Published` was set before the publish (so the publish had to fail and
+//! the flush to take the lock); one logged after it may have come after the publish.
+//! The fast return is judged against the cancels pending at its `Published`, and a
+//! cancel logged since stays pending for the next flush.
 
 use pipecheck_core::{InvariantId, PipeEvent};
 
@@ -17,6 +23,10 @@ use crate::{Invariant, Observation};
 pub struct CancelObserved {
     pending: bool,
     flush_pending: bool,
+    /// Between a fast flush's `Published` and its return (or its `Flushed`, when the
+    /// publish failed and it took the lock): whether a flush cancel was pending at the
+    /// `Published`.
+    pending_at_publish: Option<bool>,
 }
 
 impl Invariant for CancelObserved {
@@ -45,8 +55,20 @@ impl Invariant for CancelObserved {
             }
             Observation::Pipe(PipeEvent::ReaderCompleted { .. }) => self.pending = false,
             Observation::Pipe(PipeEvent::FlushCanceled) => self.flush_pending = true,
+            Observation::Pipe(PipeEvent::Published { .. }) => self.pending_at_publish = Some(self.flush_pending),
+            Observation::Pipe(PipeEvent::Flushed { .. }) => self.pending_at_publish = None,
             Observation::Pipe(PipeEvent::FlushReturned { completed, canceled }) => {
-                let pending = std::mem::take(&mut self.flush_pending);
+                let pending = match self.pending_at_publish.take() {
+                    // A fast return: it could take only what was pending at its publish;
+                    // a cancel logged since is left for the next flush.
+                    Some(at_publish) => {
+                        if at_publish {
+                            self.flush_pending = false;
+                        }
+                        at_publish
+                    }
+                    None => std::mem::take(&mut self.flush_pending),
+                };
                 if pending && !canceled && !completed {
                     return Err(
                         "a flush returned without is_canceled after cancel_pending_flush (the reader \

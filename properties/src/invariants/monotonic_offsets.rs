@@ -3,7 +3,7 @@
 //! past the commit are no-data-race's to report). README's worked example of adding an
 //! invariant: this file plus one line in `registry.rs`.
 
-use pipecheck_core::PipeEvent::{Consumed, Flushed, WriterCompleted};
+use pipecheck_core::PipeEvent::{Consumed, Flushed, Published, WriterCompleted};
 
 use pipecheck_core::InvariantId;
 
@@ -30,7 +30,9 @@ impl Invariant for MonotonicOffsets {
         let Observation::Pipe(event) = observation else { return Ok(()) };
         let mut now = *self;
         match *event {
-            Flushed { committed, .. } | WriterCompleted { committed, .. } => now.committed = committed,
+            Flushed { committed, .. } | Published { committed } | WriterCompleted { committed, .. } => {
+                now.committed = committed
+            }
             Consumed { consumed, examined, .. } => (now.consumed, now.examined) = (consumed, examined),
             _ => return Ok(()),
         }

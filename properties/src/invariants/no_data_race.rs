@@ -26,6 +26,7 @@ impl Invariant for NoDataRace {
     fn observe(&mut self, observation: &Observation) -> Result<(), String> {
         match observation {
             Observation::Pipe(PipeEvent::Flushed { committed, .. })
+            | Observation::Pipe(PipeEvent::Published { committed })
             | Observation::Pipe(PipeEvent::WriterCompleted { committed, .. }) => self.committed = *committed,
             Observation::Pipe(PipeEvent::ReadReturned { end, .. }) if *end > self.committed => {
                 return Err(format!(

@@ -71,6 +71,14 @@ impl Invariant for NoDoubleReturn {
                     return Err(format!("the reader reclaimed segment {segment} while {was:?}, not parked"));
                 }
             }
+            PipeEvent::HeadKept { segment } => {
+                // The reader took the parked head but leaves it linked (a fast flush
+                // published into it): the writer no longer holds it, the list does.
+                let was = self.segments.insert(segment, Where::Released);
+                if was != Some(Where::Parked) {
+                    return Err(format!("the reader took segment {segment} while {was:?}, not parked"));
+                }
+            }
             PipeEvent::SegmentReturned { segment } | PipeEvent::SegmentDiscarded { segment } => {
                 let returned = matches!(event, PipeEvent::SegmentReturned { .. });
                 match self.segments.get(&segment) {

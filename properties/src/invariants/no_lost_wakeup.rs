@@ -165,6 +165,13 @@ impl Invariant for NoLostWakeup {
                 E::Flushed { committed, .. } if committed > self.examined => {
                     self.owe(Side::Reader, format!("a flush committed bytes up to {committed}"));
                 }
+                // A fast flush (`Published`) owes nothing: it publishes only while no
+                // reader is parked, and when it finds one parked it takes the lock and
+                // reports `Flushed`, which owes the wake. A read that parks in the race
+                // re-checks the end and sees the bytes; one that does not is a wait
+                // nobody ends: the engines' deadlock, attributed to this invariant.
+                // (A sequential driver's reader that polled ready again after waiting
+                // still counts as waiting here, so owing at `Published` would be wrong.)
                 E::WriterCompleted { .. } => {
                     self.stop_waiting(Side::Writer);
                     self.owe(Side::Reader, "the writer completed".into());

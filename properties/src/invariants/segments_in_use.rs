@@ -134,7 +134,9 @@ impl Invariant for SegmentsInUse {
         let Observation::Pipe(event) = observation else { return Ok(()) };
         match *event {
             PipeEvent::SegmentLinked { segment, base } => self.linked.push_back((segment, base)),
-            PipeEvent::Flushed { committed, .. } => self.committed = committed,
+            PipeEvent::Flushed { committed, .. } | PipeEvent::Published { committed } => {
+                self.committed = committed
+            }
             PipeEvent::WriterCompleted { committed, .. } => {
                 self.committed = committed;
                 self.writer_completed = true;
@@ -154,7 +156,37 @@ impl Invariant for SegmentsInUse {
                     self.busy_claim = None;
                 }
             }
+            PipeEvent::HeadReclaimed { segment } | PipeEvent::HeadKept { segment }
+                if self.busy_claim == Some(segment) =>
+            {
+                // A fast flush reports `HeadParked` just before its park, so a reader's
+                // take in between finds the slot empty (`HeadBusy`) though the writer
+                // never took the head back; the reader taking it later settles that.
+                self.busy_claim = None;
+                if self.parked == Some(segment) {
+                    self.parked = None;
+                }
+                if let Some(owed) = &mut self.owed
+                    && owed.idle_head.is_some_and(|(head, _)| head == segment)
+                    && matches!(event, PipeEvent::HeadKept { .. })
+                {
+                    owed.idle_head = None;
+                }
+            }
             PipeEvent::HeadReclaimed { segment } if self.parked == Some(segment) => self.parked = None,
+            PipeEvent::HeadKept { segment } => {
+                // A fast flush published into the head after the reader looked: it holds
+                // unconsumed bytes, so it is not idle and nothing is owed for it; it stays
+                // linked, and the writer starts a new head.
+                if self.parked == Some(segment) {
+                    self.parked = None;
+                }
+                if let Some(owed) = &mut self.owed
+                    && owed.idle_head.is_some_and(|(head, _)| head == segment)
+                {
+                    owed.idle_head = None;
+                }
+            }
             PipeEvent::Consumed { consumed, .. } => {
                 let owed = self.owed_at(consumed);
                 // The reader unlinks them now, under this lock section; whether they

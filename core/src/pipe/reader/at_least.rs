@@ -136,6 +136,7 @@ pub(super) fn wait_for(shared: &Shared, state: &mut State, minimum: u64) -> Opti
         return None;
     }
     state.writer_paused = false;
+    shared.sync_flush_flag(state);
     let unconsumed = state.unconsumed(faults);
     shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
     shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer)

@@ -1,0 +1,124 @@
+//! The committed end and the fast path's flags in one atomic word: how a flush that
+//! need not wait publishes without the pipe lock (seed 001).
+//!
+//! The word holds `committed << FLAG_BITS | flags`. The writer's fast flush publishes
+//! with one compare-and-swap that succeeds only while no flag is set: no reader is
+//! parked and nothing makes the flush take the slow path (a pause, a pending cancel, a
+//! completed reader). Every flag is set and cleared under the pipe lock; the fast
+//! publish is the only change made without it. Because the flags and the committed end
+//! live in the same word, a reader that parks (sets [`READER_PARKED`] with one
+//! read-modify-write) and a flush that publishes are totally ordered:
+//!
+//! * the publish came first: the reader's `fetch_or` returns the new end, the reader
+//!   sees the bytes and does not park (it must *re-check* that value — reading the end
+//!   before parking and trusting it is the `ParksWithoutRecheck` planted bug);
+//! * the park came first: the compare-and-swap fails, and the flush takes the lock and
+//!   wakes the reader.
+//!
+//! The publish is a release operation and every reader of the end acquires it, so the
+//! bytes written before a flush are visible to the read that returns them (a relaxed
+//! publish is the `RelaxedPublish` planted bug: loom reports the reader's access to the
+//! segment bytes as a causality violation).
+
+use crate::primitive::sync::atomic::{AtomicU64, Ordering};
+
+/// Low bits of the word reserved for flags.
+const FLAG_BITS: u32 = 2;
+const FLAG_MASK: u64 = (1 << FLAG_BITS) - 1;
+
+/// A reader waker is registered: a publish must take the lock and wake it. Set by the
+/// reader under the lock as it parks; cleared, under the lock, by whoever takes the
+/// waker (or by the parking read itself when its re-check finds bytes and no waker is
+/// registered).
+pub(crate) const READER_PARKED: u64 = 1;
+/// A flush must take the lock: the writer is paused, a flush cancel is pending, or the
+/// reader has completed. Mirrors those fields of the state, under the lock.
+pub(crate) const FLUSH_SLOW: u64 = 2;
+
+/// The writer's committed end and the fast-path flags (see the module docs).
+#[derive(Debug)]
+pub(crate) struct Published {
+    word: AtomicU64,
+    /// What back-pressure subtracts from the committed end (the examined offset; the
+    /// consumed one under the `BackpressureByConsumed` planted bug), stored by the
+    /// reader under the lock *after* its `Consumed` event, so a fast flush that sees a
+    /// value never runs ahead of the event log. A stale value only over-counts, which
+    /// sends the flush to the lock to decide the pause.
+    released: AtomicU64,
+}
+
+impl Published {
+    pub(crate) fn new() -> Published {
+        Published { word: AtomicU64::new(0), released: AtomicU64::new(0) }
+    }
+
+    /// The committed end, acquiring the bytes published with it.
+    pub(crate) fn committed(&self) -> u64 {
+        self.word.load(Ordering::Acquire) >> FLAG_BITS
+    }
+
+    /// The fast flush: moves the committed end from `committed` (the writer's own
+    /// last publish: only the writer changes it) to `committed + bytes`, unless a flag
+    /// is set. One compare-and-swap and no loop: with the end known, it fails only when
+    /// a flag is set, and then the flush must take the lock (nothing was published).
+    /// `relaxed` is the `RelaxedPublish` planted bug.
+    pub(crate) fn try_publish(&self, committed: u64, bytes: u64, relaxed: bool) -> bool {
+        let success = if relaxed { Ordering::Relaxed } else { Ordering::Release };
+        let current = committed << FLAG_BITS;
+        let next = (committed + bytes) << FLAG_BITS;
+        debug_assert_eq!(current & FLAG_MASK, 0);
+        self.word.compare_exchange(current, next, success, Ordering::Relaxed).is_ok()
+    }
+
+    /// Publishes `bytes` more as committed whatever the flags (the slow flush and the
+    /// writer's completion, under the lock). Returns the new committed end.
+    pub(crate) fn publish_locked(&self, bytes: u64) -> u64 {
+        let before = self.word.fetch_add(bytes << FLAG_BITS, Ordering::AcqRel);
+        (before >> FLAG_BITS) + bytes
+    }
+
+    /// Sets `flag`; returns the committed end at that instant (the latest, as a
+    /// read-modify-write reads the newest value). Under the lock; `flags` is the
+    /// state's copy of the flags (they change only under the lock, so the copy is
+    /// exact and spares an atomic access — a scheduling point under loom — whenever a
+    /// flag already is as wanted).
+    pub(crate) fn set(&self, flags: &mut u64, flag: u64) -> u64 {
+        *flags |= flag;
+        self.word.fetch_or(flag, Ordering::AcqRel) >> FLAG_BITS
+    }
+
+    /// Clears `flag` if set. Under the lock; `flags` as for [`set`](Self::set).
+    pub(crate) fn clear(&self, flags: &mut u64, flag: u64) {
+        if *flags & flag != 0 {
+            *flags &= !flag;
+            self.word.fetch_and(!flag, Ordering::AcqRel);
+        }
+    }
+
+    /// Sets or clears `flag` unless it already is so. Under the lock.
+    pub(crate) fn mirror(&self, flags: &mut u64, flag: u64, on: bool) {
+        if on && *flags & flag == 0 {
+            self.set(flags, flag);
+        } else if !on {
+            self.clear(flags, flag);
+        }
+    }
+
+    /// What back-pressure subtracts from the committed end, as of the reader's last
+    /// `advance_to` the writer has seen.
+    pub(crate) fn released(&self) -> u64 {
+        self.released.load(Ordering::Acquire)
+    }
+
+    /// Records what back-pressure subtracts now. Under the lock.
+    pub(crate) fn set_released(&self, released: u64) {
+        self.released.store(released, Ordering::Release);
+    }
+
+    /// Back to a new pipe's word (both ends completed, so no fast path runs). Under
+    /// the lock.
+    pub(crate) fn reset(&self) {
+        self.word.store(0, Ordering::Release);
+        self.released.store(0, Ordering::Release);
+    }
+}

@@ -1,0 +1,57 @@
+//! Loom: the lock-free flush protocol (issue 14, `core/src/pipe/published.rs`), one
+//! model per race, each with the planted bug of its classic mistake:
+//!
+//! * a read registering its waker while a flush publishes — check-then-park without
+//!   re-checking after the park (`ParksWithoutRecheck`, the parked read is never woken:
+//!   **no-lost-wakeup**, the engine's deadlock), and a relaxed publish of the committed
+//!   end (`RelaxedPublish`, the reader's access to the bytes is not ordered after the
+//!   writer's: loom's causality check, **no-data-race**);
+//! * a flush crossing the pause threshold while the reader consumes below resume — the
+//!   resume decided on a stale count (`ResumesOnStaleCount`, **backpressure**);
+//! * cancel and complete racing each other on both ends (no planted bug of its own:
+//!   the existing cancel and completion bugs are caught by their families).
+#![cfg(feature = "loom")]
+
+use pipecheck_core::{Fault, FaultSet};
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+
+/// Bound 2: each race needs one preemption inside the reader's or the writer's step and
+/// one to bring the other side in (figures in models/LOOM.md).
+const BOUND: usize = 2;
+
+#[test]
+fn read_parks_while_flush_publishes() {
+    check_scenario("read-parks-while-flush-publishes", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn read_parks_while_flush_publishes_catches_parks_without_recheck() {
+    expect_caught("read-parks-while-flush-publishes", Fault::ParksWithoutRecheck, BOUND, Checks::Registry);
+}
+
+#[test]
+fn read_parks_while_flush_publishes_catches_relaxed_publish() {
+    let verdict =
+        expect_caught("read-parks-while-flush-publishes", Fault::RelaxedPublish, BOUND, Checks::Registry);
+    // The read bound is right (the end is the writer's): only the memory model sees it.
+    assert_eq!(
+        verdict.kind, "data-race",
+        "caught as {}, not by loom's race check:\n{}",
+        verdict.kind, verdict.report
+    );
+}
+
+#[test]
+fn pause_crossed_while_consuming() {
+    check_scenario("pause-crossed-while-consuming", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn pause_crossed_while_consuming_catches_resumes_on_stale_count() {
+    expect_caught("pause-crossed-while-consuming", Fault::ResumesOnStaleCount, BOUND, Checks::Registry);
+}
+
+#[test]
+fn cancel_and_complete_race() {
+    check_scenario("cancel-and-complete-race", FaultSet::NONE, BOUND, Checks::Registry);
+}

@@ -52,9 +52,13 @@ impl Published {
         Published { word: AtomicU64::new(0), released: AtomicU64::new(0) }
     }
 
-    /// The committed end, acquiring the bytes published with it.
+    /// The committed end, acquiring the bytes published with it. A read-modify-write
+    /// (adding nothing), not a load: it reads the newest end in the word's modification
+    /// order. A load may return an older end — the fast publish is not ordered with the
+    /// pipe lock — so a read that starts after a flush returned could miss that flush's
+    /// bytes: not linearizable (loom's `pipe-linearizable` model finds such a history).
     pub(crate) fn committed(&self) -> u64 {
-        self.word.load(Ordering::Acquire) >> FLAG_BITS
+        self.word.fetch_add(0, Ordering::Acquire) >> FLAG_BITS
     }
 
     /// The fast flush: moves the committed end from `committed` (the writer's own

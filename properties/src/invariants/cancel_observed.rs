@@ -55,7 +55,9 @@ impl Invariant for CancelObserved {
             }
             Observation::Pipe(PipeEvent::ReaderCompleted { .. }) => self.pending = false,
             Observation::Pipe(PipeEvent::FlushCanceled) => self.flush_pending = true,
-            Observation::Pipe(PipeEvent::Published { .. }) => self.pending_at_publish = Some(self.flush_pending),
+            Observation::Pipe(PipeEvent::Published { .. }) => {
+                self.pending_at_publish = Some(self.flush_pending)
+            }
             Observation::Pipe(PipeEvent::Flushed { .. }) => self.pending_at_publish = None,
             Observation::Pipe(PipeEvent::FlushReturned { completed, canceled }) => {
                 let pending = match self.pending_at_publish.take() {

@@ -248,7 +248,8 @@ fn write(trace: &Trace, old_path: &Path, new_path: &Path) -> Result<(), String> 
     let temp = new_path.with_extension("trace.tmp");
     // The text is made for `new_path`: its replay line names where the file will live,
     // not the temporary file.
-    std::fs::write(&temp, trace.to_text(new_path)).map_err(|e| format!("{}: cannot write: {e}", temp.display()))?;
+    std::fs::write(&temp, trace.to_text(new_path))
+        .map_err(|e| format!("{}: cannot write: {e}", temp.display()))?;
     std::fs::rename(&temp, new_path).map_err(|e| format!("{}: cannot replace: {e}", new_path.display()))?;
     if old_path != new_path {
         std::fs::remove_file(old_path).map_err(|e| format!("{}: cannot remove: {e}", old_path.display()))?;

@@ -6,11 +6,12 @@
 use pipecheck_core::{Fault, FaultSet};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
-/// Bound 5. A lost wake needs only two preemptions: the waiting side between its
+/// Bound 4. A lost wake needs only two preemptions: the waiting side between its
 /// check and registering its waker, and the waking side inside its transition (every
-/// planted lost wake here is found at bound 2). Five goes well past that and keeps the
-/// largest model of the file (`consume-races-paused-flush`, 71,445 interleavings) at
-/// about half a minute here; each bound up costs 3-4x the interleavings.
+/// planted lost wake here is found at bound 2). The bound was 5 until the lock-free
+/// flush's atomic accesses grew the models (`consume-races-paused-flush`: 71,445
+/// interleavings at 5 before; 107,328 at 4 after the merge, see LOOM.md); each bound up
+/// costs 3-4x the interleavings.
 const BOUND: usize = 4;
 
 #[test]

@@ -87,3 +87,35 @@ impl Invariant for CancelObserved {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(events: &[PipeEvent]) -> Result<(), String> {
+        let mut check = CancelObserved::default();
+        events.iter().try_for_each(|e| check.observe(&Observation::Pipe(e.clone())))
+    }
+
+    const PUBLISHED: PipeEvent = PipeEvent::Published { committed: 1 };
+    const PLAIN: PipeEvent = PipeEvent::FlushReturned { completed: false, canceled: false };
+    const CANCELED: PipeEvent = PipeEvent::FlushReturned { completed: false, canceled: true };
+
+    #[test]
+    fn a_fast_return_after_a_cancel_logged_before_its_publish_lost_it() {
+        assert!(run(&[PipeEvent::FlushCanceled, PUBLISHED, PLAIN]).is_err());
+    }
+
+    #[test]
+    fn a_cancel_logged_after_a_fast_publish_is_left_for_the_next_flush() {
+        assert!(run(&[PUBLISHED, PipeEvent::FlushCanceled, PLAIN, CANCELED]).is_ok());
+        assert!(run(&[PUBLISHED, PipeEvent::FlushCanceled, PLAIN, PLAIN]).is_err());
+    }
+
+    #[test]
+    fn a_publish_that_fell_back_to_the_lock_is_judged_in_lock_order() {
+        let flushed = PipeEvent::Flushed { committed: 1, unconsumed: 1, paused: false };
+        assert!(run(&[PUBLISHED, PipeEvent::FlushCanceled, flushed.clone(), PLAIN]).is_err());
+        assert!(run(&[PUBLISHED, PipeEvent::FlushCanceled, flushed, CANCELED]).is_ok());
+    }
+}

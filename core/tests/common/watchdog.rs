@@ -239,6 +239,28 @@ pub(crate) fn phase_at(op: &'static str, at: u64) {
     }
 }
 
+/// Runs a test's `body` on a watched thread named after the test and returns what it
+/// returned. On the test's own thread, a loop in the code under test that never ends
+/// and never blocks (an iterator that always yields, an index that stops moving) hangs
+/// the suite, since no wait is there for [`block_on`] to time; on a watched thread it
+/// stops making progress, and [`Watch::join`] fails the test within [`DEADLINE`],
+/// naming what the body last entered ([`phase`]). For bodies that start no
+/// [`Watch`] of their own (one thread, one group).
+///
+/// # Panics
+///
+/// When the body panics (with its message) or makes no progress for [`DEADLINE`].
+pub(crate) fn watched<T, F>(body: F) -> T
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let name = std::thread::current().name().unwrap_or("body").to_owned();
+    let watch = Watch::new();
+    let thread = watch.spawn(name, body);
+    watch.join(thread)
+}
+
 /// The message of a caught panic.
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
@@ -336,7 +358,8 @@ impl Watch {
                     let now = self.group.steps();
                     if now == last {
                         panic!(
-                            "watchdog: no thread made progress for {:?} (a deadlock); threads: {}",
+                            "watchdog: no thread made progress for {:?} (a deadlock, or a loop that never \
+                             returns); threads: {}",
                             self.deadline,
                             self.group.report()
                         );

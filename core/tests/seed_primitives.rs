@@ -337,3 +337,76 @@ fn an_abandoned_waiter_leaves_no_spare_permit_behind() {
     drop(again);
     assert!(next.as_mut().poll(&mut cx).is_ready());
 }
+
+/// Keeps every event a primitive reports, in order.
+#[derive(Default)]
+struct EventLog(std::sync::Mutex<Vec<pipecheck_core::PrimitiveEvent>>);
+
+impl pipecheck_core::PrimitiveObserver for EventLog {
+    fn on_primitive_event(&self, event: pipecheck_core::PrimitiveEvent) {
+        self.0.lock().unwrap().push(event);
+    }
+}
+
+/// The checkers match each data message's send, read and delivery by its number: the
+/// numbers count from 0 on both sides, and every message read is delivered once.
+#[test]
+fn an_observed_channel_numbers_each_message_sent_read_and_delivered() {
+    use pipecheck_core::PrimitiveEvent as E;
+    let log = std::sync::Arc::new(EventLog::default());
+    let (mut tx, rx) = pipecheck_core::message_channel_observed(PipeOptions::new(), log.clone()).unwrap();
+    let messages = [b"one".to_vec(), b"two".to_vec(), b"three".to_vec()];
+    block_on(async {
+        for m in &messages {
+            tx.send(m).await.unwrap();
+        }
+        tx.close().await.unwrap();
+    });
+    assert_eq!(block_on(rx.receive()), Ok(Message::Data(messages[0].clone())));
+    assert_eq!(block_on(rx.close()), Ok(messages[1..].to_vec()));
+    let events = std::mem::take(&mut *log.0.lock().unwrap());
+    let sent: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            E::MessageSent { seq, payload, .. } => Some((*seq, payload.clone())),
+            _ => None,
+        })
+        .collect();
+    let read: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            E::MessageRead { seq, by_close, .. } => Some((*seq, *by_close)),
+            _ => None,
+        })
+        .collect();
+    let delivered: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            E::MessageDelivered { seq, payload, .. } => Some((*seq, payload.clone())),
+            _ => None,
+        })
+        .collect();
+    let numbered: Vec<_> = messages.iter().cloned().enumerate().map(|(i, m)| (i as u64, m)).collect();
+    assert_eq!(sent, numbered, "MessageSent events");
+    assert_eq!(read, [(0, false), (1, true), (2, true)], "MessageRead events (seq, by_close)");
+    assert_eq!(delivered, numbered, "MessageDelivered events");
+    let closes = events.iter().filter(|e| matches!(e, E::ChannelCloseReturned { .. })).count();
+    assert_eq!(closes, 1, "ChannelCloseReturned events");
+}
+
+#[test]
+fn channel_errors_say_what_went_wrong() {
+    let pipe = pipecheck_core::PipeError::SizeHintTooLarge { size_hint: 9, max: 4 };
+    assert_eq!(ChannelError::from(pipe.clone()), ChannelError::Pipe(pipe.clone()));
+    let cases = [
+        (ChannelError::Pipe(pipe.clone()), pipe.to_string()),
+        (ChannelError::Truncated, "close frame".to_owned()),
+        (ChannelError::ReceiverGone, "receiving end".to_owned()),
+        (ChannelError::BadFrame { kind: 7 }, "kind 7".to_owned()),
+        (ChannelError::TooLong { len: 5 }, "5 bytes".to_owned()),
+    ];
+    for (error, expected) in cases {
+        let message = error.to_string();
+        assert!(message.contains(&expected), "{error:?} says {message:?}, not {expected:?}");
+    }
+}

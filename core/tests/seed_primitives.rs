@@ -355,7 +355,8 @@ fn an_observed_channel_numbers_each_message_sent_read_and_delivered() {
     use pipecheck_core::PrimitiveEvent as E;
     let log = std::sync::Arc::new(EventLog::default());
     let (mut tx, rx) = pipecheck_core::message_channel_observed(PipeOptions::new(), log.clone()).unwrap();
-    let messages = [b"one".to_vec(), b"two".to_vec(), b"three".to_vec()];
+    // The last one longer than a frame header, so its length is not mistaken for less.
+    let messages = [b"one".to_vec(), b"two".to_vec(), b"a message longer than its header".to_vec()];
     block_on(async {
         for m in &messages {
             tx.send(m).await.unwrap();
@@ -409,4 +410,61 @@ fn channel_errors_say_what_went_wrong() {
         let message = error.to_string();
         assert!(message.contains(&expected), "{error:?} says {message:?}, not {expected:?}");
     }
+}
+
+#[test]
+fn a_pool_handle_wraps_its_index_around_the_partitions() {
+    let pool = PartitionedPool::new(4, 8);
+    assert_eq!(pool.partitions(), 4);
+    let homes: Vec<_> = [0, 1, 3, 6].iter().map(|&i| pool.handle(i).home()).collect();
+    assert_eq!(homes, [0, 1, 3, 2], "homes of handles 0, 1, 3 and 6 of 4 partitions");
+    assert_eq!(PartitionedPool::new(0, 8).partitions(), 1, "at least one partition");
+}
+
+#[test]
+fn a_full_partition_discards_what_comes_back() {
+    let pool = PartitionedPool::new(1, 8).keep_per_partition(1);
+    let home = pool.handle(0);
+    let (a, b) = (home.rent(), home.rent());
+    home.give_back(a);
+    assert_eq!(pool.stats(), pipecheck_core::PoolStats { allocated: 2, pooled: 1, discarded: 0 });
+    home.give_back(b);
+    assert_eq!(pool.stats(), pipecheck_core::PoolStats { allocated: 2, pooled: 1, discarded: 1 });
+    assert_eq!(pool.stats().outstanding(), Some(0));
+}
+
+/// The balanced-pool checker follows each buffer through these events, with the
+/// partition it left or joined and the count left there.
+#[test]
+fn an_observed_pool_reports_rents_returns_and_discards_with_their_partition() {
+    use pipecheck_core::PrimitiveEvent as E;
+    let log = std::sync::Arc::new(EventLog::default());
+    let pool = PartitionedPool::new(2, 8).keep_per_partition(1).observed(log.clone());
+    let (home, other) = (pool.handle(1), pool.handle(0));
+    let (a, b) = (home.rent(), home.rent());
+    home.give_back(a);
+    home.give_back(b);
+    let stolen = other.rent();
+    other.give_back(stolen);
+    let events: Vec<_> = std::mem::take(&mut *log.0.lock().unwrap())
+        .into_iter()
+        .map(|e| match e {
+            E::PoolRented { partition, pooled, .. } => format!("rented from {partition:?}, {pooled} left"),
+            E::PoolReturned { partition, pooled, .. } => format!("returned to {partition}, {pooled} there"),
+            E::PoolDiscarded { partition, .. } => format!("discarded by {partition}"),
+            E::PoolMissed { partition, .. } => format!("missed in {partition}"),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "rented from None, 0 left",
+            "rented from None, 0 left",
+            "returned to 1, 1 there",
+            "discarded by 1",
+            "rented from Some(1), 0 left",
+            "returned to 0, 1 there",
+        ]
+    );
 }

@@ -428,6 +428,7 @@ fn a_full_partition_discards_what_comes_back() {
     let (a, b) = (home.rent(), home.rent());
     home.give_back(a);
     assert_eq!(pool.stats(), pipecheck_core::PoolStats { allocated: 2, pooled: 1, discarded: 0 });
+    assert_eq!(pool.stats().outstanding(), Some(1), "b is still out");
     home.give_back(b);
     assert_eq!(pool.stats(), pipecheck_core::PoolStats { allocated: 2, pooled: 1, discarded: 1 });
     assert_eq!(pool.stats().outstanding(), Some(0));

@@ -337,3 +337,135 @@ fn an_abandoned_waiter_leaves_no_spare_permit_behind() {
     drop(again);
     assert!(next.as_mut().poll(&mut cx).is_ready());
 }
+
+/// Keeps every event a primitive reports, in order.
+#[derive(Default)]
+struct EventLog(std::sync::Mutex<Vec<pipecheck_core::PrimitiveEvent>>);
+
+impl pipecheck_core::PrimitiveObserver for EventLog {
+    fn on_primitive_event(&self, event: pipecheck_core::PrimitiveEvent) {
+        self.0.lock().unwrap().push(event);
+    }
+}
+
+/// The checkers match each data message's send, read and delivery by its number: the
+/// numbers count from 0 on both sides, and every message read is delivered once.
+#[test]
+fn an_observed_channel_numbers_each_message_sent_read_and_delivered() {
+    use pipecheck_core::PrimitiveEvent as E;
+    let log = std::sync::Arc::new(EventLog::default());
+    let (mut tx, rx) = pipecheck_core::message_channel_observed(PipeOptions::new(), log.clone()).unwrap();
+    // The last one longer than a frame header, so its length is not mistaken for less.
+    let messages = [b"one".to_vec(), b"two".to_vec(), b"a message longer than its header".to_vec()];
+    block_on(async {
+        for m in &messages {
+            tx.send(m).await.unwrap();
+        }
+        tx.close().await.unwrap();
+    });
+    assert_eq!(block_on(rx.receive()), Ok(Message::Data(messages[0].clone())));
+    assert_eq!(block_on(rx.close()), Ok(messages[1..].to_vec()));
+    let events = std::mem::take(&mut *log.0.lock().unwrap());
+    let sent: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            E::MessageSent { seq, payload, .. } => Some((*seq, payload.clone())),
+            _ => None,
+        })
+        .collect();
+    let read: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            E::MessageRead { seq, by_close, .. } => Some((*seq, *by_close)),
+            _ => None,
+        })
+        .collect();
+    let delivered: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            E::MessageDelivered { seq, payload, .. } => Some((*seq, payload.clone())),
+            _ => None,
+        })
+        .collect();
+    let numbered: Vec<_> = messages.iter().cloned().enumerate().map(|(i, m)| (i as u64, m)).collect();
+    assert_eq!(sent, numbered, "MessageSent events");
+    assert_eq!(read, [(0, false), (1, true), (2, true)], "MessageRead events (seq, by_close)");
+    assert_eq!(delivered, numbered, "MessageDelivered events");
+    let closes = events.iter().filter(|e| matches!(e, E::ChannelCloseReturned { .. })).count();
+    assert_eq!(closes, 1, "ChannelCloseReturned events");
+}
+
+#[test]
+fn channel_errors_say_what_went_wrong() {
+    let pipe = pipecheck_core::PipeError::SizeHintTooLarge { size_hint: 9, max: 4 };
+    assert_eq!(ChannelError::from(pipe.clone()), ChannelError::Pipe(pipe.clone()));
+    let cases = [
+        (ChannelError::Pipe(pipe.clone()), pipe.to_string()),
+        (ChannelError::Truncated, "close frame".to_owned()),
+        (ChannelError::ReceiverGone, "receiving end".to_owned()),
+        (ChannelError::BadFrame { kind: 7 }, "kind 7".to_owned()),
+        (ChannelError::TooLong { len: 5 }, "5 bytes".to_owned()),
+    ];
+    for (error, expected) in cases {
+        let message = error.to_string();
+        assert!(message.contains(&expected), "{error:?} says {message:?}, not {expected:?}");
+    }
+}
+
+#[test]
+fn a_pool_handle_wraps_its_index_around_the_partitions() {
+    let pool = PartitionedPool::new(4, 8);
+    assert_eq!(pool.partitions(), 4);
+    let homes: Vec<_> = [0, 1, 3, 6].iter().map(|&i| pool.handle(i).home()).collect();
+    assert_eq!(homes, [0, 1, 3, 2], "homes of handles 0, 1, 3 and 6 of 4 partitions");
+    assert_eq!(PartitionedPool::new(0, 8).partitions(), 1, "at least one partition");
+}
+
+#[test]
+fn a_full_partition_discards_what_comes_back() {
+    let pool = PartitionedPool::new(1, 8).keep_per_partition(1);
+    let home = pool.handle(0);
+    let (a, b) = (home.rent(), home.rent());
+    home.give_back(a);
+    assert_eq!(pool.stats(), pipecheck_core::PoolStats { allocated: 2, pooled: 1, discarded: 0 });
+    assert_eq!(pool.stats().outstanding(), Some(1), "b is still out");
+    home.give_back(b);
+    assert_eq!(pool.stats(), pipecheck_core::PoolStats { allocated: 2, pooled: 1, discarded: 1 });
+    assert_eq!(pool.stats().outstanding(), Some(0));
+}
+
+/// The balanced-pool checker follows each buffer through these events, with the
+/// partition it left or joined and the count left there.
+#[test]
+fn an_observed_pool_reports_rents_returns_and_discards_with_their_partition() {
+    use pipecheck_core::PrimitiveEvent as E;
+    let log = std::sync::Arc::new(EventLog::default());
+    let pool = PartitionedPool::new(2, 8).keep_per_partition(1).observed(log.clone());
+    let (home, other) = (pool.handle(1), pool.handle(0));
+    let (a, b) = (home.rent(), home.rent());
+    home.give_back(a);
+    home.give_back(b);
+    let stolen = other.rent();
+    other.give_back(stolen);
+    let events: Vec<_> = std::mem::take(&mut *log.0.lock().unwrap())
+        .into_iter()
+        .map(|e| match e {
+            E::PoolRented { partition, pooled, .. } => format!("rented from {partition:?}, {pooled} left"),
+            E::PoolReturned { partition, pooled, .. } => format!("returned to {partition}, {pooled} there"),
+            E::PoolDiscarded { partition, .. } => format!("discarded by {partition}"),
+            E::PoolMissed { partition, .. } => format!("missed in {partition}"),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "rented from None, 0 left",
+            "rented from None, 0 left",
+            "returned to 1, 1 there",
+            "discarded by 1",
+            "rented from Some(1), 0 left",
+            "returned to 0, 1 there",
+        ]
+    );
+}

@@ -140,3 +140,19 @@ impl Drop for SegmentMemory {
         drop(unsafe { Box::from_raw(slice) });
     }
 }
+
+// Outside loom and shuttle: their trackers only work inside a model.
+#[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
+mod tests {
+    use super::*;
+
+    /// The writer fills a segment up to its capacity and the reader's last chunk ends
+    /// there: a capacity of 0 would make every write outgrow its head, without end.
+    #[test]
+    fn capacity_is_the_usable_part_of_the_buffer() {
+        let memory = SegmentMemory::new(vec![0; 16].into_boxed_slice(), 8);
+        assert_eq!(memory.capacity(), 8, "a 16-byte buffer rented for 8 usable bytes");
+        let whole = SegmentMemory::new(vec![0; 16].into_boxed_slice(), 64);
+        assert_eq!(whole.capacity(), 16, "usable bytes are capped by the buffer's length");
+    }
+}

@@ -239,6 +239,47 @@ pub(crate) fn phase_at(op: &'static str, at: u64) {
     }
 }
 
+/// Runs a test's `body` on a watched thread named after the test and returns what it
+/// returned. On the test's own thread, a loop in the code under test that never ends
+/// and never blocks (an iterator that always yields, an index that stops moving) hangs
+/// the suite, since no wait is there for [`block_on`] to time; on a watched thread it
+/// stops making progress, and [`Watch::join`] notices within [`DEADLINE`], naming what
+/// the body last entered ([`phase`]). For bodies that start no [`Watch`] of their own
+/// (one thread, one group).
+///
+/// A thread that spins cannot be stopped, and one left spinning per failed test would
+/// starve the tests after it (every test of a file may reach the same loop), so a
+/// stalled body ends the whole test process, exit status 101 as a failed test's, after
+/// writing the watchdog's report straight to stderr (libtest's capture would drop it).
+///
+/// # Panics
+///
+/// When the body panics, with its message.
+pub(crate) fn watched<T, F>(body: F) -> T
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let name = std::thread::current().name().unwrap_or("body").to_owned();
+    let watch = Watch::new();
+    let thread = watch.spawn(name.clone(), body);
+    let track = thread.track.clone();
+    match catch_unwind(AssertUnwindSafe(|| watch.join(thread))) {
+        Ok(output) => output,
+        Err(payload) => {
+            let still_running = track.state.lock().unwrap_or_else(|e| e.into_inner()).ended.is_none();
+            if still_running {
+                use std::io::Write;
+                let report =
+                    format!("\ntest {name}: {}; ending the test process\n", panic_message(payload.as_ref()));
+                let _ = std::io::stderr().write_all(report.as_bytes());
+                std::process::exit(101);
+            }
+            resume_unwind(payload)
+        }
+    }
+}
+
 /// The message of a caught panic.
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
@@ -336,7 +377,8 @@ impl Watch {
                     let now = self.group.steps();
                     if now == last {
                         panic!(
-                            "watchdog: no thread made progress for {:?} (a deadlock); threads: {}",
+                            "watchdog: no thread made progress for {:?} (a deadlock, or a loop that never \
+                             returns); threads: {}",
                             self.deadline,
                             self.group.report()
                         );

@@ -1,131 +1,66 @@
-//! Proptest-generated concurrent scenarios of the async mutex (2–3 threads, 1–3
-//! operations each), each run under shuttle's schedulers with its history checked for
-//! **linearizable** against `MutexModel`; a failing scenario is shrunk to a minimal one.
+//! Proptest-generated concurrent scenarios of the async mutex ([`MutexSpec`]: 2–3
+//! threads of lock/try_lock–unlock sections), each run under shuttle's random and PCT
+//! schedulers with its history checked for **linearizable**; a failing scenario is
+//! shrunk to a minimal one ([`shrink_concurrent`]).
 //!
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle_generated`.
 #![cfg(feature = "shuttle")]
 
-use std::sync::Arc as StdArc;
-
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::primitive::sync::Arc;
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{AsyncMutex, Fault, FaultSet, InvariantId};
+use pipecheck_core::{Fault, FaultSet, InvariantId};
 use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
-use pipecheck_properties::linearizability::{Budget, MutexModel, MutexOp, Recorder, ensure_linearizable};
+use pipecheck_properties::linearizability::{
+    ConcurrentConfig, ConcurrentShape, MutexOp, MutexSpec, concurrent_execution, shrink_concurrent,
+};
 use pipecheck_properties::{Engine, FailureKind, Verdict};
-use proptest::prelude::*;
-use proptest::test_runner::{Config, TestError, TestRunner};
 
-/// The shuttle seed (proptest's runner is `TestRunner::deterministic()`: fixed too).
+/// The shuttle seed (the proptest seed is `ConcurrentConfig::seed`, printed by each run).
 const SEED: u64 = 0x5eed;
 /// Schedules per generated scenario and scheduler.
 const SCHEDULES: usize = 50;
-
-/// One step of a generated thread.
-#[derive(Clone, Copy, Debug)]
-enum Action {
-    /// `lock().await`, then drop the guard.
-    LockUnlock,
-    /// `try_lock()`, and drop the guard if it was taken.
-    TryLock,
-}
-
-fn scenarios() -> impl Strategy<Value = Vec<Vec<Action>>> {
-    let action = prop_oneof![Just(Action::LockUnlock), Just(Action::TryLock)];
-    proptest::collection::vec(proptest::collection::vec(action, 1..=3), 2..=3)
-}
-
-/// The generated scenario as one execution: each thread runs its actions, recording
-/// them; after the joins the history must be linearizable.
-fn execution(threads: Vec<Vec<Action>>, faults: FaultSet) -> pipecheck_properties::Execution {
-    StdArc::new(move || {
-        let recorder = Recorder::new();
-        let mutex = Arc::new(AsyncMutex::with_faults((), faults));
-        let handles: Vec<_> = threads
-            .iter()
-            .enumerate()
-            .map(|(index, actions)| {
-                let (mutex, actions, mut log) = (mutex.clone(), actions.clone(), recorder.thread(index));
-                thread::spawn(move || {
-                    for action in actions {
-                        let guard = match action {
-                            Action::LockUnlock => {
-                                let lock = log.invoke(MutexOp::Lock);
-                                let guard = block_on(mutex.lock());
-                                log.respond(lock, true);
-                                Some(guard)
-                            }
-                            Action::TryLock => {
-                                let attempt = log.invoke(MutexOp::TryLock);
-                                let guard = mutex.try_lock();
-                                log.respond(attempt, guard.is_some());
-                                guard
-                            }
-                        };
-                        if let Some(guard) = guard {
-                            let unlock = log.invoke(MutexOp::Unlock);
-                            drop(guard);
-                            log.respond(unlock, true);
-                        }
-                    }
-                    log
-                })
-            })
-            .collect();
-        let logs: Vec<_> = handles.into_iter().map(|handle| handle.join().unwrap()).collect();
-        ensure_linearizable(&MutexModel, &Recorder::history(logs), Budget::default());
-    })
-}
 
 fn engines() -> [Shuttle; 2] {
     let engine = |kind| Shuttle { kind, seed: SEED, iterations: SCHEDULES, max_steps: DEFAULT_MAX_STEPS };
     [engine(SchedulerKind::Random), engine(SchedulerKind::Pct { depth: PCT_DEPTHS[0] })]
 }
 
-/// The verdict of every engine on `threads`: `Ok` if all pass.
-fn check(threads: &[Vec<Action>], faults: FaultSet) -> Result<(), TestCaseError> {
+/// Every engine on `threads`: `Err` naming the first that fails.
+fn check(spec: MutexSpec, threads: &[Vec<MutexOp>]) -> Result<(), String> {
     for engine in engines() {
-        let checked = engine.check(execution(threads.to_vec(), faults));
+        let checked = engine.check(concurrent_execution(spec, threads.to_vec()));
         if checked.verdict != Verdict::Pass {
-            return Err(TestCaseError::fail(format!(
-                "{} (seed {SEED:#x}): {}",
-                engine.name(),
-                checked.verdict
-            )));
+            return Err(format!("{} (seed {SEED:#x}): {}", engine.name(), checked.verdict));
         }
     }
     Ok(())
 }
 
+/// 32 scenarios of up to 3 threads × 2 sections (4 operations).
+fn config() -> ConcurrentConfig {
+    ConcurrentConfig { cases: 32, shape: ConcurrentShape { max_threads: 3, max_ops: 4 }, seed: 0x5eed }
+}
+
 #[test]
 fn generated_mutex_histories_are_linearizable() {
-    let mut runner = TestRunner::new_with_rng(
-        Config { cases: 32, failure_persistence: None, ..Config::default() },
-        TestRunner::deterministic().new_rng(),
-    );
-    eprintln!(
-        "proptest: deterministic runner, 32 scenarios; shuttle seed {SEED:#x}, {SCHEDULES} schedules each"
-    );
-    runner.run(&scenarios(), |threads| check(&threads, FaultSet::NONE)).unwrap();
+    eprintln!("shuttle seed {SEED:#x}, {SCHEDULES} schedules per scenario and scheduler");
+    let spec = MutexSpec::default();
+    shrink_concurrent(&spec, &config(), |threads| check(spec, threads)).unwrap();
 }
 
 #[test]
 fn try_lock_fails_after_release_shrinks_to_a_minimal_scenario() {
-    let mut runner = TestRunner::new_with_rng(
-        Config { cases: 64, failure_persistence: None, ..Config::default() },
-        TestRunner::deterministic().new_rng(),
-    );
-    let faults = FaultSet::NONE.with(Fault::TryLockFailsAfterRelease);
-    let failure = runner.run(&scenarios(), |threads| check(&threads, faults));
-    let Err(TestError::Fail(reason, minimal)) = failure else {
-        panic!("the planted bug escaped: {failure:?}")
-    };
-    eprintln!("minimal failing scenario: {minimal:?}\n{reason}");
-    // A release then a refused try_lock: two operations (plus the thread that does nothing else).
-    let operations: usize = minimal.iter().map(Vec::len).sum();
-    assert!(operations <= 3, "not minimal: {minimal:?}");
-    let verdict = engines()[0].check(execution(minimal, faults)).verdict;
+    let spec = MutexSpec { faults: FaultSet::NONE.with(Fault::TryLockFailsAfterRelease) };
+    let config = ConcurrentConfig { cases: 64, ..config() };
+    let failure = shrink_concurrent(&spec, &config, |threads| check(spec, threads))
+        .expect_err("the planted bug escaped");
+    eprintln!("{failure}");
+    // A section that releases, then a try_lock refused (and its unlock): two sections.
+    assert!(failure.operations() <= 4, "not minimal: {:?}", failure.threads);
+    // Some engine fails on it again, as `linearizable` (the shrunk scenario may need PCT).
+    let verdict = engines()
+        .iter()
+        .map(|engine| engine.check(concurrent_execution(spec, failure.threads.clone())).verdict)
+        .find(|verdict| *verdict != Verdict::Pass)
+        .expect("the minimal scenario fails again");
     let Verdict::Fail(FailureKind::InvariantViolated(violation)) = verdict else { panic!("{verdict:?}") };
     assert_eq!(violation.invariant, InvariantId::LINEARIZABLE);
 }

@@ -8,6 +8,9 @@
 //! * its **invariants**: checkers over its own event type, run online by an
 //!   [`EventMonitor`](pipecheck_properties::EventMonitor) (the pipe's are run by its
 //!   [`Monitor`](pipecheck_properties::Monitor));
+//! * optionally a **sequential model** ([`Target::linearizable`] with an
+//!   [`OpsSpec`](pipecheck_properties::linearizability::OpsSpec)): generated concurrent
+//!   scenarios checked for `linearizable`;
 //! * its **planted faults** ([`PlantedFault`]): an open set of named bugs, each breaking
 //!   one invariant, that the code under test asks [`PlantedFault::is_active`] about.
 //!
@@ -78,6 +81,7 @@
 pub mod builtin;
 pub mod campaign;
 mod error;
+mod linearizable;
 mod scenario;
 
 use std::fmt;
@@ -86,6 +90,7 @@ use pipecheck_core::{InvariantId, PlantedFault};
 use pipecheck_properties::Invariant;
 
 pub use error::TargetError;
+pub use linearizable::{GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO};
 pub use scenario::{EventScenario, Publish, TargetScenario};
 
 /// A checked piece of concurrent code: its scenarios, invariants and planted faults.

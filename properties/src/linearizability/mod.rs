@@ -10,29 +10,45 @@
 //!   linearizable, not (with the longest linearizable prefix and the operation it
 //!   could not place), or unknown;
 //! * [`explain`] prints a failure as a per-thread timeline, and [`ensure_linearizable`]
-//!   raises it as a `linearizable` [`Violation`](pipecheck_core::Violation).
+//!   raises it as a `linearizable` [`Violation`](pipecheck_core::Violation);
+//! * an [`OpsSpec`] adds the real object and its generated operations to a model:
+//!   [`check_sequences`] runs proptest sequences on one thread, and
+//!   [`concurrent_execution`] / [`shrink_concurrent`] run generated 2–3-thread
+//!   scenarios under any engine, checked for linearizability and shrunk.
 
 mod check;
 mod completion_model;
+mod concurrent;
 mod ensure;
 mod history;
 mod model;
 mod mutex_model;
+mod mutex_spec;
+mod ops_spec;
 mod outcome;
 mod pipe_model;
 mod recorder;
 mod search;
+mod seeded;
+mod sequences;
 mod synthetic;
 mod timeline;
 
 pub use check::check;
 pub use completion_model::{CompletionModel, CompletionOp, CompletionOutput, Slot};
+pub use concurrent::{
+    ConcurrentConfig, ConcurrentFailure, ConcurrentShape, concurrent_execution, concurrent_scenarios,
+    fixed_scenarios, run_concurrent, shrink_concurrent,
+};
 pub use ensure::ensure_linearizable;
 pub use history::{History, HistoryError, OpId, Operation};
 pub use model::SequentialModel;
 pub use mutex_model::{MutexModel, MutexOp};
+pub use mutex_spec::{MutexSpec, SharedMutex};
+pub use ops_spec::OpsSpec;
 pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};
 pub use pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
 pub use recorder::{Invoked, Recorder, ThreadLog};
+pub use sequences::{SequenceConfig, SequenceMismatch, SequencesPassed, check_sequences};
 pub use synthetic::synthetic_pipe_history;
 pub use timeline::{explain, timeline};

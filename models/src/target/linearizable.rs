@@ -1,0 +1,115 @@
+//! [`Target::linearizable`]: a user's [`OpsSpec`] as two ordinary scenarios of a
+//! target — a small fixed generated scenario for loom and a batch of larger ones for
+//! shuttle — each run checked for **linearizable**, so that the campaign, the loom
+//! harness and the traces tool (`cargo traces record`/`replay`, naming target and
+//! scenario) take them like any other scenario.
+
+use pipecheck_core::{InvariantId, PlantedFault};
+use pipecheck_properties::Invariant;
+use pipecheck_properties::invariants::Linearizable;
+use pipecheck_properties::linearizability::{ConcurrentShape, OpsSpec, fixed_scenarios, run_concurrent};
+
+use super::{Target, TargetScenario};
+use crate::Scale;
+
+/// Name of the loom-sized scenario [`Target::linearizable`] adds.
+pub const SMALL_SCENARIO: &str = "linearizable-small";
+/// Name of the shuttle-sized scenario [`Target::linearizable`] adds.
+pub const LARGE_SCENARIO: &str = "linearizable-large";
+
+/// Which generated scenarios [`Target::linearizable`] registers, and which planted
+/// faults they claim to catch (as `linearizable`).
+#[derive(Clone, Debug)]
+pub struct GeneratedScenarios<I> {
+    /// The proptest seed the scenarios are drawn from (fixed: a trace replays the same
+    /// scenario).
+    pub seed: u64,
+    /// The loom scenario, one list of operations per thread; when empty, the first
+    /// [`ConcurrentShape::SMALL`] scenario drawn from `seed`. A minimal failing scenario
+    /// that shrinking found is a good choice: loom then explores all its schedules.
+    pub small: Vec<Vec<I>>,
+    /// How many [`ConcurrentShape::LARGE`] scenarios the shuttle scenario runs, one after
+    /// the other, in each execution.
+    pub large: usize,
+    /// The planted faults both scenarios are designed to expose (each must break
+    /// `linearizable`).
+    pub catches: Vec<&'static PlantedFault>,
+}
+
+impl<I> GeneratedScenarios<I> {
+    /// Scenarios from seed 1: a drawn small scenario and 12 large ones, claiming `catches`.
+    pub fn new(catches: &[&'static PlantedFault]) -> GeneratedScenarios<I> {
+        GeneratedScenarios { seed: 1, small: Vec::new(), large: 12, catches: catches.to_vec() }
+    }
+
+    /// With `threads` as the loom scenario.
+    pub fn small(mut self, threads: Vec<Vec<I>>) -> GeneratedScenarios<I> {
+        self.small = threads;
+        self
+    }
+}
+
+impl Target {
+    /// Adds `spec`'s generated concurrent scenarios, [`SMALL_SCENARIO`] (loom and
+    /// shuttle) and [`LARGE_SCENARIO`] (shuttle), each execution running them on facade
+    /// threads, recording the history and checking it against `spec`'s model; the
+    /// planted fault of a run is switched on around it
+    /// ([`PlantedFault::activate_opt`]). Adds `linearizable` to the target's invariants.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # fn demo<S: pipecheck_properties::linearizability::OpsSpec>(spec: S) {
+    /// use pipecheck_models::target::{GeneratedScenarios, Target};
+    ///
+    /// let target = Target::new("my-type", "my concurrent type").linearizable(spec, GeneratedScenarios::new(&[]));
+    /// target.validate().unwrap();
+    /// assert!(target.scenario("linearizable-small").is_ok());
+    /// # }
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `generated.small` is a split the spec calls not
+    /// [`deadlock_free`](OpsSpec::deadlock_free).
+    pub fn linearizable<S: OpsSpec>(self, spec: S, generated: GeneratedScenarios<S::Input>) -> Target {
+        let GeneratedScenarios { seed, small, large, catches } = generated;
+        let small = if small.is_empty() {
+            fixed_scenarios(&spec, ConcurrentShape::SMALL, seed, 1).remove(0)
+        } else {
+            assert!(
+                spec.deadlock_free(&small),
+                "the small scenario {small:?} may deadlock (OpsSpec::deadlock_free)"
+            );
+            small
+        };
+        let large = fixed_scenarios(&spec, ConcurrentShape::LARGE, seed, large);
+        let small_spec = spec.clone();
+        let scenarios = vec![
+            TargetScenario::new(
+                SMALL_SCENARIO,
+                "a fixed generated scenario of 2 threads, checked against the sequential model",
+                Scale::Small,
+                catches.clone(),
+                move |fault, _| {
+                    PlantedFault::activate_opt(fault, || run_concurrent(&small_spec, &small));
+                },
+            ),
+            TargetScenario::new(
+                LARGE_SCENARIO,
+                "fixed generated scenarios of 2-3 threads in turn, each checked against the sequential model",
+                Scale::Large,
+                catches,
+                move |fault, _| {
+                    PlantedFault::activate_opt(fault, || {
+                        for threads in &large {
+                            run_concurrent(&spec, threads);
+                        }
+                    });
+                },
+            ),
+        ];
+        let statement: (InvariantId, &'static str) = (Linearizable.id(), Linearizable.statement());
+        self.scenarios(vec![statement], scenarios)
+    }
+}

@@ -1,0 +1,222 @@
+//! Generated concurrent scenarios of an [`OpsSpec`]: 2–3 threads with a few operations
+//! each, run on the sync facade's threads with their history recorded, then checked
+//! for **linearizable**.
+//!
+//! * [`concurrent_scenarios`] is the proptest strategy of thread lists (rejecting the
+//!   splits the spec says can deadlock);
+//! * [`concurrent_execution`] is one scenario as an [`Execution`] for any engine
+//!   (shuttle's random and PCT schedulers, loom, plain threads), and
+//!   [`run_concurrent`] its body;
+//! * [`fixed_scenarios`] draws scenarios from a seed once (a loom test's or a target's
+//!   fixed list), [`shrink_concurrent`] runs generated ones through a check (e.g. every
+//!   shuttle engine) and shrinks a failure to a minimal scenario.
+
+use std::fmt;
+use std::sync::Arc as StdArc;
+
+use pipecheck_core::primitive::sync::Arc;
+use pipecheck_core::primitive::thread;
+use proptest::collection::vec;
+use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
+use proptest::test_runner::{Config, TestCaseError, TestError};
+
+use super::ensure::ensure_linearizable;
+use super::ops_spec::OpsSpec;
+use super::outcome::{Budget, Linearization};
+use super::recorder::Recorder;
+use super::seeded::seeded_runner;
+use crate::Execution;
+
+/// The size of generated concurrent scenarios: 2 to `max_threads` threads, each with 1
+/// to `max_ops` operations (as [`OpsSpec::thread_ops`] counts them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConcurrentShape {
+    /// Threads, at most (at least 2).
+    pub max_threads: usize,
+    /// Operations per thread, at most.
+    pub max_ops: usize,
+}
+
+impl ConcurrentShape {
+    /// Two threads of at most two operations: small enough for loom's exhaustive search.
+    pub const SMALL: ConcurrentShape = ConcurrentShape { max_threads: 2, max_ops: 2 };
+    /// Up to three threads of at most four operations: for shuttle's schedulers.
+    pub const LARGE: ConcurrentShape = ConcurrentShape { max_threads: 3, max_ops: 4 };
+}
+
+/// How many generated scenarios [`shrink_concurrent`] checks, of which shape, from
+/// which seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConcurrentConfig {
+    /// Scenarios generated (before shrinking).
+    pub cases: u32,
+    /// Their size.
+    pub shape: ConcurrentShape,
+    /// The proptest seed (printed; the same seed generates the same scenarios).
+    pub seed: u64,
+}
+
+impl Default for ConcurrentConfig {
+    /// 32 scenarios of [`ConcurrentShape::LARGE`] from seed `0x5eed`.
+    fn default() -> ConcurrentConfig {
+        ConcurrentConfig { cases: 32, shape: ConcurrentShape::LARGE, seed: 0x5eed }
+    }
+}
+
+/// The minimal failing scenario of a [`shrink_concurrent`] run.
+#[derive(Clone, Debug)]
+pub struct ConcurrentFailure<I> {
+    /// The proptest seed that generated it.
+    pub seed: u64,
+    /// The shrunk scenario: one list of operations per thread.
+    pub threads: Vec<Vec<I>>,
+    /// Why the check failed on it (the engine and its verdict).
+    pub reason: String,
+}
+
+impl<I> ConcurrentFailure<I> {
+    /// Operations in the minimal scenario, over all threads.
+    pub fn operations(&self) -> usize {
+        self.threads.iter().map(Vec::len).sum()
+    }
+}
+
+impl<I: fmt::Debug> fmt::Display for ConcurrentFailure<I> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "minimal failing scenario {:?} (proptest seed {:#x}): {}",
+            self.threads, self.seed, self.reason
+        )
+    }
+}
+
+impl<I: fmt::Debug> std::error::Error for ConcurrentFailure<I> {}
+
+/// The strategy of concurrent scenarios of `spec` of size `shape`: one list of
+/// operations per thread, only splits [`OpsSpec::deadlock_free`] accepts.
+pub fn concurrent_scenarios<S: OpsSpec>(
+    spec: &S,
+    shape: ConcurrentShape,
+) -> BoxedStrategy<Vec<Vec<S::Input>>> {
+    let filter = spec.clone();
+    vec(spec.thread_ops(shape.max_ops), 2..=shape.max_threads.max(2))
+        .prop_filter("a correct implementation could block forever", move |threads| {
+            filter.deadlock_free(threads)
+        })
+        .boxed()
+}
+
+/// `count` scenarios of `spec` of size `shape`, drawn once from `seed` (the same
+/// every time for the same seed and proptest version): a fixed list for loom tests and
+/// for a target's scenarios.
+///
+/// # Panics
+///
+/// When proptest cannot draw a scenario (the spec rejects nearly every split).
+pub fn fixed_scenarios<S: OpsSpec>(
+    spec: &S,
+    shape: ConcurrentShape,
+    seed: u64,
+    count: usize,
+) -> Vec<Vec<Vec<S::Input>>> {
+    let mut runner = seeded_runner(Config::default(), seed);
+    let strategy = concurrent_scenarios(spec, shape);
+    (0..count)
+        .map(|_| strategy.new_tree(&mut runner).expect("a scenario the spec accepts").current())
+        .collect()
+}
+
+/// One run of `threads`: builds the real object, spawns one facade thread per list,
+/// each applying its operations in order while a [`Recorder`] stamps them, joins them,
+/// and checks the history with [`ensure_linearizable`]. Call it inside a loom model or
+/// a shuttle test (or on `std` threads).
+///
+/// # Panics
+///
+/// With a `linearizable` [`Violation`](pipecheck_core::Violation) when the history is
+/// not linearizable; with a thread's own panic when one panicked.
+pub fn run_concurrent<S: OpsSpec>(spec: &S, threads: &[Vec<S::Input>]) -> Linearization {
+    let recorder = Recorder::new();
+    let real = Arc::new(spec.build());
+    let handles: Vec<_> = threads
+        .iter()
+        .enumerate()
+        .map(|(index, inputs)| {
+            let (spec, real, inputs) = (spec.clone(), real.clone(), inputs.clone());
+            let mut log = recorder.thread(index);
+            thread::spawn(move || {
+                for input in inputs {
+                    let call = log.invoke(input.clone());
+                    let output = spec.apply(&real, &input);
+                    log.respond(call, output);
+                }
+                log
+            })
+        })
+        .collect();
+    let logs: Vec<_> = handles
+        .into_iter()
+        .map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        .collect();
+    ensure_linearizable(spec, &Recorder::history(logs), Budget::default())
+}
+
+/// `threads` as an [`Execution`]: [`run_concurrent`] for any engine.
+///
+/// # Examples
+///
+/// ```no_run
+/// # fn demo<S: pipecheck_properties::linearizability::OpsSpec>(spec: S, engine: &dyn pipecheck_properties::Engine) {
+/// use pipecheck_properties::linearizability::{ConcurrentShape, concurrent_execution, fixed_scenarios};
+///
+/// for threads in fixed_scenarios(&spec, ConcurrentShape::LARGE, 1, 8) {
+///     let checked = engine.check(concurrent_execution(spec.clone(), threads));
+///     assert_eq!(checked.verdict, pipecheck_properties::Verdict::Pass);
+/// }
+/// # }
+/// ```
+pub fn concurrent_execution<S: OpsSpec>(spec: S, threads: Vec<Vec<S::Input>>) -> Execution {
+    StdArc::new(move || {
+        run_concurrent(&spec, &threads);
+    })
+}
+
+/// Checks `config.cases` generated scenarios of `spec` with `check` (which runs the
+/// scenario under its engines and says why it failed), and shrinks the first failure
+/// to a minimal scenario. Prints the seed.
+///
+/// # Errors
+///
+/// The minimal failing scenario and the reason `check` gave for it.
+///
+/// # Panics
+///
+/// When proptest gives up (the spec rejects too many splits).
+pub fn shrink_concurrent<S: OpsSpec>(
+    spec: &S,
+    config: &ConcurrentConfig,
+    check: impl Fn(&[Vec<S::Input>]) -> Result<(), String>,
+) -> Result<(), ConcurrentFailure<S::Input>> {
+    eprintln!(
+        "shrink_concurrent({spec:?}): {} scenarios of 2-{} threads x 1-{} operations, proptest seed {:#x}",
+        config.cases,
+        config.shape.max_threads.max(2),
+        config.shape.max_ops,
+        config.seed
+    );
+    let mut runner = seeded_runner(
+        Config { cases: config.cases, failure_persistence: None, ..Config::default() },
+        config.seed,
+    );
+    let result = runner.run(&concurrent_scenarios(spec, config.shape), |threads| {
+        check(&threads).map_err(TestCaseError::fail)
+    });
+    match result {
+        Ok(()) => Ok(()),
+        Err(TestError::Fail(reason, threads)) => {
+            Err(ConcurrentFailure { seed: config.seed, threads, reason: reason.to_string() })
+        }
+        Err(TestError::Abort(reason)) => panic!("proptest gave up: {reason}"),
+    }
+}

@@ -21,7 +21,7 @@ use pipecheck_core::primitive::sync::atomic::{AtomicBool, Ordering};
 use pipecheck_core::primitive::sync::{Arc, Mutex};
 
 use crate::events::{OneshotEvent, OneshotObserver};
-use crate::faults::{COMPLETE_BEFORE_VALUE, SKIP_RECHECK};
+use crate::faults::{COMPLETE_BEFORE_VALUE, SEND_IGNORES_CLOSED, SKIP_RECHECK};
 
 /// The sender has gone (dropped without sending, or its value was already taken).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,12 +118,15 @@ impl<T> Sender<T> {
             // Planted: completes (and wakes) before the value is in its slot.
             inner.complete();
         }
-        if inner.receiver_gone.load(Ordering::SeqCst) {
+        // Planted: a dropped receiver is not noticed, and the value is lost.
+        let check_receiver = !SEND_IGNORES_CLOSED.is_active();
+        if check_receiver && inner.receiver_gone.load(Ordering::SeqCst) {
             return Err(value);
         }
         *inner.value.lock() = Some(value);
         // The receiver may have gone meanwhile: it will never take the value.
-        if inner.receiver_gone.load(Ordering::SeqCst)
+        if check_receiver
+            && inner.receiver_gone.load(Ordering::SeqCst)
             && let Some(value) = inner.value.lock().take()
         {
             return Err(value);

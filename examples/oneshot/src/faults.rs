@@ -2,7 +2,7 @@
 //! invariant whose checker must catch it, and the channel asks
 //! [`PlantedFault::is_active`] where the bug is planted.
 
-use pipecheck_core::PlantedFault;
+use pipecheck_core::{InvariantId, PlantedFault};
 
 use crate::invariants::{DELIVERY, WAKE};
 
@@ -20,3 +20,13 @@ pub static SKIP_RECHECK: PlantedFault = PlantedFault::new(
 /// `Canceled` although the send succeeds. Breaks **oneshot-delivery**.
 pub static COMPLETE_BEFORE_VALUE: PlantedFault =
     PlantedFault::new("CompleteBeforeValue", DELIVERY, "send publishes completion before storing the value");
+
+/// `send` ignores that the receiver is gone: it stores the value and returns `Ok`,
+/// although nobody can ever receive it (the value is lost, reported delivered). No
+/// event scenario drops the receiver; only the sequential model sees it: after the
+/// receiver is dropped a send must hand its value back. Breaks **linearizable**.
+pub static SEND_IGNORES_CLOSED: PlantedFault = PlantedFault::new(
+    "SendIgnoresClosedReceiver",
+    InvariantId::LINEARIZABLE,
+    "send returns Ok after the receiver was dropped, losing the value",
+);

@@ -1,16 +1,18 @@
 //! The channel as a pipecheck [`Target`]: its scenarios (small ones for loom, a large
-//! one for shuttle), checked by its invariants, with its planted faults.
+//! one for shuttle), checked by its invariants, its sequential model's generated
+//! scenarios, checked for linearizability, and its planted faults.
 
 use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
 use pipecheck_models::Scale;
-use pipecheck_models::target::{EventScenario, Target};
+use pipecheck_models::target::{EventScenario, GeneratedScenarios, Target};
 use pipecheck_properties::EventMonitor;
 
 use crate::events::{OneshotEvent, OneshotObserver};
-use crate::faults::{COMPLETE_BEFORE_VALUE, SKIP_RECHECK};
+use crate::faults::{COMPLETE_BEFORE_VALUE, SEND_IGNORES_CLOSED, SKIP_RECHECK};
+use crate::model::{OneshotModel, OneshotOp};
 use crate::{channel_observed, invariants};
 
 /// The monitor is the channel's observer: its internal events join the run's log.
@@ -50,8 +52,17 @@ pub const SCENARIOS: &[EventScenario<OneshotEvent>] = &[
 /// The channel as a target: what the engines, the traces tool and the campaign take.
 pub fn target() -> Target {
     Target::new("oneshot", "a one-shot channel with a waker (pipecheck's worked example)")
-        .faults(&[&SKIP_RECHECK, &COMPLETE_BEFORE_VALUE])
+        .faults(&[&SKIP_RECHECK, &COMPLETE_BEFORE_VALUE, &SEND_IGNORES_CLOSED])
         .checked(invariants::all, SCENARIOS)
+        .linearizable(OneshotModel, generated())
+}
+
+/// The generated scenarios of [`OneshotModel`]: for loom, the receiver dropped before
+/// a send while another thread receives (the split shrinking finds for
+/// [`SEND_IGNORES_CLOSED`]); for shuttle, 12 drawn from seed 1.
+pub fn generated() -> GeneratedScenarios<OneshotOp> {
+    GeneratedScenarios::new(&[&SEND_IGNORES_CLOSED])
+        .small(vec![vec![OneshotOp::DropReceiver, OneshotOp::Send(1)], vec![OneshotOp::Recv]])
 }
 
 /// One round: a fresh channel, a thread that sends `value` (or drops the sender when

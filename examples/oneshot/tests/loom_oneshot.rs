@@ -34,6 +34,41 @@ fn complete_before_value_is_caught_as_oneshot_delivery() {
 }
 
 #[test]
+fn the_generated_small_scenario_is_linearizable() {
+    check_target(&oneshot::target(), pipecheck_models::target::SMALL_SCENARIO, None, BOUND).unwrap();
+}
+
+#[test]
+fn send_ignores_closed_receiver_is_caught_as_linearizable() {
+    let target = oneshot::target();
+    expect_target_caught(
+        &target,
+        pipecheck_models::target::SMALL_SCENARIO,
+        "SendIgnoresClosedReceiver",
+        BOUND,
+    )
+    .unwrap();
+}
+
+/// Four more 2-thread scenarios of at most two operations each, drawn from a fixed
+/// seed, each explored within the bound.
+#[test]
+fn fixed_generated_scenarios_are_linearizable() {
+    use oneshot::model::OneshotModel;
+    use pipecheck_models::loom_harness::explore;
+    use pipecheck_properties::linearizability::{ConcurrentShape, fixed_scenarios, run_concurrent};
+    const SEED: u64 = 0x5eed;
+    for (index, threads) in
+        fixed_scenarios(&OneshotModel, ConcurrentShape::SMALL, SEED, 4).into_iter().enumerate()
+    {
+        eprintln!("scenario {index} (proptest seed {SEED:#x}): {threads:?}");
+        explore(&format!("oneshot-generated-{index}"), BOUND, move || {
+            run_concurrent(&OneshotModel, &threads);
+        });
+    }
+}
+
+#[test]
 fn unknown_names_are_typed_errors() {
     let target = oneshot::target();
     let err = check_target(&target, "no-such-scenario", None, BOUND).unwrap_err();

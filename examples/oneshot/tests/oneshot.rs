@@ -40,3 +40,27 @@ fn every_scenario_runs_clean_on_threads() {
         }
     }
 }
+
+mod sequential_model {
+    use oneshot::faults::SEND_IGNORES_CLOSED;
+    use oneshot::model::{OneshotModel, OneshotOp, OneshotOutput};
+    use pipecheck_properties::linearizability::{SequenceConfig, check_sequences};
+
+    #[test]
+    fn operation_sequences_match_the_model() {
+        let passed = check_sequences(&OneshotModel, &SequenceConfig::default()).unwrap();
+        eprintln!("{passed:?}");
+        assert!(passed.skipped > 0, "no recv was skipped while the sender was unused");
+    }
+
+    #[test]
+    fn send_ignores_closed_receiver_fails_the_sequences_with_a_minimal_one() {
+        let mismatch = SEND_IGNORES_CLOSED
+            .activate(|| check_sequences(&OneshotModel, &SequenceConfig::default()))
+            .unwrap_err();
+        eprintln!("{mismatch}");
+        assert_eq!(mismatch.sequence, vec![OneshotOp::DropReceiver, OneshotOp::Send(1)]);
+        assert_eq!(mismatch.observed, OneshotOutput::Sent);
+        assert_eq!(mismatch.expected, Some(OneshotOutput::Refused(1)));
+    }
+}

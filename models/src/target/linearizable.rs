@@ -4,10 +4,14 @@
 //! harness and the traces tool (`cargo traces record`/`replay`, naming target and
 //! scenario) take them like any other scenario.
 
+use std::sync::Arc;
+
 use pipecheck_core::{InvariantId, PlantedFault};
 use pipecheck_properties::Invariant;
 use pipecheck_properties::invariants::Linearizable;
-use pipecheck_properties::linearizability::{ConcurrentShape, OpsSpec, fixed_scenarios, run_concurrent};
+use pipecheck_properties::linearizability::{
+    ConcurrentShape, OpsLog, OpsSpec, fixed_scenarios, run_concurrent_logged,
+};
 
 use super::{Target, TargetScenario};
 use crate::Scale;
@@ -52,7 +56,8 @@ impl<I> GeneratedScenarios<I> {
 impl Target {
     /// Adds `spec`'s generated concurrent scenarios, [`SMALL_SCENARIO`] (loom and
     /// shuttle) and [`LARGE_SCENARIO`] (shuttle), each execution running them on facade
-    /// threads, recording the history and checking it against `spec`'s model; the
+    /// threads, recording the history and checking it against `spec`'s model, and
+    /// publishing its operations as an [`OpsLog`] (the traces tool's table); the
     /// planted fault of a run is switched on around it
     /// ([`PlantedFault::activate_opt`]). Adds `linearizable` to the target's invariants.
     ///
@@ -91,8 +96,10 @@ impl Target {
                 "a fixed generated scenario of 2 threads, checked against the sequential model",
                 Scale::Small,
                 catches.clone(),
-                move |fault, _| {
-                    PlantedFault::activate_opt(fault, || run_concurrent(&small_spec, &small));
+                move |fault, publish| {
+                    let log = Arc::new(OpsLog::new());
+                    publish(log.clone());
+                    PlantedFault::activate_opt(fault, || run_concurrent_logged(&small_spec, &small, &log));
                 },
             ),
             TargetScenario::new(
@@ -100,10 +107,13 @@ impl Target {
                 "fixed generated scenarios of 2-3 threads in turn, each checked against the sequential model",
                 Scale::Large,
                 catches,
-                move |fault, _| {
+                move |fault, publish| {
+                    let log = Arc::new(OpsLog::new());
+                    publish(log.clone());
                     PlantedFault::activate_opt(fault, || {
-                        for threads in &large {
-                            run_concurrent(&spec, threads);
+                        for (index, threads) in large.iter().enumerate() {
+                            log.note(None, format!("split {} of {}", index + 1, large.len()));
+                            run_concurrent_logged(&spec, threads, &log);
                         }
                     });
                 },

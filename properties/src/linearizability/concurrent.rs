@@ -6,7 +6,8 @@
 //!   splits the spec says can deadlock);
 //! * [`concurrent_execution`] is one scenario as an [`Execution`] for any engine
 //!   (shuttle's random and PCT schedulers, loom, plain threads), and
-//!   [`run_concurrent`] its body;
+//!   [`run_concurrent`] its body ([`run_concurrent_logged`] also logs the operations
+//!   to an [`OpsLog`] for the traces tool);
 //! * [`fixed_scenarios`] draws scenarios from a seed once (a loom test's or a target's
 //!   fixed list), [`shrink_concurrent`] runs generated ones through a check (e.g. every
 //!   shuttle engine) and shrinks a failure to a minimal scenario.
@@ -21,6 +22,7 @@ use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, TestCaseError, TestError};
 
 use super::ensure::ensure_linearizable;
+use super::ops_log::OpsLog;
 use super::ops_spec::OpsSpec;
 use super::outcome::{Budget, Linearization};
 use super::recorder::Recorder;
@@ -137,18 +139,34 @@ pub fn fixed_scenarios<S: OpsSpec>(
 /// With a `linearizable` [`Violation`](pipecheck_core::Violation) when the history is
 /// not linearizable; with a thread's own panic when one panicked.
 pub fn run_concurrent<S: OpsSpec>(spec: &S, threads: &[Vec<S::Input>]) -> Linearization {
+    run_concurrent_logged(spec, threads, &StdArc::new(OpsLog::new()))
+}
+
+/// [`run_concurrent`], logging each invocation and response to `log` (which a target
+/// scenario publishes, for the traces tool's per-task table).
+///
+/// # Panics
+///
+/// As [`run_concurrent`].
+pub fn run_concurrent_logged<S: OpsSpec>(
+    spec: &S,
+    threads: &[Vec<S::Input>],
+    log: &StdArc<OpsLog>,
+) -> Linearization {
     let recorder = Recorder::new();
     let real = Arc::new(spec.build());
     let handles: Vec<_> = threads
         .iter()
         .enumerate()
         .map(|(index, inputs)| {
-            let (spec, real, inputs) = (spec.clone(), real.clone(), inputs.clone());
+            let (spec, real, inputs, ops) = (spec.clone(), real.clone(), inputs.clone(), log.clone());
             let mut log = recorder.thread(index);
             thread::spawn(move || {
                 for input in inputs {
                     let call = log.invoke(input.clone());
+                    ops.note(Some(index), format!("{input:?} …"));
                     let output = spec.apply(&real, &input);
+                    ops.note(Some(index), spec.describe(&input, Some(&output)));
                     log.respond(call, output);
                 }
                 log

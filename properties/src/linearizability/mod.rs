@@ -24,6 +24,7 @@ mod history;
 mod model;
 mod mutex_model;
 mod mutex_spec;
+mod ops_log;
 mod ops_spec;
 mod outcome;
 mod pipe_model;
@@ -38,13 +39,14 @@ pub use check::check;
 pub use completion_model::{CompletionModel, CompletionOp, CompletionOutput, Slot};
 pub use concurrent::{
     ConcurrentConfig, ConcurrentFailure, ConcurrentShape, concurrent_execution, concurrent_scenarios,
-    fixed_scenarios, run_concurrent, shrink_concurrent,
+    fixed_scenarios, run_concurrent, run_concurrent_logged, shrink_concurrent,
 };
 pub use ensure::ensure_linearizable;
 pub use history::{History, HistoryError, OpId, Operation};
 pub use model::SequentialModel;
 pub use mutex_model::{MutexModel, MutexOp};
 pub use mutex_spec::{MutexSpec, SharedMutex};
+pub use ops_log::OpsLog;
 pub use ops_spec::OpsSpec;
 pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};
 pub use pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};

@@ -192,7 +192,7 @@ mod generated {
 
     #[test]
     fn generated_scenarios_are_linearizable() {
-        let config = ConcurrentConfig::default();
+        let config = ConcurrentConfig { cases: 128, ..ConcurrentConfig::default() };
         shrink_concurrent(&OneshotModel, &config, |threads| check(threads, None)).unwrap();
     }
 

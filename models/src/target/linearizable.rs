@@ -60,6 +60,8 @@ impl Target {
     /// publishing its operations as an [`OpsLog`] (the traces tool's table); the
     /// planted fault of a run is switched on around it
     /// ([`PlantedFault::activate_opt`]). Adds `linearizable` to the target's invariants.
+    /// The scenario names are fixed: one spec per target (a second one fails
+    /// [`Target::validate`] as a duplicate).
     ///
     /// # Examples
     ///

@@ -57,9 +57,11 @@ pub fn target() -> Target {
         .linearizable(OneshotModel, generated())
 }
 
-/// The generated scenarios of [`OneshotModel`]: for loom, the receiver dropped before
-/// a send while another thread receives (the split shrinking finds for
-/// [`SEND_IGNORES_CLOSED`]); for shuttle, 12 drawn from seed 1.
+/// The generated scenarios of [`OneshotModel`]: for loom, one thread drops the
+/// receiver and then sends while another receives (shrinking finds
+/// `[DropReceiver]` ‖ `[Send(1)]` for [`SEND_IGNORES_CLOSED`]; the same thread doing both
+/// exposes it in every schedule, and the `recv` races for the receiver); for shuttle,
+/// 12 splits drawn from seed 1.
 pub fn generated() -> GeneratedScenarios<OneshotOp> {
     GeneratedScenarios::new(&[&SEND_IGNORES_CLOSED])
         .small(vec![vec![OneshotOp::DropReceiver, OneshotOp::Send(1)], vec![OneshotOp::Recv]])

@@ -125,3 +125,35 @@ impl Target {
         self.scenarios(vec![statement], scenarios)
     }
 }
+
+#[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
+mod tests {
+    use pipecheck_properties::linearizability::{MutexOp, MutexSpec};
+
+    use super::*;
+
+    #[test]
+    fn a_spec_adds_a_small_and_a_large_scenario_and_the_linearizable_invariant() {
+        let target = Target::new("mutex-spec", "the async mutex from its spec")
+            .linearizable(MutexSpec::default(), GeneratedScenarios::new(&[]));
+        target.validate().unwrap();
+        let scales: Vec<_> = target.all_scenarios().iter().map(|s| (s.name, s.scale)).collect();
+        assert_eq!(scales, [(SMALL_SCENARIO, Scale::Small), (LARGE_SCENARIO, Scale::Large)]);
+        assert!(target.invariants().iter().any(|(id, _)| *id == InvariantId::LINEARIZABLE));
+        // On std threads: the generated runs finish and are linearizable.
+        for scenario in target.all_scenarios() {
+            scenario.run_once(None, &|_| {});
+        }
+    }
+
+    #[test]
+    fn a_small_scenario_that_may_deadlock_is_refused() {
+        let deadlocks = vec![vec![MutexOp::Lock, MutexOp::Lock], vec![MutexOp::TryLock, MutexOp::Unlock]];
+        let refused = std::panic::catch_unwind(|| {
+            Target::new("t", "t")
+                .linearizable(MutexSpec::default(), GeneratedScenarios::new(&[]).small(deadlocks))
+        });
+        let message = pipecheck_properties::panic_message(refused.unwrap_err().as_ref());
+        assert!(message.contains("may deadlock"), "{message}");
+    }
+}

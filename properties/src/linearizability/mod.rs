@@ -12,6 +12,7 @@
 //! * [`explain`] prints a failure as a per-thread timeline, and [`ensure_linearizable`]
 //!   raises it as a `linearizable` [`Violation`](pipecheck_core::Violation).
 
+mod channel_model;
 mod check;
 mod completion_model;
 mod ensure;
@@ -25,6 +26,7 @@ mod search;
 mod synthetic;
 mod timeline;
 
+pub use channel_model::{ChannelOp, ChannelOutput, ChannelState, MessageChannelModel};
 pub use check::check;
 pub use completion_model::{CompletionModel, CompletionOp, CompletionOutput, Slot};
 pub use ensure::ensure_linearizable;

@@ -296,9 +296,8 @@ mod tests {
         assert!(table.lines().next().expect("a header").contains("| linearizable"), "{table}");
         assert!(row("channel-linearizable").contains("green (message channel)"), "{table}");
         assert!(row("pipe-linearizable").contains("FAIL (pipe)"), "{table}");
-        let last = |name: &str| {
-            row(name).split('|').map(str::trim).filter(|c| !c.is_empty()).last().map(str::to_owned)
-        };
+        let last =
+            |name: &str| row(name).split('|').map(str::trim).rfind(|c| !c.is_empty()).map(str::to_owned);
         assert_eq!(last("bytes-across-segments").as_deref(), Some("-"), "{table}");
     }
 

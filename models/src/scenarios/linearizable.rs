@@ -302,9 +302,7 @@ fn channel_linearizable(monitor: &Arc<Monitor>) {
         })
     };
     let sending = thread::spawn(move || {
-        for payload in [&b"m"[..]] {
-            sender_log.record(ChannelOp::Send(payload.to_vec()), || sent(block_on(sender.send(payload))));
-        }
+        sender_log.record(ChannelOp::Send(b"m".to_vec()), || sent(block_on(sender.send(b"m"))));
         sender_log.record(ChannelOp::CloseSender, || sent(block_on(sender.close())));
         sender_log
     });

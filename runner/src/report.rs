@@ -75,6 +75,20 @@ fn linearizable_cell(scenario: &str, runs: &[&JobResult]) -> String {
     }
 }
 
+/// The `linearizable` column for the `--json` document: each scenario with a
+/// sequential model that had clean runs, and its cell (`green (pipe)`, ...).
+pub(crate) fn linearizable_column(results: &[JobResult]) -> BTreeMap<String, String> {
+    let mut runs: BTreeMap<&str, Vec<&JobResult>> = BTreeMap::new();
+    for r in results.iter().filter(|r| r.job.fault.is_none()) {
+        if pipecheck_models::sequential_model(&r.job.scenario).is_some() {
+            runs.entry(&r.job.scenario).or_default().push(r);
+        }
+    }
+    runs.into_iter()
+        .map(|(scenario, runs)| (scenario.to_owned(), linearizable_cell(scenario, &runs)))
+        .collect()
+}
+
 /// Scenario × engine for runs without faults, and the `linearizable` column: whether
 /// each scenario with a sequential model had its recorded histories checked green.
 pub(crate) fn summary(results: &[JobResult]) -> Option<String> {
@@ -230,6 +244,8 @@ pub(crate) struct Document<'a> {
     pub(crate) kill_matrix: &'a [Kill],
     pub(crate) escaped_everywhere: Vec<String>,
     pub(crate) failed: Vec<String>,
+    /// The summary's `linearizable` column: scenario → cell.
+    pub(crate) linearizable: BTreeMap<String, String>,
 }
 
 // The tests run real proptest jobs, whose pipe runs on std primitives: not in the loom or
@@ -299,6 +315,10 @@ mod tests {
         let last =
             |name: &str| row(name).split('|').map(str::trim).rfind(|c| !c.is_empty()).map(str::to_owned);
         assert_eq!(last("bytes-across-segments").as_deref(), Some("-"), "{table}");
+        let column = linearizable_column(&results);
+        assert_eq!(column.get("channel-linearizable").map(String::as_str), Some("green (message channel)"));
+        assert_eq!(column.get("pipe-linearizable").map(String::as_str), Some("FAIL (pipe)"));
+        assert!(!column.contains_key("bytes-across-segments"));
     }
 
     /// A broken checker: the fault's own invariant is not what fires (here, as if
@@ -329,6 +349,7 @@ mod tests {
             kill_matrix: &kills,
             escaped_everywhere: escaped_everywhere(&kills),
             failed: Vec::new(),
+            linearizable: linearizable_column(&results),
         })
         .expect("serializes");
         assert!(

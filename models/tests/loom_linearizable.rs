@@ -47,3 +47,8 @@ fn pipe_reread_linearizable() {
 fn pipe_reread_linearizable_catches_read_skips_published_end() {
     expect_caught("pipe-reread-linearizable", Fault::ReadSkipsPublishedEnd, BOUND, Checks::Registry);
 }
+
+#[test]
+fn pipe_backpressure_linearizable() {
+    check_scenario("pipe-backpressure-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+}

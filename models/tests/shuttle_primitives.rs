@@ -256,6 +256,11 @@ mod linearizable {
     }
 
     #[test]
+    fn pipe_backpressure_history_is_linearizable() {
+        schedule("pipe-backpressure-linearizable", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
     fn close_returning_while_a_receive_runs_is_caught() {
         schedule_must_fail(
             "linearizable::close_returning_while_a_receive_runs_is_caught",

@@ -14,8 +14,9 @@ use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
 use pipecheck_core::{AsyncMutex, ChannelError, CompletionSource, Fault, Message, message_channel_observed};
 use pipecheck_properties::linearizability::{
-    Budget, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput, MessageChannelModel,
-    MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog, ensure_linearizable,
+    BackpressurePipeModel, Budget, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput,
+    MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog,
+    ensure_linearizable,
 };
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation};
 
@@ -64,6 +65,14 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         config: CheckConfig::default,
         body: pipe_reread_linearizable,
     },
+    Scenario {
+        name: "pipe-backpressure-linearizable",
+        summary: "a writer's first flush reaches the pause threshold and waits while the reader reads and examines; then it flushes again and completes: the history is linearizable with back-pressure",
+        scale: Scale::Small,
+        catches: &[],
+        config: backpressure_config,
+        body: pipe_backpressure_linearizable,
+    },
 ];
 
 /// Each scenario of this family and the sequential model its history is checked
@@ -74,6 +83,7 @@ pub(crate) const MODELS: &[(&str, &str)] = &[
     ("completion-linearizable", "completion source"),
     ("channel-linearizable", "message channel"),
     ("pipe-reread-linearizable", "pipe"),
+    ("pipe-backpressure-linearizable", "pipe with back-pressure"),
 ];
 
 /// Channel runs: 16-byte segments, so a data frame and the close frame share one (as
@@ -93,7 +103,9 @@ fn channel_config() -> CheckConfig {
 /// One recorded reader step: the read (with its consume, done inside the same call) and
 /// then the `advance_to` as an operation of its own, right after. Moving the advance
 /// later inside the reader's own thread changes nothing another thread can observe:
-/// the model's writer and cancel operations return nothing that depends on it.
+/// [`PipeModel`]'s writer and cancel operations return nothing that depends on it
+/// (with back-pressure a flush's return does: `pipe_backpressure_linearizable` records
+/// the advance inside the call).
 fn recorded_read(reader: &mut CheckedReader, log: &mut ThreadLog<PipeOp, PipeOutput>) -> (usize, bool) {
     let read = log.invoke(PipeOp::Read);
     let outcome = reader.read_and_consume(|len| len).unwrap();
@@ -313,6 +325,69 @@ fn channel_linearizable(monitor: &Arc<Monitor>) {
     let logs = [join(sending), join(receiving), closer_log];
     let history = MessageChannelModel::split_closes(&Recorder::history(logs), 100);
     ensure_linearizable(&MessageChannelModel, &history, Budget::default());
+}
+
+/// Back-pressure within reach: a 2-byte flush pauses the writer, and it resumes once
+/// fewer than 1 byte is unexamined.
+fn backpressure_config() -> CheckConfig {
+    CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..CheckConfig::default() }
+}
+
+/// The writer flushes "ab" (reaching the pause threshold: the flush waits until the
+/// reader has examined both bytes), then "c", and completes; the reader reads and
+/// examines everything until the writer completed. Checked against
+/// [`BackpressurePipeModel`] (each flush a commit, then a return enabled only while
+/// the writer is not paused): a flush must not return before the reader released it.
+fn pipe_backpressure_linearizable(monitor: &Arc<Monitor>) {
+    let config = monitor.config();
+    let model = BackpressurePipeModel {
+        pause: usize::try_from(config.pause_writer_threshold).expect("a small threshold"),
+        resume: usize::try_from(config.resume_writer_threshold).expect("a small threshold"),
+    };
+    let recorder = Recorder::new();
+    let (mut writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
+    let mut writer_log = recorder.thread(0);
+    let mut reader_log = recorder.thread(1);
+    let writer = thread::spawn(move || {
+        for frame in [&b"ab"[..], b"c"] {
+            writer_log.record(PipeOp::WriteFlush(frame.to_vec()), || {
+                writer.send(frame).unwrap();
+                PipeOutput::Done
+            });
+        }
+        writer_log.record(PipeOp::CompleteWriter, || {
+            writer.complete(None);
+            PipeOutput::Done
+        });
+        writer_log
+    });
+    loop {
+        // The advance that releases the writer is recorded where it happens, inside
+        // the call (after the read returned), not after it as `recorded_read` does.
+        let read = reader_log.invoke(PipeOp::Read);
+        let mut advance = None;
+        let outcome = reader
+            .read_and_consume_observed(
+                |len| len,
+                |outcome| {
+                    let bytes = outcome.bytes.clone();
+                    let (completed, canceled) = (outcome.completed, outcome.canceled);
+                    reader_log.respond(read, PipeOutput::Read { bytes, completed, canceled });
+                    let len = outcome.bytes.len();
+                    advance = Some(reader_log.invoke(PipeOp::AdvanceTo { consumed: len, examined: len }));
+                },
+            )
+            .unwrap();
+        reader_log.respond(advance.expect("the read returned"), PipeOutput::Done);
+        if outcome.completed && outcome.bytes.is_empty() {
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    reader.complete(None);
+    let logs = [join(writer), reader_log];
+    let history = BackpressurePipeModel::split_flushes(&Recorder::history(logs));
+    ensure_linearizable(&model, &history, Budget::default());
 }
 
 #[cfg(test)]

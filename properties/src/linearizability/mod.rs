@@ -12,6 +12,7 @@
 //! * [`explain`] prints a failure as a per-thread timeline, and [`ensure_linearizable`]
 //!   raises it as a `linearizable` [`Violation`](pipecheck_core::Violation).
 
+mod backpressure_model;
 mod channel_model;
 mod check;
 mod completion_model;
@@ -26,6 +27,7 @@ mod search;
 mod synthetic;
 mod timeline;
 
+pub use backpressure_model::{BackpressureOp, BackpressurePipeModel, BackpressureState};
 pub use channel_model::{ChannelOp, ChannelOutput, ChannelState, MessageChannelModel};
 pub use check::check;
 pub use completion_model::{CompletionModel, CompletionOp, CompletionOutput, Slot};

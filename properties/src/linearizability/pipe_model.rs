@@ -26,10 +26,11 @@
 //! commit, then a blocking *return* enabled while the writer is not paused, with
 //! `paused` set at a commit that leaves committed − examined ≥ pause, cleared by an
 //! `advance_to` below resume, by the reader's completion or by a flush cancel, and the
-//! flush's `is_completed`/`is_canceled` checked at the return. That is not built: the
-//! thresholds are checked by the `backpressure` invariant, online, against every commit
-//! and release in the event log (taken under the pipe lock, in linearization order),
-//! which a history of operation spans would only see more coarsely.
+//! flush's `is_completed`/`is_canceled` checked at the return.
+//! [`BackpressurePipeModel`](super::BackpressurePipeModel) does that for the plain
+//! case (no flush cancel, no `read_at_least`, the reader not completed while a flush
+//! waits); the `backpressure` invariant checks every case online, against every commit
+//! and release in the event log (taken under the pipe lock, in linearization order).
 
 use super::model::SequentialModel;
 
@@ -92,6 +93,11 @@ impl PipeState {
     /// Whether the writer completed.
     pub fn writer_completed(&self) -> bool {
         self.writer_completed
+    }
+
+    /// Committed bytes the reader has not examined: what back-pressure counts.
+    pub fn unexamined(&self) -> usize {
+        self.unread.len() - self.examined
     }
 }
 

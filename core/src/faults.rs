@@ -146,6 +146,22 @@ pub enum Fault {
     /// of its own read (stale: the writer may have flushed and paused since), so it
     /// resumes the writer with the pause threshold still crossed. Breaks **backpressure**.
     ResumesOnStaleCount,
+    /// The message channel's `close`, finding the receive lock held, takes it that the
+    /// receive in flight will read the close frame and returns `Ok` with nothing drained
+    /// at once, without waiting for the close frame. Every message read still reaches
+    /// exactly one caller (**byte-exact** holds) and nothing waits; only the history shows
+    /// a close that returned before the sender sent its close frame, or with a message
+    /// still queued. Breaks **linearizable**.
+    CloseReturnsWhileReceiving,
+    /// A read that finds unexamined bytes under the lock returns them without loading
+    /// the published committed end (sparing the atomic read-modify-write), so it misses
+    /// bytes a fast flush published — and returned from — before the read began, when
+    /// another lock holder (a cancel, the reader's own `advance_to`) last refreshed the
+    /// end. Every byte still arrives once and in order, at a later read (**byte-exact**
+    /// holds; counts lagging a `Published` are allowed), and nothing waits: only the
+    /// history shows a read that began after a flush returned and missed its bytes.
+    /// Breaks **linearizable**.
+    ReadSkipsPublishedEnd,
 }
 
 impl Fault {
@@ -187,6 +203,8 @@ impl Fault {
         Fault::ParksWithoutRecheck,
         Fault::RelaxedPublish,
         Fault::ResumesOnStaleCount,
+        Fault::CloseReturnsWhileReceiving,
+        Fault::ReadSkipsPublishedEnd,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -228,6 +246,8 @@ impl Fault {
             Fault::ParksWithoutRecheck => "ParksWithoutRecheck",
             Fault::RelaxedPublish => "RelaxedPublish",
             Fault::ResumesOnStaleCount => "ResumesOnStaleCount",
+            Fault::CloseReturnsWhileReceiving => "CloseReturnsWhileReceiving",
+            Fault::ReadSkipsPublishedEnd => "ReadSkipsPublishedEnd",
         }
     }
 
@@ -261,7 +281,9 @@ impl Fault {
             Fault::PausesAfterReaderCompleted => InvariantId::BACKPRESSURE,
             Fault::ReadLosesCancel => InvariantId::CANCEL_OBSERVED,
             Fault::ResetKeepsExamined => InvariantId::BACKPRESSURE,
-            Fault::TryLockFailsAfterRelease => InvariantId::LINEARIZABLE,
+            Fault::TryLockFailsAfterRelease
+            | Fault::CloseReturnsWhileReceiving
+            | Fault::ReadSkipsPublishedEnd => InvariantId::LINEARIZABLE,
             Fault::FlushLosesCancel => InvariantId::CANCEL_OBSERVED,
             Fault::ParksWithoutRecheck => InvariantId::NO_LOST_WAKEUP,
             Fault::RelaxedPublish => InvariantId::NO_DATA_RACE,

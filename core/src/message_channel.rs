@@ -384,6 +384,12 @@ impl MessageReceiver {
     /// ```
     pub async fn close(&self) -> Result<Vec<Vec<u8>>, ChannelError> {
         let mut drained = Vec::new();
+        if self.faults.contains(Fault::CloseReturnsWhileReceiving) && self.state.try_lock().is_none() {
+            // The planted bug: a receive holds the lock, so the close leaves the close
+            // frame to it and returns at once.
+            self.probe.emit(|channel| PrimitiveEvent::ChannelCloseReturned { channel });
+            return Ok(drained);
+        }
         loop {
             match self.receive_frame(true).await? {
                 Some((seq, payload)) => {

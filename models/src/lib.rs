@@ -40,7 +40,7 @@ pub mod target;
 use pipecheck_core::InvariantId;
 
 pub use scenario::{Scale, Scenario};
-pub use scenarios::{all, find};
+pub use scenarios::{all, find, sequential_model};
 pub use target::{EventScenario, Target, TargetError, TargetScenario};
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the

@@ -1,9 +1,11 @@
 //! The [`Scenario`] type: a named concurrent body plus the settings it runs with.
 
 use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::{Fault, FaultSet, InvariantId, Violation};
 use pipecheck_properties::{CheckConfig, Execution, Monitor};
 
 /// How big a scenario is, i.e. which engines can afford it.
@@ -50,6 +52,32 @@ impl Scenario {
     /// This scenario with `faults` as an [`Execution`] for any engine.
     pub fn execution(self, faults: FaultSet) -> Execution {
         Arc::new(move || self.run_once(faults))
+    }
+
+    /// As [`execution`](Self::execution), except that a violation of `tolerated` that
+    /// ends the body (as a history check after the joins does) is counted in `hits`
+    /// instead of failing the execution; every other invariant is still checked, online
+    /// and at the end of the run. An engine that passes every execution with a planted
+    /// bug on, and `hits` above zero, shows that the bug breaks `tolerated` and nothing
+    /// else in this scenario.
+    pub fn execution_tolerating(
+        self,
+        faults: FaultSet,
+        tolerated: InvariantId,
+        hits: Arc<AtomicU64>,
+    ) -> Execution {
+        Arc::new(move || {
+            let monitor = self.monitor(faults);
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| (self.body)(&monitor))) {
+                match payload.downcast_ref::<Violation>() {
+                    Some(violation) if violation.invariant == tolerated => {
+                        hits.fetch_add(1, Ordering::Relaxed);
+                    }
+                    _ => resume_unwind(payload),
+                }
+            }
+            monitor.assert_finished();
+        })
     }
 }
 

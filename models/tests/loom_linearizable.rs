@@ -27,3 +27,28 @@ fn mutex_linearizable_catches_try_lock_fails_after_release() {
 fn completion_linearizable() {
     check_scenario("completion-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
 }
+
+#[test]
+fn channel_linearizable() {
+    check_scenario("channel-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn channel_linearizable_catches_close_returns_while_receiving() {
+    expect_caught("channel-linearizable", Fault::CloseReturnsWhileReceiving, BOUND, Checks::Registry);
+}
+
+#[test]
+fn pipe_reread_linearizable() {
+    check_scenario("pipe-reread-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn pipe_reread_linearizable_catches_read_skips_published_end() {
+    expect_caught("pipe-reread-linearizable", Fault::ReadSkipsPublishedEnd, BOUND, Checks::Registry);
+}
+
+#[test]
+fn pipe_backpressure_linearizable() {
+    check_scenario("pipe-backpressure-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+}

@@ -220,8 +220,14 @@ mod partitioned_pool {
 }
 
 /// The linearizability family (models/src/scenarios/linearizable.rs): recorded
-/// histories checked against the pipe's and the async mutex's sequential models.
+/// histories checked against the sequential models of the pipe, the async mutex, the
+/// completion source and the message channel.
 mod linearizable {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use pipecheck_core::InvariantId;
+
     use super::*;
 
     #[test]
@@ -237,6 +243,94 @@ mod linearizable {
     #[test]
     fn completion_history_is_linearizable() {
         schedule("completion-linearizable", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn channel_history_is_linearizable() {
+        schedule("channel-linearizable", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn pipe_reread_history_is_linearizable() {
+        schedule("pipe-reread-linearizable", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn pipe_backpressure_history_is_linearizable() {
+        schedule("pipe-backpressure-linearizable", FaultSet::NONE, ITERATIONS);
+    }
+
+    #[test]
+    fn close_returning_while_a_receive_runs_is_caught() {
+        schedule_must_fail(
+            "linearizable::close_returning_while_a_receive_runs_is_caught",
+            "channel-linearizable",
+            Fault::CloseReturnsWhileReceiving,
+        );
+    }
+
+    #[test]
+    fn read_missing_a_returned_flush_is_caught() {
+        schedule_must_fail(
+            "linearizable::read_missing_a_returned_flush_is_caught",
+            "pipe-reread-linearizable",
+            Fault::ReadSkipsPublishedEnd,
+        );
+    }
+
+    /// The kill-matrix row of the history-only planted bugs: caught as `linearizable`
+    /// (above) and by no other invariant: with the history check's violation counted
+    /// instead of failing, every random and PCT schedule passes every other invariant,
+    /// online and at the end of the run, and some schedules do break the history.
+    #[test]
+    fn history_only_faults_break_no_other_invariant() {
+        for (name, fault) in [
+            ("channel-linearizable", Fault::CloseReturnsWhileReceiving),
+            ("pipe-reread-linearizable", Fault::ReadSkipsPublishedEnd),
+            ("mutex-linearizable", Fault::TryLockFailsAfterRelease),
+        ] {
+            let scenario = find(name).expect("a scenario of that name");
+            for engine in engines(ITERATIONS) {
+                let hits = Arc::new(AtomicU64::new(0));
+                let execution =
+                    scenario.execution_tolerating(FaultSet::NONE.with(fault), fault.breaks(), hits.clone());
+                let checked = engine.check(execution);
+                assert_eq!(
+                    checked.verdict,
+                    Verdict::Pass,
+                    "{fault} under {}: {}",
+                    engine.name(),
+                    checked.verdict
+                );
+                let hits = hits.load(Ordering::Relaxed);
+                println!(
+                    "{fault} in {name} under {}: {hits} of {} schedules broke `{}`, none anything else",
+                    engine.name(),
+                    checked.executions,
+                    fault.breaks()
+                );
+                assert!(hits > 0, "{fault} under {}: no schedule broke the history", engine.name());
+            }
+        }
+    }
+
+    /// The twin of the check above: a planted bug that breaks a per-event invariant
+    /// (`CloseDropsFrame`, **byte-exact**) in the same scenario fails it.
+    #[test]
+    fn a_fault_breaking_another_invariant_is_not_tolerated() {
+        let scenario = find("channel-linearizable").expect("a scenario of that name");
+        let faults = FaultSet::NONE.with(Fault::CloseDropsFrame);
+        for engine in engines(ITERATIONS) {
+            let hits = Arc::new(AtomicU64::new(0));
+            let checked =
+                engine.check(scenario.execution_tolerating(faults, InvariantId::LINEARIZABLE, hits));
+            match &checked.verdict {
+                Verdict::Fail(failure) => {
+                    assert_eq!(failure.invariant(), Some(InvariantId::BYTE_EXACT), "{failure}")
+                }
+                Verdict::Pass => panic!("CloseDropsFrame passed under {}", engine.name()),
+            }
+        }
     }
 
     #[test]

@@ -166,6 +166,22 @@ impl CheckedReader {
         self.read_then(consume, false)
     }
 
+    /// As [`read_and_consume`](Self::read_and_consume), calling `on_read` with what the
+    /// read returned before the buffer is released: a history recorder stamps the
+    /// read's response there and the `advance_to`'s invocation, so the release is
+    /// recorded where it happens (it lets a paused flush go).
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::read`] and [`Reader::advance_to`].
+    pub fn read_and_consume_observed(
+        &mut self,
+        consume: impl FnOnce(usize) -> usize,
+        on_read: impl FnOnce(&ReadOutcome),
+    ) -> Result<ReadOutcome, PipeError> {
+        self.read_with(None, consume, true, true, on_read)
+    }
+
     /// Waits with `read_at_least(minimum)`, then consumes `consume(len)` bytes and
     /// examines only those (so the bytes left count toward the next read-at-least).
     /// Returns what the read saw.
@@ -178,7 +194,7 @@ impl CheckedReader {
         minimum: usize,
         consume: impl FnOnce(usize) -> usize,
     ) -> Result<ReadOutcome, PipeError> {
-        self.read_with(Some(minimum), consume, true, false)
+        self.read_with(Some(minimum), consume, true, false, |_| ())
     }
 
     /// `Reader::buffered_len` (the pipe reports the length it returns to the monitor).
@@ -195,7 +211,7 @@ impl CheckedReader {
         consume: impl FnOnce(usize) -> usize,
         advance_canceled: bool,
     ) -> Result<ReadOutcome, PipeError> {
-        self.read_with(None, consume, advance_canceled, true)
+        self.read_with(None, consume, advance_canceled, true, |_| ())
     }
 
     fn read_with(
@@ -204,6 +220,7 @@ impl CheckedReader {
         consume: impl FnOnce(usize) -> usize,
         advance_canceled: bool,
         examine_all: bool,
+        on_read: impl FnOnce(&ReadOutcome),
     ) -> Result<ReadOutcome, PipeError> {
         let read = match minimum {
             Some(minimum) => block_on(self.reader.read_at_least(minimum)),
@@ -229,6 +246,7 @@ impl CheckedReader {
             "reader",
             Observation::ReadData { start: outcome.start, bytes: outcome.bytes.clone() },
         );
+        on_read(&outcome);
         if advance_canceled || !outcome.canceled {
             self.reader.advance_to(consumed, end)?;
         }

@@ -247,6 +247,7 @@ fn campaign(args: CampaignArgs) -> ExitCode {
             kill_matrix: &kills,
             escaped_everywhere: escaped.clone(),
             failed: problems.iter().map(|r| r.job.spec()).collect(),
+            linearizable: report::linearizable_column(&results),
         };
         match std::fs::write(path, serde_json::to_string_pretty(&document).expect("results serialize")) {
             Ok(()) => println!("\nresults written to {}", path.display()),

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use pipecheck_core::Fault;
+use pipecheck_core::{Fault, InvariantId};
 use serde::Serialize;
 
 use crate::jobs::Engine;
@@ -24,9 +24,14 @@ fn cell(result: &JobResult) -> String {
 }
 
 fn table(title: &str, rows: &[(String, Vec<String>)], engines: &[Engine]) -> String {
+    let headers: Vec<String> = engines.iter().map(|e| e.name().to_owned()).collect();
+    table_with(title, rows, &headers)
+}
+
+fn table_with(title: &str, rows: &[(String, Vec<String>)], headers: &[String]) -> String {
     let mut widths = vec![rows.iter().map(|(r, _)| r.len()).max().unwrap_or(0).max(title.len())];
-    for (i, engine) in engines.iter().enumerate() {
-        widths.push(rows.iter().map(|(_, c)| c[i].len()).max().unwrap_or(0).max(engine.name().len()));
+    for (i, header) in headers.iter().enumerate() {
+        widths.push(rows.iter().map(|(_, c)| c[i].len()).max().unwrap_or(0).max(header.len()));
     }
     let mut out = String::new();
     let line = |out: &mut String, first: &str, cells: &[String]| {
@@ -36,7 +41,7 @@ fn table(title: &str, rows: &[(String, Vec<String>)], engines: &[Engine]) -> Str
         }
         out.push_str("|\n");
     };
-    line(&mut out, title, &engines.iter().map(|e| e.name().to_owned()).collect::<Vec<_>>());
+    line(&mut out, title, headers);
     line(&mut out, &"-".repeat(widths[0]), &widths[1..].iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>());
     for (row, cells) in rows {
         line(&mut out, row, cells);
@@ -52,20 +57,63 @@ fn engines_of(results: &[JobResult]) -> Vec<Engine> {
     engines
 }
 
-/// Scenario × engine for runs without faults.
+/// The `linearizable` column of the clean runs of one scenario: `-` when it records no
+/// history; otherwise whether every clean run's history check ran green, under the
+/// object whose sequential model checks it.
+fn linearizable_cell(scenario: &str, runs: &[&JobResult]) -> String {
+    let Some(model) = pipecheck_models::sequential_model(scenario) else {
+        return "-".to_owned();
+    };
+    let linearizable = InvariantId::LINEARIZABLE.name();
+    if runs.iter().any(|r| r.invariant.as_deref() == Some(linearizable)) {
+        format!("FAIL ({model})")
+    } else if runs.iter().all(|r| r.outcome == Outcome::Passed) {
+        format!("green ({model})")
+    } else {
+        // A run that failed another way stopped before its history was checked.
+        format!("unchecked ({model})")
+    }
+}
+
+/// The `linearizable` column for the `--json` document: each scenario with a
+/// sequential model that had clean runs, and its cell (`green (pipe)`, ...).
+pub(crate) fn linearizable_column(results: &[JobResult]) -> BTreeMap<String, String> {
+    let mut runs: BTreeMap<&str, Vec<&JobResult>> = BTreeMap::new();
+    for r in results.iter().filter(|r| r.job.fault.is_none()) {
+        if pipecheck_models::sequential_model(&r.job.scenario).is_some() {
+            runs.entry(&r.job.scenario).or_default().push(r);
+        }
+    }
+    runs.into_iter()
+        .map(|(scenario, runs)| (scenario.to_owned(), linearizable_cell(scenario, &runs)))
+        .collect()
+}
+
+/// Scenario × engine for runs without faults, and the `linearizable` column: whether
+/// each scenario with a sequential model had its recorded histories checked green.
 pub(crate) fn summary(results: &[JobResult]) -> Option<String> {
     let clean: Vec<&JobResult> = results.iter().filter(|r| r.job.fault.is_none()).collect();
     if clean.is_empty() {
         return None;
     }
     let engines = engines_of(results);
-    let mut rows: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut rows: BTreeMap<&str, (Vec<String>, Vec<&JobResult>)> = BTreeMap::new();
     for r in &clean {
-        let cells = rows.entry(&r.job.scenario).or_insert_with(|| vec!["-".to_owned(); engines.len()]);
+        let (cells, runs) =
+            rows.entry(&r.job.scenario).or_insert_with(|| (vec!["-".to_owned(); engines.len()], Vec::new()));
         cells[engines.iter().position(|e| *e == r.job.engine).expect("engine listed")] = cell(r);
+        runs.push(r);
     }
-    let rows: Vec<(String, Vec<String>)> = rows.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    Some(table("scenario", &rows, &engines))
+    let rows: Vec<(String, Vec<String>)> = rows
+        .into_iter()
+        .map(|(scenario, (mut cells, runs))| {
+            cells.push(linearizable_cell(scenario, &runs));
+            (scenario.to_owned(), cells)
+        })
+        .collect();
+    let mut headers: Vec<String> = engines.iter().map(|e| e.name().to_owned()).collect();
+    headers.push(InvariantId::LINEARIZABLE.name().to_owned());
+    Some(table_with("scenario", &rows, &headers))
 }
 
 /// One kill-matrix cell: the first catch of a fault under an engine.
@@ -196,14 +244,14 @@ pub(crate) struct Document<'a> {
     pub(crate) kill_matrix: &'a [Kill],
     pub(crate) escaped_everywhere: Vec<String>,
     pub(crate) failed: Vec<String>,
+    /// The summary's `linearizable` column: scenario → cell.
+    pub(crate) linearizable: BTreeMap<String, String>,
 }
 
 // The tests run real proptest jobs, whose pipe runs on std primitives: not in the loom or
 // shuttle worker builds, where the primitives only work inside a model.
 #[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
 mod tests {
-    use pipecheck_core::InvariantId;
-
     use super::*;
     use crate::jobs::{Job, OP_SEQUENCES};
     use crate::outcome::{Fired, judge};
@@ -229,6 +277,48 @@ mod tests {
         let kills = kills(&results);
         assert!(kills[0].caught && kills[0].invariant.as_deref() == Some("fifo-pool"));
         assert!(green(&results, &kills));
+    }
+
+    /// A clean result of `scenario` under `engine`, as a worker reports it.
+    fn clean(scenario: &str, engine: Engine, outcome: Outcome, invariant: Option<&str>) -> JobResult {
+        JobResult {
+            job: Job { id: 0, engine, scenario: scenario.into(), fault: None },
+            outcome,
+            kind: None,
+            invariant: invariant.map(str::to_owned),
+            label: None,
+            message: None,
+            iterations: 1,
+            seconds: 0.0,
+            seed: None,
+            trace: None,
+            reproduce: None,
+        }
+    }
+
+    /// The `linearizable` column: green for a scenario with a model whose clean runs
+    /// all passed, FAIL when one failed as `linearizable`, `-` without a model.
+    #[test]
+    fn the_summary_shows_the_linearizable_column() {
+        let results = vec![
+            clean("channel-linearizable", Engine::Loom, Outcome::Passed, None),
+            clean("channel-linearizable", Engine::ShuttleRandom, Outcome::Passed, None),
+            clean("pipe-linearizable", Engine::Loom, Outcome::Failed, Some("linearizable")),
+            clean("bytes-across-segments", Engine::Loom, Outcome::Passed, None),
+        ];
+        let table = summary(&results).expect("a table");
+        let row =
+            |name: &str| table.lines().find(|l| l.starts_with(&format!("| {name} "))).expect(name).to_owned();
+        assert!(table.lines().next().expect("a header").contains("| linearizable"), "{table}");
+        assert!(row("channel-linearizable").contains("green (message channel)"), "{table}");
+        assert!(row("pipe-linearizable").contains("FAIL (pipe)"), "{table}");
+        let last =
+            |name: &str| row(name).split('|').map(str::trim).rfind(|c| !c.is_empty()).map(str::to_owned);
+        assert_eq!(last("bytes-across-segments").as_deref(), Some("-"), "{table}");
+        let column = linearizable_column(&results);
+        assert_eq!(column.get("channel-linearizable").map(String::as_str), Some("green (message channel)"));
+        assert_eq!(column.get("pipe-linearizable").map(String::as_str), Some("FAIL (pipe)"));
+        assert!(!column.contains_key("bytes-across-segments"));
     }
 
     /// A broken checker: the fault's own invariant is not what fires (here, as if
@@ -259,6 +349,7 @@ mod tests {
             kill_matrix: &kills,
             escaped_everywhere: escaped_everywhere(&kills),
             failed: Vec::new(),
+            linearizable: linearizable_column(&results),
         })
         .expect("serializes");
         assert!(

@@ -219,6 +219,18 @@ impl Shared {
         state
     }
 
+    /// The `ReadSkipsPublishedEnd` planted bug's lock: as [`lock`](Self::lock), except
+    /// that the published end is not loaded when the state already shows unexamined
+    /// bytes (the end the last lock holder loaded may be older than a fast flush that
+    /// has returned).
+    pub(crate) fn lock_unless_unexamined(&self) -> MutexGuard<'_, State> {
+        let mut state = self.state.lock();
+        if state.unexamined() == 0 {
+            state.committed = self.published.committed();
+        }
+        state
+    }
+
     /// The writer takes the pipe lock: it knows the committed end (only it moves it),
     /// so no load of the word is needed (one atomic access less, which under loom is
     /// one scheduling point less on every locked flush).

@@ -186,7 +186,13 @@ impl Reader {
             self.outstanding = None;
             self.outstanding_tentative = false;
         }
-        let mut state = shared.lock();
+        let mut state = if shared.config.faults.contains(Fault::ReadSkipsPublishedEnd) {
+            // The planted bug: with bytes to return, the end the last lock holder
+            // loaded is taken as the newest.
+            shared.lock_unless_unexamined()
+        } else {
+            shared.lock()
+        };
         // The writer's failure comes first, as in .NET's `GetReadResult`
         // (`IsCompletedOrThrow` before `ObserveCancellation`): a read canceled after the
         // writer failed reports the failure, and the cancel stays pending, unobserved.

@@ -1,6 +1,7 @@
-//! The linearizability family: small concurrent pipe runs recorded as a history and
-//! checked against the pipe's sequential model ([`PipeModel`]), besides the monitor's
-//! per-event invariants.
+//! The linearizability family: small concurrent runs of the pipe and of the seed
+//! primitives recorded as a history and checked against the object's sequential model
+//! ([`PipeModel`], [`MutexModel`], [`CompletionModel`], [`MessageChannelModel`]),
+//! besides the monitor's per-event invariants.
 //!
 //! Each thread records its operations in its own log on a relaxed atomic clock (see
 //! [`Recorder`]), so recording adds no synchronization the pipe lacks. After the joins
@@ -11,10 +12,11 @@ use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{AsyncMutex, CompletionSource, Fault};
+use pipecheck_core::{AsyncMutex, ChannelError, CompletionSource, Fault, Message, message_channel_observed};
 use pipecheck_properties::linearizability::{
-    Budget, CompletionModel, CompletionOp, CompletionOutput, MutexModel, MutexOp, PipeModel, PipeOp,
-    PipeOutput, Recorder, ThreadLog, ensure_linearizable,
+    BackpressurePipeModel, Budget, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput,
+    MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog,
+    ensure_linearizable,
 };
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation};
 
@@ -47,12 +49,63 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         config: CheckConfig::default,
         body: completion_linearizable,
     },
+    Scenario {
+        name: "channel-linearizable",
+        summary: "a sender sends a message and the close frame while one task receives and another closes the receiving end: the history is linearizable",
+        scale: Scale::Small,
+        catches: &[Fault::CloseReturnsWhileReceiving],
+        config: channel_config,
+        body: channel_linearizable,
+    },
+    Scenario {
+        name: "pipe-reread-linearizable",
+        summary: "a writer flushes two frames and completes while the reader reads, examines nothing and reads again: the history is linearizable",
+        scale: Scale::Small,
+        catches: &[Fault::ReadSkipsPublishedEnd],
+        config: CheckConfig::default,
+        body: pipe_reread_linearizable,
+    },
+    Scenario {
+        name: "pipe-backpressure-linearizable",
+        summary: "a writer's first flush reaches the pause threshold and waits while the reader reads and examines; then it flushes again and completes: the history is linearizable with back-pressure",
+        scale: Scale::Small,
+        catches: &[],
+        config: backpressure_config,
+        body: pipe_backpressure_linearizable,
+    },
 ];
+
+/// Each scenario of this family and the sequential model its history is checked
+/// against, named for the object it specifies.
+pub(crate) const MODELS: &[(&str, &str)] = &[
+    ("pipe-linearizable", "pipe"),
+    ("mutex-linearizable", "async mutex"),
+    ("completion-linearizable", "completion source"),
+    ("channel-linearizable", "message channel"),
+    ("pipe-reread-linearizable", "pipe"),
+    ("pipe-backpressure-linearizable", "pipe with back-pressure"),
+];
+
+/// Channel runs: 16-byte segments, so a data frame and the close frame share one (as
+/// the channel scenarios of `primitives.rs`), and a pause threshold no run reaches:
+/// [`MessageChannelModel`] has no back-pressure, and a sender paused behind a close
+/// that stopped reading would deadlock rather than show the history.
+fn channel_config() -> CheckConfig {
+    CheckConfig {
+        minimum_segment_size: 16,
+        maximum_segment_size: 16,
+        pause_writer_threshold: 64,
+        resume_writer_threshold: 32,
+        ..CheckConfig::default()
+    }
+}
 
 /// One recorded reader step: the read (with its consume, done inside the same call) and
 /// then the `advance_to` as an operation of its own, right after. Moving the advance
 /// later inside the reader's own thread changes nothing another thread can observe:
-/// the model's writer and cancel operations return nothing that depends on it.
+/// [`PipeModel`]'s writer and cancel operations return nothing that depends on it
+/// (with back-pressure a flush's return does: `pipe_backpressure_linearizable` records
+/// the advance inside the call).
 fn recorded_read(reader: &mut CheckedReader, log: &mut ThreadLog<PipeOp, PipeOutput>) -> (usize, bool) {
     let read = log.invoke(PipeOp::Read);
     let outcome = reader.read_and_consume(|len| len).unwrap();
@@ -175,4 +228,176 @@ fn completion_linearizable(monitor: &Arc<Monitor>) {
     });
     let logs = [waiter_log, join(setter)];
     ensure_linearizable(&CompletionModel, &Recorder::history(logs), Budget::default());
+}
+
+/// The writer flushes `a`, then `b`, and completes; the reader's first read examines
+/// nothing (`read_at_least(1)`, consuming and examining none), so its second read
+/// returns at once: it must return `b` too if `b`'s flush returned before it began.
+/// Missing it breaks no per-event invariant (the bytes come at a later read, in order):
+/// only the history shows it (`ReadSkipsPublishedEnd`).
+fn pipe_reread_linearizable(monitor: &Arc<Monitor>) {
+    let recorder = Recorder::new();
+    let (mut writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
+    let mut writer_log = recorder.thread(0);
+    let mut reader_log = recorder.thread(1);
+    let writer = thread::spawn(move || {
+        for frame in [&b"a"[..], b"b"] {
+            writer_log.record(PipeOp::WriteFlush(frame.to_vec()), || {
+                writer.send(frame).unwrap();
+                PipeOutput::Done
+            });
+        }
+        writer_log.record(PipeOp::CompleteWriter, || {
+            writer.complete(None);
+            PipeOutput::Done
+        });
+        writer_log
+    });
+    let read = reader_log.invoke(PipeOp::Read);
+    let outcome = reader.read_at_least_and_consume(1, |_| 0).unwrap();
+    let output =
+        PipeOutput::Read { bytes: outcome.bytes, completed: outcome.completed, canceled: outcome.canceled };
+    reader_log.respond(read, output);
+    reader_log.record(PipeOp::AdvanceTo { consumed: 0, examined: 0 }, || PipeOutput::Done);
+    // A yield, so that a random schedule often lets the writer flush in between.
+    thread::yield_now();
+    loop {
+        let (len, completed) = recorded_read(&mut reader, &mut reader_log);
+        if completed && len == 0 {
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    reader.complete(None);
+    let logs = [join(writer), reader_log];
+    ensure_linearizable(&PipeModel, &Recorder::history(logs), Budget::default());
+}
+
+/// What a receive returned, as the model's output.
+fn received(result: Result<Message, ChannelError>) -> ChannelOutput {
+    match result {
+        Ok(Message::Data(payload)) => ChannelOutput::Message(payload),
+        Ok(Message::Closed) => ChannelOutput::Closed,
+        Err(error) => ChannelOutput::Failed(error.to_string()),
+    }
+}
+
+/// What a send returned, as the model's output.
+fn sent(result: Result<(), ChannelError>) -> ChannelOutput {
+    match result {
+        Ok(()) => ChannelOutput::Done,
+        Err(ChannelError::ReceiverGone) => ChannelOutput::Refused,
+        Err(error) => ChannelOutput::Failed(error.to_string()),
+    }
+}
+
+/// The sender sends `m` and the close frame; one task receives once while another
+/// closes the receiving end (a receive loop until the close frame, which the model
+/// checks as such: [`MessageChannelModel::split_closes`]). The history must be
+/// linearizable: the message to one caller, and a close that returns only after the
+/// close frame was sent, with the message if no receive took it. One message keeps
+/// loom's bound-2 search near 10 s (two take it past a minute: models/LOOM.md).
+fn channel_linearizable(monitor: &Arc<Monitor>) {
+    let recorder = Recorder::new();
+    let (mut sender, receiver) =
+        message_channel_observed(monitor.pipe_options(), monitor.primitive_observer())
+            .expect("valid options");
+    let receiver = pipecheck_core::primitive::sync::Arc::new(receiver);
+    let mut sender_log = recorder.thread(0);
+    let mut receiver_log = recorder.thread(1);
+    let mut closer_log = recorder.thread(2);
+    let receiving = {
+        let receiver = receiver.clone();
+        thread::spawn(move || {
+            receiver_log.record(ChannelOp::Receive, || received(block_on(receiver.receive())));
+            receiver_log
+        })
+    };
+    let sending = thread::spawn(move || {
+        sender_log.record(ChannelOp::Send(b"m".to_vec()), || sent(block_on(sender.send(b"m"))));
+        sender_log.record(ChannelOp::CloseSender, || sent(block_on(sender.close())));
+        sender_log
+    });
+    closer_log.record(ChannelOp::Close, || match block_on(receiver.close()) {
+        Ok(drained) => ChannelOutput::Drained(drained),
+        Err(error) => ChannelOutput::Failed(error.to_string()),
+    });
+    let logs = [join(sending), join(receiving), closer_log];
+    let history = MessageChannelModel::split_closes(&Recorder::history(logs), 100);
+    ensure_linearizable(&MessageChannelModel, &history, Budget::default());
+}
+
+/// Back-pressure within reach: a 2-byte flush pauses the writer, and it resumes once
+/// fewer than 1 byte is unexamined.
+fn backpressure_config() -> CheckConfig {
+    CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..CheckConfig::default() }
+}
+
+/// The writer flushes "ab" (reaching the pause threshold: the flush waits until the
+/// reader has examined both bytes), then "c", and completes; the reader reads and
+/// examines everything until the writer completed. Checked against
+/// [`BackpressurePipeModel`] (each flush a commit, then a return enabled only while
+/// the writer is not paused): a flush must not return before the reader released it.
+fn pipe_backpressure_linearizable(monitor: &Arc<Monitor>) {
+    let config = monitor.config();
+    let model = BackpressurePipeModel {
+        pause: usize::try_from(config.pause_writer_threshold).expect("a small threshold"),
+        resume: usize::try_from(config.resume_writer_threshold).expect("a small threshold"),
+    };
+    let recorder = Recorder::new();
+    let (mut writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
+    let mut writer_log = recorder.thread(0);
+    let mut reader_log = recorder.thread(1);
+    let writer = thread::spawn(move || {
+        for frame in [&b"ab"[..], b"c"] {
+            writer_log.record(PipeOp::WriteFlush(frame.to_vec()), || {
+                writer.send(frame).unwrap();
+                PipeOutput::Done
+            });
+        }
+        writer_log.record(PipeOp::CompleteWriter, || {
+            writer.complete(None);
+            PipeOutput::Done
+        });
+        writer_log
+    });
+    loop {
+        // The advance that releases the writer is recorded where it happens, inside
+        // the call (after the read returned), not after it as `recorded_read` does.
+        let read = reader_log.invoke(PipeOp::Read);
+        let mut advance = None;
+        let outcome = reader
+            .read_and_consume_observed(
+                |len| len,
+                |outcome| {
+                    let bytes = outcome.bytes.clone();
+                    let (completed, canceled) = (outcome.completed, outcome.canceled);
+                    reader_log.respond(read, PipeOutput::Read { bytes, completed, canceled });
+                    let len = outcome.bytes.len();
+                    advance = Some(reader_log.invoke(PipeOp::AdvanceTo { consumed: len, examined: len }));
+                },
+            )
+            .unwrap();
+        reader_log.respond(advance.expect("the read returned"), PipeOutput::Done);
+        if outcome.completed && outcome.bytes.is_empty() {
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    reader.complete(None);
+    let logs = [join(writer), reader_log];
+    let history = BackpressurePipeModel::split_flushes(&Recorder::history(logs));
+    ensure_linearizable(&model, &history, Budget::default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MODELS, SCENARIOS};
+
+    #[test]
+    fn every_scenario_of_the_family_names_its_model() {
+        let names: Vec<&str> = SCENARIOS.iter().map(|s| s.name).collect();
+        let modelled: Vec<&str> = MODELS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, modelled, "keep MODELS in step with SCENARIOS");
+    }
 }

@@ -52,6 +52,20 @@ pub fn all() -> Vec<Scenario> {
     all
 }
 
+/// The object whose sequential model the scenario `name` checks its recorded history
+/// against (`linearizable`: `"pipe"`, `"async mutex"`, `"completion source"`,
+/// `"message channel"`), or `None` for a scenario that records no history.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(pipecheck_models::sequential_model("channel-linearizable"), Some("message channel"));
+/// assert_eq!(pipecheck_models::sequential_model("bytes-across-segments"), None);
+/// ```
+pub fn sequential_model(name: &str) -> Option<&'static str> {
+    linearizable::MODELS.iter().find(|(scenario, _)| *scenario == name).map(|(_, model)| *model)
+}
+
 /// The scenario called `name`.
 pub fn find(name: &str) -> Option<Scenario> {
     all().into_iter().find(|s| s.name == name)

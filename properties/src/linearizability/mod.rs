@@ -16,6 +16,8 @@
 //!   [`concurrent_execution`] / [`shrink_concurrent`] run generated 2–3-thread
 //!   scenarios under any engine, checked for linearizability and shrunk.
 
+mod backpressure_model;
+mod channel_model;
 mod check;
 mod completion_model;
 mod concurrent;
@@ -35,6 +37,8 @@ mod sequences;
 mod synthetic;
 mod timeline;
 
+pub use backpressure_model::{BackpressureOp, BackpressurePipeModel, BackpressureState};
+pub use channel_model::{ChannelOp, ChannelOutput, ChannelState, MessageChannelModel};
 pub use check::check;
 pub use completion_model::{CompletionModel, CompletionOp, CompletionOutput, Slot};
 pub use concurrent::{

@@ -9,8 +9,28 @@
 //! at its linearization point, and it is a *blocking* operation, enabled only when a
 //! byte is unexamined, the writer completed, or a cancel is pending (see
 //! [`SequentialModel`]'s rule for blocking operations). A canceled read takes the
-//! cancel flag down. Flush results are not modelled (back-pressure has its own
-//! invariant): scenarios checked with this model keep the pause threshold out of reach.
+//! cancel flag down.
+//!
+//! ## Back-pressure is outside the model
+//!
+//! Flush results are not modelled, and scenarios checked with this model keep the pause
+//! threshold out of reach (`pipe-linearizable` commits 3 bytes, `pipe-reread-linearizable`
+//! 2, against the default threshold of 16). A flush that pauses is not one atomic step:
+//! its bytes are committed (a read may return them) *before* it returns, and it returns
+//! only once the reader examined enough to go below the resume threshold (or completed,
+//! or the flush was canceled). One linearization point cannot serve both: placed at the
+//! commit, the return's condition (committed − examined < resume) is false there; placed
+//! at the release, a read that returned the flushed bytes earlier would come before the
+//! write. Modelling it takes the split the message channel's close gets
+//! ([`MessageChannelModel::split_closes`](super::MessageChannelModel::split_closes)): a
+//! commit, then a blocking *return* enabled while the writer is not paused, with
+//! `paused` set at a commit that leaves committed − examined ≥ pause, cleared by an
+//! `advance_to` below resume, by the reader's completion or by a flush cancel, and the
+//! flush's `is_completed`/`is_canceled` checked at the return.
+//! [`BackpressurePipeModel`](super::BackpressurePipeModel) does that for the plain
+//! case (no flush cancel, no `read_at_least`, the reader not completed while a flush
+//! waits); the `backpressure` invariant checks every case online, against every commit
+//! and release in the event log (taken under the pipe lock, in linearization order).
 
 use super::model::SequentialModel;
 
@@ -73,6 +93,11 @@ impl PipeState {
     /// Whether the writer completed.
     pub fn writer_completed(&self) -> bool {
         self.writer_completed
+    }
+
+    /// Committed bytes the reader has not examined: what back-pressure counts.
+    pub fn unexamined(&self) -> usize {
+        self.unread.len() - self.examined
     }
 }
 

@@ -106,6 +106,17 @@ pub enum PipeEvent {
         /// The end that waits.
         end: PipeEnd,
     },
+    /// A read parked (after its [`WakerRegistered`](PipeEvent::WakerRegistered)): it
+    /// waits for the committed end to reach `awaits_end`, having re-checked the end the
+    /// park's read-modify-write returned. Emitted under the pipe lock. A flush that
+    /// published that end without the lock before the park (its
+    /// [`FlushReturned`](PipeEvent::FlushReturned) after [`Published`](PipeEvent::Published),
+    /// in either log order) is a wake nobody will deliver: the fast path publishes
+    /// only while no reader is parked.
+    ReadParked {
+        /// The committed end the read waits for (examined + the bytes it needs).
+        awaits_end: u64,
+    },
     /// The end emitting this took the other end's registered waker to wake it (a flush
     /// or a writer completion waking a pending read, a consume waking a paused flush,
     /// a cancel waking its own end). Emitted by the waking thread, so a log shows who

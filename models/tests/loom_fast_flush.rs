@@ -3,7 +3,7 @@
 //!
 //! * a read registering its waker while a flush publishes — check-then-park without
 //!   re-checking after the park (`ParksWithoutRecheck`, the parked read is never woken:
-//!   **no-lost-wakeup**, the engine's deadlock), and a relaxed publish of the committed
+//!   **no-lost-wakeup**: the park for bytes already published, or the engine's deadlock), and a relaxed publish of the committed
 //!   end (`RelaxedPublish`, the reader's access to the bytes is not ordered after the
 //!   writer's: loom's causality check, **no-data-race**);
 //! * a flush crossing the pause threshold while the reader consumes below resume — the

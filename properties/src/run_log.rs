@@ -91,6 +91,7 @@ pub fn describe(observation: &Observation) -> String {
             ),
             E::WakerRegistered { end: PipeEnd::Reader } => "read pending: waker registered".to_owned(),
             E::WakerRegistered { end: PipeEnd::Writer } => "flush paused: waker registered".to_owned(),
+            E::ReadParked { awaits_end } => format!("read parked: waits for end {awaits_end}"),
             E::Woke { end: PipeEnd::Reader } => "wakes the reader".to_owned(),
             E::Woke { end: PipeEnd::Writer } => "wakes the writer".to_owned(),
             E::ReadAtLeastPending { minimum, unconsumed, writer_stays_paused } => format!(

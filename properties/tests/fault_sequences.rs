@@ -56,7 +56,7 @@ const NOT_IN_THE_PIPE: &[Fault] = &[
     Fault::ResetStrandsWaiter,
     Fault::ResetKeepsExamined,
     Fault::TryLockFailsAfterRelease,
-    // The lock-free flush's races (issue 14): a fast flush racing the reader's park or
+    // The lock-free flush's races: a fast flush racing the reader's park or
     // consume, or the memory ordering of its publish. One thread running an operation
     // sequence never interleaves them; the loom and shuttle models do.
     Fault::ParksWithoutRecheck,

@@ -220,6 +220,8 @@ impl Reader {
                 if let Some(cx) = cx {
                     register_end_waker(shared, &mut state.reader_waker, cx, PipeEnd::Reader);
                     shared.observer.emit(|| PipeEvent::WakerRegistered { end: PipeEnd::Reader });
+                    let awaits_end = state.examined + wanted;
+                    shared.observer.emit(|| PipeEvent::ReadParked { awaits_end });
                     state.read_minimum = minimum;
                     if let Some(minimum) = minimum {
                         writer_waker = at_least::wait_for(shared, &mut state, minimum);

@@ -31,10 +31,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
                   reader examines without consuming until both are there; the writer then waits for the \
                   reader's reply before completing",
         scale: Scale::Small,
-        // `ParksWithoutRecheck` is caught here by loom (`loom_fast_flush.rs`), but shuttle's
-        // random and PCT schedulers did not find it in 3,000 iterations, so it is not
-        // declared (the kill matrix would show it escaping shuttle).
-        catches: &[Fault::RelaxedPublish],
+        catches: &[Fault::RelaxedPublish, Fault::ParksWithoutRecheck],
         config: one_segment_of_four,
         body: read_parks_while_flush_publishes,
     },

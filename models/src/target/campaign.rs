@@ -1,14 +1,16 @@
 //! A campaign over any targets, in the build's checker: every scenario without a fault
 //! must pass, and every planted fault must be caught as the invariant it breaks by some
-//! engine (the kill matrix). [`main`] is the entry a user crate calls from a small
+//! engine (the kill matrix). A `linearizable` column says, per target, whether its
+//! histories were checked green against its sequential model (`-` without one). [`main`] is the entry a user crate calls from a small
 //! binary, once built with `--features loom` (small scenarios, every interleaving within
 //! the bound) and once with `--features shuttle` (random and PCT schedules).
 
 use std::process::ExitCode;
 
-use pipecheck_properties::{Engine, Verdict};
+use pipecheck_core::InvariantId;
+use pipecheck_properties::{Checked, Engine, Verdict};
 
-use super::Target;
+use super::{LARGE_SCENARIO, SMALL_SCENARIO, Target};
 use crate::Scale;
 
 /// An engine of the campaign, and whether it can afford large scenarios.
@@ -68,8 +70,9 @@ pub fn build_engines() -> Result<Vec<CampaignEngine>, String> {
     Ok(engines)
 }
 
-/// Runs the campaign over `targets` with [`build_engines`], prints the clean runs and
-/// the kill matrix as tables, and fails when a clean run fails or a planted fault is
+/// Runs the campaign over `targets` with [`build_engines`], prints the clean runs, the
+/// `linearizable` column (per target with a sequential model) and the kill matrix as
+/// tables, and fails when a clean run fails or a planted fault is
 /// caught as its own invariant by no engine.
 ///
 /// # Examples
@@ -104,17 +107,22 @@ pub fn main(targets: Vec<Target>) -> ExitCode {
     if run(&targets, &engines) { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-/// Runs and prints the campaign; whether it passed.
-pub fn run(targets: &[Target], engines: &[CampaignEngine]) -> bool {
-    let names: Vec<String> = engines.iter().map(|e| e.engine.name()).collect();
-    println!("campaign: {} target(s) under {}\n", targets.len(), names.join(", "));
-    let mut ok = true;
+/// One clean run of the campaign: a scenario of a target under one engine.
+struct CleanRun<'a> {
+    target: &'a Target,
+    scenario: &'static str,
+    checked: Checked,
+}
+
+/// Runs every scenario of `targets` without a fault under each engine that can afford
+/// it, printing one table row per run.
+fn clean_runs<'a>(targets: &'a [Target], engines: &[CampaignEngine]) -> Vec<CleanRun<'a>> {
+    let mut runs = Vec::new();
     println!("| target | scenario | engine | verdict |\n|---|---|---|---|");
     for target in targets {
         for scenario in target.all_scenarios() {
             for e in engines.iter().filter(|e| e.large || scenario.scale == Scale::Small) {
                 let checked = e.engine.check(scenario.execution(None));
-                ok &= checked.verdict == Verdict::Pass;
                 println!(
                     "| {} | {} | {} | {} ({} executions, {:.2?}) |",
                     target.name(),
@@ -124,8 +132,61 @@ pub fn run(targets: &[Target], engines: &[CampaignEngine]) -> bool {
                     checked.executions,
                     checked.elapsed
                 );
+                runs.push(CleanRun { target, scenario: scenario.name, checked });
             }
         }
+    }
+    runs
+}
+
+/// The `linearizable` cell of a target, in the words of the workspace campaign's
+/// column: `-` without a sequential model; else, over the clean runs of its
+/// linearizability scenarios, `FAIL (<model>)` when one failed as `linearizable`,
+/// `green (<model>)` when all passed (each history check ran and found an order), and
+/// `unchecked (<model>)` when one failed another way first (or none ran).
+fn linearizable_cell(model: Option<&str>, verdicts: &[&Verdict]) -> String {
+    let Some(model) = model else {
+        return "-".to_owned();
+    };
+    if verdicts.iter().any(|v| v.names(InvariantId::LINEARIZABLE)) {
+        format!("FAIL ({model})")
+    } else if !verdicts.is_empty() && verdicts.iter().all(|v| **v == Verdict::Pass) {
+        format!("green ({model})")
+    } else {
+        // A run that failed another way stopped before its history was checked.
+        format!("unchecked ({model})")
+    }
+}
+
+/// The `linearizable` column: each target and its [`linearizable_cell`] over `runs`.
+fn linearizable_column(targets: &[Target], runs: &[CleanRun<'_>]) -> Vec<(&'static str, String)> {
+    targets
+        .iter()
+        .map(|target| {
+            let checked: Vec<&str> = target.linearizability_scenarios().map(|s| s.name).collect();
+            let verdicts: Vec<&Verdict> = runs
+                .iter()
+                .filter(|r| r.target.name() == target.name() && checked.contains(&r.scenario))
+                .map(|r| &r.checked.verdict)
+                .collect();
+            (target.name(), linearizable_cell(target.sequential_model(), &verdicts))
+        })
+        .collect()
+}
+
+/// Runs and prints the campaign; whether it passed.
+pub fn run(targets: &[Target], engines: &[CampaignEngine]) -> bool {
+    let names: Vec<String> = engines.iter().map(|e| e.engine.name()).collect();
+    println!("campaign: {} target(s) under {}\n", targets.len(), names.join(", "));
+    let runs = clean_runs(targets, engines);
+    let mut ok = runs.iter().all(|r| r.checked.verdict == Verdict::Pass);
+    println!(
+        "\nLinearizable (each target's {SMALL_SCENARIO}/{LARGE_SCENARIO} runs above, their histories checked \
+         against its sequential model; - without one):\n"
+    );
+    println!("| target | linearizable |\n|---|---|");
+    for (target, cell) in linearizable_column(targets, &runs) {
+        println!("| {target} | {cell} |");
     }
     println!("\nKill matrix (a planted fault counts as caught only as the invariant it breaks):\n");
     println!("| target | fault (breaks) | engine | verdict |\n|---|---|---|---|");
@@ -176,4 +237,94 @@ pub fn run(targets: &[Target], engines: &[CampaignEngine]) -> bool {
         }
     }
     ok
+}
+
+#[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
+mod tests {
+    use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
+    use pipecheck_properties::linearizability::{OpsSpec, SequentialModel};
+    use pipecheck_properties::{FailureKind, Threads};
+    use proptest::prelude::Just;
+    use proptest::strategy::{BoxedStrategy, Strategy};
+
+    use super::*;
+    use crate::target::{GeneratedScenarios, TargetScenario};
+
+    /// A shared counter's `fetch_add(1)`, which returns the count before it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Increment;
+
+    /// A counter as an [`OpsSpec`]; `off_by_one` is a wrong model (an increment returns
+    /// the count after it), so that no history of the correct counter linearizes.
+    #[derive(Clone, Copy, Debug)]
+    struct Counter {
+        off_by_one: bool,
+    }
+
+    impl SequentialModel for Counter {
+        type State = u64;
+        type Input = Increment;
+        type Output = u64;
+
+        fn init(&self) -> u64 {
+            0
+        }
+
+        fn step(&self, count: &u64, _: &Increment, returned: &u64) -> Option<u64> {
+            let expected = if self.off_by_one { count + 1 } else { *count };
+            (*returned == expected).then_some(count + 1)
+        }
+    }
+
+    impl OpsSpec for Counter {
+        type Real = AtomicU64;
+
+        fn build(&self) -> AtomicU64 {
+            AtomicU64::new(0)
+        }
+
+        fn apply(&self, real: &AtomicU64, _: &Increment) -> u64 {
+            real.fetch_add(1, Ordering::SeqCst)
+        }
+
+        fn inputs(&self) -> BoxedStrategy<Increment> {
+            Just(Increment).boxed()
+        }
+    }
+
+    fn counter(name: &'static str, off_by_one: bool) -> Target {
+        Target::new(name, "a counter").linearizable(Counter { off_by_one }, GeneratedScenarios::new(&[]))
+    }
+
+    fn no_model() -> Target {
+        let scenario = TargetScenario::new("nothing", "does nothing", Scale::Small, Vec::new(), |_, _| {});
+        Target::new("no-model", "a target without a sequential model").scenarios(Vec::new(), vec![scenario])
+    }
+
+    #[test]
+    fn the_linearizable_column_is_green_fail_or_dash_per_target() {
+        let targets = [counter("counter", false), counter("wrong-model", true), no_model()];
+        let engines = [CampaignEngine { engine: Box::new(Threads { runs: 3 }), large: true }];
+        let runs = clean_runs(&targets, &engines);
+        let column = linearizable_column(&targets, &runs);
+        assert_eq!(
+            column,
+            [
+                ("counter", "green (Counter)".to_owned()),
+                ("wrong-model", "FAIL (Counter)".to_owned()),
+                ("no-model", "-".to_owned()),
+            ]
+        );
+        // The wrong model's failures are the campaign's: it does not pass.
+        assert!(!run(&targets, &engines));
+        assert!(run(&targets[..1], &engines));
+    }
+
+    #[test]
+    fn a_model_whose_runs_failed_another_way_first_is_unchecked() {
+        let panicked = Verdict::Fail(FailureKind::Panic { message: "boom".to_owned(), location: None });
+        assert_eq!(linearizable_cell(Some("Counter"), &[&Verdict::Pass, &panicked]), "unchecked (Counter)");
+        assert_eq!(linearizable_cell(Some("Counter"), &[]), "unchecked (Counter)");
+        assert_eq!(linearizable_cell(None, &[&panicked]), "-");
+    }
 }

@@ -59,7 +59,9 @@ impl Target {
     /// threads, recording the history and checking it against `spec`'s model, and
     /// publishing its operations as an [`OpsLog`] (the traces tool's table); the
     /// planted fault of a run is switched on around it
-    /// ([`PlantedFault::activate_opt`]). Adds `linearizable` to the target's invariants.
+    /// ([`PlantedFault::activate_opt`]). Adds `linearizable` to the target's invariants,
+    /// and names `S` as its [`sequential_model`](Target::sequential_model) (the
+    /// campaign's `linearizable` column).
     /// The scenario names are fixed: one spec per target (a second one fails
     /// [`Target::validate`] as a duplicate).
     ///
@@ -122,8 +124,18 @@ impl Target {
             ),
         ];
         let statement: (InvariantId, &'static str) = (Linearizable.id(), Linearizable.statement());
-        self.scenarios(vec![statement], scenarios)
+        let mut target = self.scenarios(vec![statement], scenarios);
+        target.model = Some(short_type_name::<S>());
+        target
     }
+}
+
+/// `S`'s name without its module path (`oneshot::model::OneshotModel` → `OneshotModel`;
+/// a generic's parameters keep theirs).
+fn short_type_name<S>() -> &'static str {
+    let full = std::any::type_name::<S>();
+    let path = &full[..full.find('<').unwrap_or(full.len())];
+    path.rfind("::").map_or(full, |i| &full[i + 2..])
 }
 
 #[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
@@ -140,6 +152,10 @@ mod tests {
         let scales: Vec<_> = target.all_scenarios().iter().map(|s| (s.name, s.scale)).collect();
         assert_eq!(scales, [(SMALL_SCENARIO, Scale::Small), (LARGE_SCENARIO, Scale::Large)]);
         assert!(target.invariants().iter().any(|(id, _)| *id == InvariantId::LINEARIZABLE));
+        assert_eq!(target.sequential_model(), Some("MutexSpec"));
+        let checked: Vec<_> = target.linearizability_scenarios().map(|s| s.name).collect();
+        assert_eq!(checked, [SMALL_SCENARIO, LARGE_SCENARIO]);
+        assert_eq!(Target::new("t", "t").sequential_model(), None);
         // On std threads: the generated runs finish and are linearizable.
         for scenario in target.all_scenarios() {
             scenario.run_once(None, &|_| {});

@@ -101,12 +101,20 @@ pub struct Target {
     faults: Vec<&'static PlantedFault>,
     invariants: Vec<(InvariantId, &'static str)>,
     scenarios: Vec<TargetScenario>,
+    model: Option<&'static str>,
 }
 
 impl Target {
     /// An empty target called `name` (trace headers and the command line use it).
     pub fn new(name: &'static str, summary: &'static str) -> Target {
-        Target { name, summary, faults: Vec::new(), invariants: Vec::new(), scenarios: Vec::new() }
+        Target {
+            name,
+            summary,
+            faults: Vec::new(),
+            invariants: Vec::new(),
+            scenarios: Vec::new(),
+            model: None,
+        }
     }
 
     /// Declares planted faults (names unique within the target).
@@ -166,6 +174,19 @@ impl Target {
     /// Its invariants and their statements (the legend of a report).
     pub fn invariants(&self) -> &[(InvariantId, &'static str)] {
         &self.invariants
+    }
+
+    /// The sequential model [`Target::linearizable`] checks its histories against (the
+    /// spec's type name without its path, e.g. `OneshotModel`), if it has one.
+    pub fn sequential_model(&self) -> Option<&'static str> {
+        self.model
+    }
+
+    /// The scenarios that check a recorded history against the sequential model
+    /// ([`SMALL_SCENARIO`] and [`LARGE_SCENARIO`]); none without a model.
+    pub fn linearizability_scenarios(&self) -> impl Iterator<Item = &TargetScenario> {
+        let checked = self.model.is_some();
+        self.scenarios.iter().filter(move |s| checked && [SMALL_SCENARIO, LARGE_SCENARIO].contains(&s.name))
     }
 
     /// Its scenarios, in declaration order.
@@ -258,6 +279,7 @@ impl fmt::Debug for Target {
             .field("name", &self.name)
             .field("faults", &self.faults.iter().map(|f| f.name()).collect::<Vec<_>>())
             .field("scenarios", &self.scenarios.iter().map(|s| s.name).collect::<Vec<_>>())
+            .field("model", &self.model)
             .finish_non_exhaustive()
     }
 }

@@ -105,18 +105,18 @@ fn restart(tape: &SharedTape, seed: u64) {
 
 /// Wraps one of shuttle's schedulers and records each execution on the tape.
 pub(crate) struct Recorder {
-    inner: Option<Box<dyn Scheduler>>,
+    inner: Option<Box<dyn Scheduler + Send>>,
     tape: SharedTape,
     /// The inner scheduler said there are no more executions (no run was cut short).
     finished: bool,
 }
 
 impl Recorder {
-    pub(crate) fn new(inner: Box<dyn Scheduler>, tape: SharedTape) -> Recorder {
+    pub(crate) fn new(inner: Box<dyn Scheduler + Send>, tape: SharedTape) -> Recorder {
         Recorder { inner: Some(inner), tape, finished: false }
     }
 
-    fn inner(&mut self) -> &mut dyn Scheduler {
+    fn inner(&mut self) -> &mut (dyn Scheduler + Send) {
         self.inner.as_deref_mut().expect("present until drop")
     }
 }

@@ -60,7 +60,7 @@ pub(crate) struct Ran {
 pub(crate) fn run(
     scenario: &TargetScenario,
     fault: Option<&'static PlantedFault>,
-    scheduler: impl Scheduler + 'static,
+    scheduler: impl Scheduler + Send + 'static,
     tape: &SharedTape,
     slot: &MonitorSlot,
     max_steps: usize,

@@ -45,7 +45,7 @@ impl SchedulerKind {
     }
 
     /// shuttle's scheduler of this kind.
-    pub fn scheduler(self, seed: u64, iterations: usize) -> Box<dyn Scheduler> {
+    pub fn scheduler(self, seed: u64, iterations: usize) -> Box<dyn Scheduler + Send> {
         match self {
             SchedulerKind::Random => Box::new(RandomScheduler::new_from_seed(seed, iterations)),
             SchedulerKind::Pct { depth } => Box::new(PctScheduler::new_from_seed(seed, depth, iterations)),
@@ -147,8 +147,15 @@ pub fn config(max_steps: usize) -> Config {
 /// Runs executions of `body` under `scheduler` until it stops or one fails, quietly;
 /// the verdict of the run. The traces tool passes its recording and replaying
 /// schedulers here.
+///
+/// The executions run on a thread of their own, which ends with them. A failed
+/// execution can end while another of its tasks is still unwinding a panic (a
+/// destructor on the unwinding path reached a scheduling point); shuttle leaks that
+/// task, and the thread's panic count stays raised. On a thread that ran later
+/// executions, the next clean one would fail ("a task was still unwinding a panic");
+/// on a fresh thread per run, nothing carries over.
 pub fn run_with(
-    scheduler: impl Scheduler + 'static,
+    scheduler: impl Scheduler + Send + 'static,
     max_steps: usize,
     body: impl Fn() + Send + Sync + 'static,
 ) -> Verdict {
@@ -158,8 +165,12 @@ pub fn run_with(
     SHUTTLE_HOOK.call_once(|| {
         Runner::new(RoundRobinScheduler::new(1), config(1_000)).run(|| {});
     });
-    let runner = Runner::new(scheduler, config(max_steps));
-    conclude(None, move || {
-        runner.run(body);
-    })
+    let run = move || {
+        let runner = Runner::new(scheduler, config(max_steps));
+        conclude(None, move || {
+            runner.run(body);
+        })
+    };
+    std::thread::scope(|scope| scope.spawn(run).join())
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

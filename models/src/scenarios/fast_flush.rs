@@ -31,14 +31,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
                   reader examines without consuming until both are there; the writer then waits for the \
                   reader's reply before completing",
         scale: Scale::Small,
-        // `ParksWithoutRecheck` is caught here by loom (`loom_fast_flush.rs`), and a
-        // single shuttle exploration finds it too (`no-lost-wakeup` sees the park for
-        // bytes already published: random at iteration 66, PCT at 79), but it is not
-        // declared: its failing execution ends with the writer task still unwinding
-        // (shuttle-engine 0.1.8 leaks it), and the stale panic count fails the next
-        // clean execution in the same process (the shuttle hunt test runs every fault
-        // in one process). See models/LOOM.md.
-        catches: &[Fault::RelaxedPublish],
+        catches: &[Fault::RelaxedPublish, Fault::ParksWithoutRecheck],
         config: one_segment_of_four,
         body: read_parks_while_flush_publishes,
     },

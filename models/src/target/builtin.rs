@@ -98,8 +98,8 @@ mod tests {
         let every_scenario = crate::all();
         for &fault in Fault::ALL {
             let owners = targets.iter().filter(|t| t.fault(fault.name()).is_ok()).count();
-            // A fault no scenario claims (asserted by its own loom test only, such as
-            // `ParksWithoutRecheck`) cannot be declared: a target rejects unclaimed faults.
+            // A fault no scenario claims (asserted by its own test only) cannot be
+            // declared: a target rejects unclaimed faults.
             let claimed = every_scenario.iter().any(|s| s.catches.contains(&fault));
             assert_eq!(owners, usize::from(claimed), "{fault} is declared by {owners} built-in targets");
             assert_eq!(planted(fault).breaks(), fault.breaks());

@@ -18,7 +18,7 @@ use pipecheck_properties::linearizability::{
     MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog,
     ensure_linearizable,
 };
-use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation};
+use pipecheck_properties::{CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation};
 
 use super::drive::join;
 use crate::{Scale, Scenario};
@@ -116,11 +116,34 @@ fn recorded_read(reader: &mut CheckedReader, log: &mut ThreadLog<PipeOp, PipeOut
     (len, completed)
 }
 
+/// The writer's thread: each frame sent (written and flushed) as one recorded
+/// `WriteFlush`, then the completion; returns its log.
+fn recorded_writer(
+    mut writer: CheckedWriter,
+    mut log: ThreadLog<PipeOp, PipeOutput>,
+    frames: &[&'static [u8]],
+) -> thread::JoinHandle<ThreadLog<PipeOp, PipeOutput>> {
+    let frames = frames.to_vec();
+    thread::spawn(move || {
+        for frame in frames {
+            log.record(PipeOp::WriteFlush(frame.to_vec()), || {
+                writer.send(frame).unwrap();
+                PipeOutput::Done
+            });
+        }
+        log.record(PipeOp::CompleteWriter, || {
+            writer.complete(None);
+            PipeOutput::Done
+        });
+        log
+    })
+}
+
 fn pipe_linearizable(monitor: &Arc<Monitor>) {
     let recorder = Recorder::new();
-    let (mut writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
+    let (writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
     let canceller = reader.inner().read_canceller();
-    let mut writer_log = recorder.thread(0);
+    let writer_log = recorder.thread(0);
     let mut cancel_log = recorder.thread(2);
     let mut reader_log = recorder.thread(1);
     let cancel = thread::spawn(move || {
@@ -130,19 +153,7 @@ fn pipe_linearizable(monitor: &Arc<Monitor>) {
         });
         cancel_log
     });
-    let writer = thread::spawn(move || {
-        for frame in [&b"ab"[..], b"c"] {
-            writer_log.record(PipeOp::WriteFlush(frame.to_vec()), || {
-                writer.send(frame).unwrap();
-                PipeOutput::Done
-            });
-        }
-        writer_log.record(PipeOp::CompleteWriter, || {
-            writer.complete(None);
-            PipeOutput::Done
-        });
-        writer_log
-    });
+    let writer = recorded_writer(writer, writer_log, &[&b"ab"[..], b"c"]);
     loop {
         let (len, completed) = recorded_read(&mut reader, &mut reader_log);
         if completed && len == 0 {
@@ -237,22 +248,10 @@ fn completion_linearizable(monitor: &Arc<Monitor>) {
 /// only the history shows it (`ReadSkipsPublishedEnd`).
 fn pipe_reread_linearizable(monitor: &Arc<Monitor>) {
     let recorder = Recorder::new();
-    let (mut writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
-    let mut writer_log = recorder.thread(0);
+    let (writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
+    let writer_log = recorder.thread(0);
     let mut reader_log = recorder.thread(1);
-    let writer = thread::spawn(move || {
-        for frame in [&b"a"[..], b"b"] {
-            writer_log.record(PipeOp::WriteFlush(frame.to_vec()), || {
-                writer.send(frame).unwrap();
-                PipeOutput::Done
-            });
-        }
-        writer_log.record(PipeOp::CompleteWriter, || {
-            writer.complete(None);
-            PipeOutput::Done
-        });
-        writer_log
-    });
+    let writer = recorded_writer(writer, writer_log, &[&b"a"[..], b"b"]);
     let read = reader_log.invoke(PipeOp::Read);
     let outcome = reader.read_at_least_and_consume(1, |_| 0).unwrap();
     let output =
@@ -345,22 +344,10 @@ fn pipe_backpressure_linearizable(monitor: &Arc<Monitor>) {
         resume: usize::try_from(config.resume_writer_threshold).expect("a small threshold"),
     };
     let recorder = Recorder::new();
-    let (mut writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
-    let mut writer_log = recorder.thread(0);
+    let (writer, mut reader) = pipecheck_properties::checked_pipe(monitor);
+    let writer_log = recorder.thread(0);
     let mut reader_log = recorder.thread(1);
-    let writer = thread::spawn(move || {
-        for frame in [&b"ab"[..], b"c"] {
-            writer_log.record(PipeOp::WriteFlush(frame.to_vec()), || {
-                writer.send(frame).unwrap();
-                PipeOutput::Done
-            });
-        }
-        writer_log.record(PipeOp::CompleteWriter, || {
-            writer.complete(None);
-            PipeOutput::Done
-        });
-        writer_log
-    });
+    let writer = recorded_writer(writer, writer_log, &[&b"ab"[..], b"c"]);
     loop {
         // The advance that releases the writer is recorded where it happens, inside
         // the call (after the read returned), not after it as `recorded_read` does.

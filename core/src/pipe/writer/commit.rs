@@ -1,0 +1,217 @@
+//! The flush's commit: the lock-free fast path (seed 001's uncontended flush) and the
+//! single-lock slow path, and the flush results they report.
+
+use crate::error::PipeError;
+use crate::faults::Fault;
+use crate::observe::{PipeEvent, PipeOperation};
+use crate::pipe::writer::{FlushResult, Writer, give_back_memory, link};
+use crate::pipe::{Shared, State, hand_over};
+use crate::primitive::sync::atomic::Ordering;
+
+impl Writer {
+    /// Publishes advanced bytes: without the lock when it can ([`fast_commit`](Self::fast_commit)),
+    /// else under it ([`locked_commit`](Self::locked_commit)). Returns the flush's
+    /// outcome when it must not wait.
+    pub(crate) fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
+        match self.fast_commit() {
+            FastCommit::Ready(ready) => Some(ready),
+            FastCommit::Announced => self.locked_commit(true),
+            FastCommit::NotTried => self.locked_commit(false),
+        }
+    }
+
+    /// The uncontended flush (seed 001): with nothing to link and no pause in sight,
+    /// publishes the committed end with one release compare-and-swap, which succeeds
+    /// only while no reader is parked and nothing else needs the lock (see
+    /// `published`), and returns ready. Otherwise the flush must take the lock; nothing
+    /// was published then, but the bytes may have been announced (`Published`).
+    ///
+    /// The head stays with the writer (it is linked already, so the reader reads its
+    /// front): only a flush under the lock parks it for the reader to reclaim.
+    fn fast_commit(&mut self) -> FastCommit {
+        let shared = &*self.shared;
+        let nothing_to_link = self.unlinked.is_empty() && (self.head_linked || self.head_written == 0);
+        if self.lock_every_operation || self.reader_gone || !nothing_to_link {
+            return FastCommit::NotTried;
+        }
+        // Read before the event: the reader stores it only after its `Consumed` event,
+        // so the log never shows less examined than this flush decides with. Stale, it
+        // only over-counts, which sends the flush to the lock.
+        let released = shared.published.released();
+        // Only the writer changes the committed end, so its own copy is exact.
+        let committed = self.published_end + self.unflushed;
+        let pause = shared.config.pause_writer_threshold;
+        if pause > 0 && committed.saturating_sub(released) >= pause {
+            return FastCommit::NotTried;
+        }
+        shared.observer.emit(|| PipeEvent::Published { committed });
+        let relaxed = shared.config.faults.contains(Fault::RelaxedPublish);
+        if !shared.published.try_publish(self.published_end, self.unflushed, relaxed) {
+            return FastCommit::Announced;
+        }
+        self.published_end = committed;
+        self.unflushed = 0;
+        // The write has ended, as under the lock: park the head. A reader that looked at
+        // the committed end before this publish may take it; `parked_end` tells it the
+        // head is not idle to it (see `Reader::advance_to`).
+        self.park_head(committed);
+        // Decided by the publish (no flush cancel was pending at it), not under the
+        // lock: checkers judge it against the cancels logged before `Published`.
+        FastCommit::Ready(Ok(emit_flush_returned(&self.shared, &FlushResult::default())))
+    }
+
+    /// Parks the head (if the writer holds one) with the committed end it was parked
+    /// at; the memory handed out may not be advanced into any more. The event comes
+    /// first: once parked, the reader may take the head and log that at once.
+    fn park_head(&mut self, committed: u64) {
+        self.memory_handed_out = false;
+        if let Some(head) = self.head.take() {
+            let id = head.id;
+            // Relaxed: the park's release swap publishes it to the side that takes it.
+            head.parked_end.store(committed, Ordering::Relaxed);
+            self.shared.observer.emit(|| PipeEvent::HeadParked { segment: id });
+            self.shared.parked_head.park(head);
+            self.head_parked = true;
+        }
+    }
+
+    /// Links unlinked segments and publishes advanced bytes, under the lock. Returns
+    /// the flush's outcome when it must not wait, so a flush that need not wait takes
+    /// the lock once. After the reader completed, the advanced bytes are dropped
+    /// instead and their segments given back — unless the fast path already announced
+    /// them (`announced`): the flush then counts as having come first, and publishes
+    /// them (into the linked head: nothing is added), so the log's `Published` holds.
+    fn locked_commit(&mut self, announced: bool) -> Option<Result<FlushResult, PipeError>> {
+        // A handle of its own, so the head can be parked (`&mut self`) under the lock.
+        let shared = self.shared.clone();
+        let shared = &*shared;
+        let mut discarded = Vec::new();
+        let (reader_waker, early) = {
+            let mut state = shared.lock_as_writer(self.published_end);
+            let reader = state.reader_completion.clone();
+            if reader.is_some() {
+                if announced {
+                    state.committed = shared.published.publish_locked(self.unflushed);
+                    self.published_end = state.committed;
+                    self.unflushed = 0;
+                }
+                // Nothing will be read: keep the bytes out of the list and reuse memory.
+                self.reader_gone = true;
+                if !shared.config.faults.contains(Fault::WritesPileUpAfterReaderCompleted) {
+                    discarded.append(&mut self.unlinked);
+                }
+                if !self.head_linked {
+                    self.head_written = 0;
+                }
+                // The planted bug: the dropped bytes still count against the threshold.
+                let pause = shared.config.pause_writer_threshold;
+                if shared.config.faults.contains(Fault::PausesAfterReaderCompleted)
+                    && pause > 0
+                    && self.unflushed >= pause
+                {
+                    state.writer_paused = true;
+                }
+                self.unflushed = 0;
+            } else {
+                for shell in self.unlinked.drain(..) {
+                    link(shared, &mut state.segments, shell);
+                }
+                if let Some(head) = &self.head
+                    && !self.head_linked
+                    && self.head_written > 0
+                {
+                    link(shared, &mut state.segments, head.clone());
+                    self.head_linked = true;
+                }
+                state.committed = shared.published.publish_locked(self.unflushed);
+                self.published_end = state.committed;
+                self.unflushed = 0;
+                // The write has ended: every byte of the head is committed and the memory
+                // handed out may not be advanced into any more. Park the head, so that a
+                // reader that consumes everything can return it (.NET's idle writing head).
+                self.park_head(state.committed);
+            }
+            if let Some(reader) = reader {
+                state.flush_canceled = false;
+                let (committed, paused) = (state.committed, state.writer_paused);
+                shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed: 0, paused });
+                // Only the planted bug pauses here; the flush then waits in `poll`.
+                let early = (!paused).then(|| match reader {
+                    Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
+                    None => Ok(FlushResult { is_completed: true, is_canceled: false }),
+                });
+                if let Some(Ok(result)) = &early {
+                    emit_flush_returned(shared, result);
+                }
+                shared.sync_flush_flag(&mut state);
+                shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::Flush });
+                (None, early)
+            } else {
+                if state.flush_must_pause(&shared.config) {
+                    state.writer_paused = true;
+                }
+                // Under the lock, so the event log orders it with the reader's events.
+                let (committed, unconsumed, paused) =
+                    (state.committed, state.unconsumed(shared.config.faults), state.writer_paused);
+                shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
+                let waker = if state.committed > state.examined
+                    && !shared.config.faults.contains(Fault::FlushForgetsWake)
+                {
+                    shared.take_reader_waker(&mut state)
+                } else {
+                    None
+                };
+                // Decided here, under this lock, so a flush that need not wait returns
+                // ready without locking again in the future's first poll (the order of
+                // the checks is the poll's: a pending cancel first, then the pause).
+                let early = if std::mem::take(&mut state.flush_canceled) {
+                    Some(Ok(canceled_flush_result(shared, &state)))
+                } else if !state.writer_paused {
+                    Some(Ok(FlushResult::default()))
+                } else {
+                    None
+                };
+                if let Some(Ok(result)) = &early {
+                    emit_flush_returned(shared, result);
+                }
+                shared.sync_flush_flag(&mut state);
+                shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::Flush });
+                (waker, early)
+            }
+        };
+        give_back_memory(shared, discarded);
+        if let Some(waker) = reader_waker {
+            waker.wake();
+        }
+        early
+    }
+}
+
+/// How the fast flush ended.
+enum FastCommit {
+    /// Published without the lock: the flush's result.
+    Ready(Result<FlushResult, PipeError>),
+    /// `Published` was reported but a flag stopped the publish: the lock must publish
+    /// the very same bytes.
+    Announced,
+    /// The fast path did not apply; nothing was reported.
+    NotTried,
+}
+
+/// Reports a flush's result to the observer (under the pipe lock, where it is decided)
+/// and returns it.
+pub(super) fn emit_flush_returned(shared: &Shared, result: &FlushResult) -> FlushResult {
+    let (completed, canceled) = (result.is_completed, result.is_canceled);
+    shared.observer.emit(|| PipeEvent::FlushReturned { completed, canceled });
+    *result
+}
+
+/// The result of a flush that took a pending cancel (under the lock, after clearing
+/// it): `is_canceled` — or, under the `FlushLosesCancel` planted bug, nothing reported
+/// when the flush would not wait anyway.
+pub(super) fn canceled_flush_result(shared: &Shared, state: &State) -> FlushResult {
+    if !state.writer_paused && shared.config.faults.contains(Fault::FlushLosesCancel) {
+        return FlushResult::default();
+    }
+    FlushResult { is_completed: false, is_canceled: true }
+}

@@ -367,3 +367,18 @@ fn a_paused_flush_repolled_with_another_waker_wakes_the_new_one() {
         assert_eq!(poll_with(flush.as_mut(), &second_waker), Poll::Ready(Ok(FlushResult::default())));
     });
 }
+
+#[test]
+fn a_flush_after_the_reader_completed_never_pauses() {
+    watched(move || {
+        // Nothing will read these bytes: however many, the flush reports completion
+        // instead of waiting for a reader that is gone.
+        let (mut writer, mut reader) = throttled();
+        reader.complete(None);
+        writer.write(&[0; 200]).unwrap();
+        let (_counter, waker) = WakeCounter::new();
+        let mut flush = pin!(writer.flush());
+        let completed = FlushResult { is_completed: true, ..FlushResult::default() };
+        assert_eq!(poll_with(flush.as_mut(), &waker), Poll::Ready(Ok(completed)));
+    });
+}

@@ -183,3 +183,19 @@ fn writing_64_mib_after_the_reader_completed_keeps_at_most_one_segment_rented() 
     writer.complete(None);
     pool.assert_all_returned();
 }
+
+#[test]
+fn segments_written_before_the_reader_completed_go_back_at_the_next_flush() {
+    let pool = CountingPool::new();
+    let (mut writer, mut reader) = PipeOptions::new().buffer_pool(pool.clone()).build().unwrap();
+    // Several segments written and not yet flushed when the reader goes.
+    writer.write(&vec![7u8; 64 * 1024]).unwrap();
+    let written = pool.outstanding();
+    assert!(written > 1, "a 64 KiB write spans segments ({written} rented)");
+    reader.complete(None);
+    assert!(block_on(writer.flush()).unwrap().is_completed);
+    let kept = pool.outstanding();
+    assert!(kept <= 1, "the flush that found the reader gone kept {kept} of {written} segments");
+    writer.complete(None);
+    pool.assert_all_returned();
+}

@@ -126,3 +126,80 @@ impl Published {
         self.released.store(0, Ordering::Release);
     }
 }
+
+// The word's protocol on its own, in plain std tests: the loom models check it against
+// the reader and the writer, but cargo-mutants' per-mutant command runs only the std
+// tests, which reach the fast path's flag handling only through whole pipes.
+#[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flag_stops_the_fast_publish_until_it_is_cleared() {
+        let published = Published::new();
+        let mut flags = 0;
+        assert!(published.try_publish(0, 3, false));
+        assert_eq!(published.set(&mut flags, READER_PARKED), 3, "set returns the end at that instant");
+        assert_eq!(flags, READER_PARKED);
+        assert!(!published.try_publish(3, 2, false), "a parked reader sends the flush to the lock");
+        assert_eq!(published.committed(), 3);
+        published.clear(&mut flags, READER_PARKED);
+        assert_eq!(flags, 0);
+        assert!(published.try_publish(3, 2, false));
+        assert_eq!(published.committed(), 5);
+    }
+
+    #[test]
+    fn clearing_one_flag_keeps_the_other_in_the_copy_and_the_word() {
+        let published = Published::new();
+        let mut flags = 0;
+        published.set(&mut flags, READER_PARKED);
+        published.set(&mut flags, FLUSH_SLOW);
+        assert_eq!(flags, READER_PARKED | FLUSH_SLOW);
+        published.clear(&mut flags, READER_PARKED);
+        assert_eq!(flags, FLUSH_SLOW);
+        assert!(!published.try_publish(0, 1, false), "FLUSH_SLOW is still set in the word");
+        published.clear(&mut flags, FLUSH_SLOW);
+        assert_eq!(flags, 0);
+        assert!(published.try_publish(0, 1, false));
+        published.clear(&mut flags, READER_PARKED); // not set: nothing changes
+        assert_eq!(flags, 0);
+        assert!(published.try_publish(1, 1, false));
+    }
+
+    #[test]
+    fn mirror_sets_and_clears_as_asked() {
+        let published = Published::new();
+        let mut flags = 0;
+        published.mirror(&mut flags, FLUSH_SLOW, true);
+        assert_eq!(flags, FLUSH_SLOW);
+        assert!(!published.try_publish(0, 1, false));
+        published.mirror(&mut flags, FLUSH_SLOW, true);
+        assert_eq!(flags, FLUSH_SLOW, "already set: unchanged");
+        published.mirror(&mut flags, FLUSH_SLOW, false);
+        assert_eq!(flags, 0);
+        assert!(published.try_publish(0, 1, false));
+    }
+
+    #[test]
+    fn a_locked_publish_adds_whatever_the_flags() {
+        let published = Published::new();
+        let mut flags = 0;
+        published.set(&mut flags, READER_PARKED);
+        assert_eq!(published.publish_locked(4), 4);
+        assert_eq!(published.committed(), 4);
+        published.clear(&mut flags, READER_PARKED);
+        assert!(published.try_publish(4, 1, false), "the flag bits were left intact");
+        assert_eq!(published.committed(), 5);
+    }
+
+    #[test]
+    fn released_reads_what_was_stored_and_reset_clears_both() {
+        let published = Published::new();
+        published.set_released(7);
+        assert_eq!(published.released(), 7);
+        published.publish_locked(9);
+        published.reset();
+        assert_eq!((published.committed(), published.released()), (0, 0));
+    }
+}

@@ -116,6 +116,18 @@ fn recorded_read(reader: &mut CheckedReader, log: &mut ThreadLog<PipeOp, PipeOut
     (len, completed)
 }
 
+/// Reads (each read recorded by [`recorded_read`]) until the writer's completion with
+/// nothing left, then reports the drain and completes the reader.
+fn recorded_drain(reader: &mut CheckedReader, log: &mut ThreadLog<PipeOp, PipeOutput>, monitor: &Monitor) {
+    loop {
+        let (len, completed) = recorded_read(reader, log);
+        if completed && len == 0 {
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    reader.complete(None);
+}
 /// The writer's thread: each frame sent (written and flushed) as one recorded
 /// `WriteFlush`, then the completion; returns its log.
 fn recorded_writer(
@@ -154,14 +166,7 @@ fn pipe_linearizable(monitor: &Arc<Monitor>) {
         cancel_log
     });
     let writer = recorded_writer(writer, writer_log, &[&b"ab"[..], b"c"]);
-    loop {
-        let (len, completed) = recorded_read(&mut reader, &mut reader_log);
-        if completed && len == 0 {
-            break;
-        }
-    }
-    monitor.record_by("reader", Observation::Drained);
-    reader.complete(None);
+    recorded_drain(&mut reader, &mut reader_log, monitor);
     let logs = [join(writer), reader_log, join(cancel)];
     ensure_linearizable(&PipeModel, &Recorder::history(logs), Budget::default());
 }
@@ -260,14 +265,7 @@ fn pipe_reread_linearizable(monitor: &Arc<Monitor>) {
     reader_log.record(PipeOp::AdvanceTo { consumed: 0, examined: 0 }, || PipeOutput::Done);
     // A yield, so that a random schedule often lets the writer flush in between.
     thread::yield_now();
-    loop {
-        let (len, completed) = recorded_read(&mut reader, &mut reader_log);
-        if completed && len == 0 {
-            break;
-        }
-    }
-    monitor.record_by("reader", Observation::Drained);
-    reader.complete(None);
+    recorded_drain(&mut reader, &mut reader_log, monitor);
     let logs = [join(writer), reader_log];
     ensure_linearizable(&PipeModel, &Recorder::history(logs), Budget::default());
 }

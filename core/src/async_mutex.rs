@@ -385,6 +385,9 @@ impl<'a, T> Future for Lock<'a, T> {
 impl<T> Drop for Lock<'_, T> {
     fn drop(&mut self) {
         let LockState::Queued(ticket) = self.state else { return };
+        if crate::primitive::skip_locking_cleanup() {
+            return;
+        }
         let mutex = self.mutex;
         let mut queue = mutex.queue.lock();
         if let Some(index) = queue.waiters.iter().position(|w| w.ticket == ticket) {
@@ -454,6 +457,9 @@ impl<T> DerefMut for AsyncMutexGuard<'_, T> {
 
 impl<T> Drop for AsyncMutexGuard<'_, T> {
     fn drop(&mut self) {
+        if crate::primitive::skip_locking_cleanup() {
+            return;
+        }
         self.mutex.exit();
     }
 }

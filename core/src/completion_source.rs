@@ -513,7 +513,7 @@ impl<T> Future for Wait<'_, T> {
 
 impl<T> Drop for Wait<'_, T> {
     fn drop(&mut self) {
-        if !self.claimed {
+        if !self.claimed || crate::primitive::skip_locking_cleanup() {
             return;
         }
         // Cancelled while waiting: give up the waiter's place.

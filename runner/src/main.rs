@@ -7,9 +7,9 @@
 //! cargo campaign --shard 2/4 --json out.json
 //! ```
 //!
-//! The orchestrator runs proptest jobs itself and starts one worker per checker build
-//! (`--features loom`, `--features shuttle`) through cargo, since loom and shuttle
-//! replace the sync primitives of the whole program.
+//! The orchestrator runs proptest jobs itself and builds one worker per checker
+//! (`--features loom`, `--features shuttle`) with cargo, since loom and shuttle replace
+//! the sync primitives of the whole program; it then runs that binary directly.
 
 mod jobs;
 mod orchestrate;

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, IsTerminal};
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -126,33 +126,22 @@ fn run_group(
     let log_path = log_dir.join(format!("{feature}-worker.log"));
     let _ = std::fs::remove_file(&log_path);
     let mut results: BTreeMap<usize, JobResult> = BTreeMap::new();
-    let mut remaining: Vec<Job> = jobs.to_vec();
-    // A checker may abort the whole process (loom aborts on some deadlocks). The job in
-    // flight is then judged from the log, and a new worker takes the rest.
-    // A worker may also stop early on purpose (see `worker::run`): start another one
-    // for what is left, as long as each worker makes progress.
-    while !remaining.is_empty() {
-        let before = results.len();
-        let outcome = spawn_worker(feature, &remaining, budget, &log_path, bar, &mut results);
-        let in_flight = match outcome {
-            Ok(in_flight) => in_flight,
-            Err(e) => {
-                bar.println(format!("could not start cargo for the {feature} worker: {e}"));
-                break;
-            }
-        };
-        if let Some(id) = in_flight {
-            let job = remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
-            let result = judge_crash(&job, &log_path);
-            bar.finished(&result);
-            results.insert(id, result);
+    let mut why_none = String::new();
+    match build_worker(feature, log_dir, &log_path) {
+        Ok(binary) => {
+            run_workers(&binary, jobs, budget, &log_path, bar, &mut results, &mut why_none);
         }
-        if results.len() == before {
-            break;
-        }
-        remaining.retain(|j| !results.contains_key(&j.id));
+        Err(e) => why_none = e,
     }
-    // A job without a result: the worker failed to build or start.
+    // A job without a result: the worker failed to build, or stopped making progress.
+    if results.len() < jobs.len() {
+        bar.println(format!(
+            "the {feature} worker left {} of {} jobs without a result: {why_none}\n{}",
+            jobs.len() - results.len(),
+            jobs.len(),
+            log_tail(&log_path, 30)
+        ));
+    }
     jobs.iter()
         .map(|job| {
             results.remove(&job.id).unwrap_or_else(|| {
@@ -167,19 +156,89 @@ fn run_group(
         .collect()
 }
 
-/// Runs one worker over `jobs`; returns the job it was running if it died mid-job.
-fn spawn_worker(
-    feature: &str,
+/// Starts workers over what is left of `jobs` until each has a result or two workers
+/// in a row make no progress (`why_none` then says how the last one ended).
+fn run_workers(
+    binary: &Path,
     jobs: &[Job],
     budget: Budget,
     log_path: &Path,
     bar: &Progress,
     results: &mut BTreeMap<usize, JobResult>,
-) -> std::io::Result<Option<usize>> {
+    why_none: &mut String,
+) {
+    // A checker may abort the whole process (loom aborts on some deadlocks). The job in
+    // flight is then judged from the log, and a new worker takes the rest.
+    // A worker may also stop early on purpose (see `worker::run`): start another one
+    // for what is left. One worker without progress may be a passing accident of the
+    // machine; a second in a row ends the group.
+    let mut idle_workers = 0;
+    let mut remaining: Vec<Job> = jobs.to_vec();
+    while !remaining.is_empty() && idle_workers < 2 {
+        let before = results.len();
+        match spawn_worker(binary, &remaining, budget, log_path, bar, results) {
+            Ok((in_flight, status)) => {
+                if let Some(id) = in_flight {
+                    let job =
+                        remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
+                    let result = judge_crash(&job, log_path);
+                    bar.finished(&result);
+                    results.insert(id, result);
+                }
+                *why_none = format!("its last run ended with {status}");
+            }
+            Err(e) => *why_none = format!("could not start {}: {e}", binary.display()),
+        }
+        idle_workers = if results.len() == before { idle_workers + 1 } else { 0 };
+        remaining.retain(|j| !results.contains_key(&j.id));
+    }
+}
+
+/// Builds the worker for `feature` once, and copies it into `log_dir`: every restart
+/// then runs that very binary, without cargo, and no later build can replace it.
+fn build_worker(feature: &str, log_dir: &Path, log_path: &Path) -> Result<PathBuf, String> {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log_path)
+        .map_err(|e| format!("could not open {}: {e}", log_path.display()))?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(&cargo)
+        .args(["build", "-q", "-p", "pipecheck-runner", "--bin", "pipecheck", "--features", feature])
+        .arg("--message-format=json-render-diagnostics")
+        .stderr(Stdio::from(log))
+        .output()
+        .map_err(|e| format!("could not start {cargo}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("`cargo build --features {feature}` failed ({})", output.status));
+    }
+    let built = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| {
+            message["reason"] == "compiler-artifact" && message["target"]["name"] == "pipecheck"
+        })
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| format!("`cargo build --features {feature}` named no `pipecheck` executable"))?;
+    let copy = log_dir.join(format!("pipecheck-{feature}-worker{}", std::env::consts::EXE_SUFFIX));
+    std::fs::copy(&built, &copy)
+        .map_err(|e| format!("could not copy {} to {}: {e}", built.display(), copy.display()))?;
+    Ok(copy)
+}
+
+/// Runs one worker over `jobs`; returns the job it was running if it died mid-job, and
+/// how it ended.
+fn spawn_worker(
+    binary: &Path,
+    jobs: &[Job],
+    budget: Budget,
+    log_path: &Path,
+    bar: &Progress,
+    results: &mut BTreeMap<usize, JobResult>,
+) -> std::io::Result<(Option<usize>, ExitStatus)> {
     let log = std::fs::OpenOptions::new().create(true).append(true).open(log_path)?;
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    let mut command = Command::new(binary);
     command
-        .args(["run", "-q", "-p", "pipecheck-runner", "--bin", "pipecheck", "--features", feature, "--"])
         .arg("worker")
         .args(["--iterations", &budget.iterations.to_string()])
         .args(["--time", &budget.time.as_secs_f64().to_string()])
@@ -192,7 +251,11 @@ fn spawn_worker(
     let mut child = command.spawn()?;
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut in_flight = None;
-    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+    // Lossy: one line that is not UTF-8 must not stop the reading (the worker would then
+    // block on a full pipe).
+    let mut lines = BufReader::new(stdout).split(b'\n');
+    while let Some(Ok(line)) = lines.next() {
+        let line = String::from_utf8_lossy(&line);
         if let Some(id) = line.strip_prefix(START_PREFIX) {
             in_flight = id.trim().parse().ok();
             if let Some(job) = in_flight.and_then(|id: usize| jobs.iter().find(|j| j.id == id)) {
@@ -206,8 +269,23 @@ fn spawn_worker(
             results.insert(result.job.id, result);
         }
     }
-    child.wait()?;
-    Ok(in_flight)
+    let status = child.wait()?;
+    Ok((in_flight, status))
+}
+
+/// The last `count` lines of a worker's log, indented, for a report that must say why.
+fn log_tail(log_path: &Path, count: usize) -> String {
+    let log = std::fs::read_to_string(log_path).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    let tail = &lines[lines.len().saturating_sub(count)..];
+    if tail.is_empty() {
+        return format!("  ({} is empty)", log_path.display());
+    }
+    format!(
+        "  last lines of {}:\n{}",
+        log_path.display(),
+        tail.iter().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
+    )
 }
 
 /// The result of a job whose worker died (loom aborts when a model's panic panics

@@ -48,6 +48,20 @@ pub mod sync {
     }
 }
 
+/// Whether a `Drop` that would take a lock must skip it: under loom, while the thread
+/// unwinds.
+///
+/// A panic while a loom `Mutex` is held (an invariant fires inside a critical section)
+/// poisons the std mutex inside it, and loom unwraps that on the next `lock`. From a
+/// destructor that second panic happens during unwinding, and Rust aborts the whole
+/// process: a model checker's verdict would be lost with it. The execution has failed
+/// already, so the cleanup (waking a peer, handing a lock on) has nobody left to serve.
+/// On `std` and shuttle the facade's `Mutex` does not poison, and cleanup always runs.
+#[inline]
+pub fn skip_locking_cleanup() -> bool {
+    cfg!(feature = "loom") && std::thread::panicking()
+}
+
 /// Interior mutability with checker-visible access.
 pub mod cell {
     pub use super::backend::cell::UnsafeCell;

@@ -11,7 +11,7 @@ use common::block_on;
 use std::pin::pin;
 
 use common::{Recorder, WakeCounter, created, head_released, poll_once, poll_with};
-use pipecheck_core::{FlushResult, PipeError, PipeEvent, PipeOptions, Reader, Writer};
+use pipecheck_core::{FlushResult, PipeError, PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
 
 /// A pipe with fixed-size segments of `size` bytes, recording its events.
 fn fixed_segments(size: usize) -> (Writer, Reader, std::sync::Arc<Recorder>) {
@@ -313,4 +313,80 @@ fn write_whole_new_segment(writer: &mut Writer, byte: u8) {
     assert_eq!(memory.len(), 64);
     memory.fill(byte);
     writer.advance(64).unwrap();
+}
+
+/// How many flushes took the pipe lock so far.
+fn locked_flushes(recorder: &Recorder) -> usize {
+    recorder
+        .events()
+        .iter()
+        .filter(|e| matches!(e, PipeEvent::LockReleased { op: PipeOperation::Flush }))
+        .count()
+}
+
+/// Reads what is committed, examines all of it and consumes all but the last byte, so
+/// the head stays linked and is not reclaimed: the next write goes into the same head.
+fn consume_all_but_one(reader: &mut Reader) {
+    let result = reader.try_read().unwrap().expect("bytes were flushed");
+    let len = result.buffer().len();
+    let (keep_from, end) =
+        (result.buffer().position(len - 1).unwrap(), result.buffer().position(len).unwrap());
+    reader.advance_to(keep_from, end).unwrap();
+}
+
+#[test]
+fn flushes_below_the_pause_threshold_take_no_lock_once_the_reader_has_consumed() {
+    // Seed 001's uncontended path: with the head linked and the reader keeping up, a
+    // flush publishes with one compare-and-swap. It decides on what the reader last
+    // *published* as consumed: without that publication every flush would look paused
+    // and take the lock.
+    let recorder = Recorder::new();
+    let (mut writer, mut reader) = PipeOptions::new()
+        .minimum_segment_size(4096)
+        .maximum_segment_size(4096)
+        .pause_writer_threshold(64)
+        .resume_writer_threshold(32)
+        .observer(recorder.clone())
+        .build()
+        .unwrap();
+    writer.write(&[1; 40]).unwrap();
+    assert_eq!(block_on(writer.flush()).unwrap(), FlushResult::default());
+    assert_eq!(locked_flushes(&recorder), 1, "the first flush links the head, under the lock");
+    consume_all_but_one(&mut reader);
+    for round in 0..20 {
+        writer.write(&[2; 40]).unwrap();
+        assert_eq!(block_on(writer.flush()).unwrap(), FlushResult::default());
+        assert_eq!(
+            locked_flushes(&recorder),
+            1,
+            "round {round}: a flush 41 bytes below the pause threshold took the lock"
+        );
+        consume_all_but_one(&mut reader);
+    }
+}
+
+#[test]
+fn once_a_parked_read_was_woken_flushes_take_no_lock_again() {
+    // A parked read makes the next flush take the lock to wake it; the wake clears the
+    // parked flag, or every later flush would keep taking the lock.
+    let (mut writer, mut reader, recorder) = fixed_segments(4096);
+    writer.write(b"a").unwrap();
+    block_on(writer.flush()).unwrap();
+    consume_all_but_one(&mut reader);
+    let (wakes, waker) = WakeCounter::new();
+    {
+        let mut read = pin!(reader.read());
+        assert!(poll_with(read.as_mut(), &waker).is_pending(), "everything examined, nothing new");
+    }
+    writer.write(b"b").unwrap();
+    block_on(writer.flush()).unwrap();
+    assert_eq!(wakes.wakes(), 1, "the flush woke the parked read");
+    let woke_at = locked_flushes(&recorder);
+    consume_all_but_one(&mut reader);
+    for round in 0..5 {
+        writer.write(b"c").unwrap();
+        block_on(writer.flush()).unwrap();
+        assert_eq!(locked_flushes(&recorder), woke_at, "round {round}: a flush took the lock");
+        consume_all_but_one(&mut reader);
+    }
 }

@@ -126,13 +126,10 @@ fn run_group(
     let log_path = log_dir.join(format!("{feature}-worker.log"));
     let _ = std::fs::remove_file(&log_path);
     let mut results: BTreeMap<usize, JobResult> = BTreeMap::new();
-    let mut why_none = String::new();
-    match build_worker(feature, log_dir, &log_path) {
-        Ok(binary) => {
-            run_workers(&binary, jobs, budget, &log_path, bar, &mut results, &mut why_none);
-        }
-        Err(e) => why_none = e,
-    }
+    let why_none = match build_worker(feature, log_dir, &log_path) {
+        Ok(binary) => Workers { binary: &binary, budget, log_path: &log_path, bar }.run(jobs, &mut results),
+        Err(e) => e,
+    };
     // A job without a result: the worker failed to build, or stopped making progress.
     if results.len() < jobs.len() {
         bar.println(format!(
@@ -156,41 +153,91 @@ fn run_group(
         .collect()
 }
 
-/// Starts workers over what is left of `jobs` until each has a result or two workers
-/// in a row make no progress (`why_none` then says how the last one ended).
-fn run_workers(
-    binary: &Path,
-    jobs: &[Job],
+/// The built worker binary of one checker, and what each of its runs needs.
+struct Workers<'a> {
+    binary: &'a Path,
     budget: Budget,
-    log_path: &Path,
-    bar: &Progress,
-    results: &mut BTreeMap<usize, JobResult>,
-    why_none: &mut String,
-) {
-    // A checker may abort the whole process (loom aborts on some deadlocks). The job in
-    // flight is then judged from the log, and a new worker takes the rest.
-    // A worker may also stop early on purpose (see `worker::run`): start another one
-    // for what is left. One worker without progress may be a passing accident of the
-    // machine; a second in a row ends the group.
-    let mut idle_workers = 0;
-    let mut remaining: Vec<Job> = jobs.to_vec();
-    while !remaining.is_empty() && idle_workers < 2 {
-        let before = results.len();
-        match spawn_worker(binary, &remaining, budget, log_path, bar, results) {
-            Ok((in_flight, status)) => {
-                if let Some(id) = in_flight {
-                    let job =
-                        remaining.iter().find(|j| j.id == id).expect("in-flight job is planned").clone();
-                    let result = judge_crash(&job, log_path);
-                    bar.finished(&result);
-                    results.insert(id, result);
+    log_path: &'a Path,
+    bar: &'a Progress,
+}
+
+impl Workers<'_> {
+    /// Starts workers over what is left of `jobs` until each has a result or two
+    /// workers in a row make no progress; returns how the last worker ended.
+    fn run(&self, jobs: &[Job], results: &mut BTreeMap<usize, JobResult>) -> String {
+        // A checker may abort the whole process (loom aborts on some deadlocks). The job
+        // in flight is then judged from the log, and a new worker takes the rest.
+        // A worker may also stop early on purpose (see `worker::run`): start another one
+        // for what is left. One worker without progress may be a passing accident of the
+        // machine; a second in a row ends the group.
+        let mut idle_workers = 0;
+        let mut last_end = String::new();
+        let mut remaining: Vec<Job> = jobs.to_vec();
+        while !remaining.is_empty() && idle_workers < 2 {
+            let before = results.len();
+            last_end = match self.spawn(&remaining, results) {
+                Ok((in_flight, status)) => {
+                    if let Some(id) = in_flight {
+                        let job = remaining.iter().find(|j| j.id == id).expect("in-flight job is planned");
+                        let result = judge_crash(job, self.log_path);
+                        self.bar.finished(&result);
+                        results.insert(id, result);
+                    }
+                    format!("its last run ended with {status}")
                 }
-                *why_none = format!("its last run ended with {status}");
-            }
-            Err(e) => *why_none = format!("could not start {}: {e}", binary.display()),
+                Err(e) => format!("could not start {}: {e}", self.binary.display()),
+            };
+            idle_workers = if results.len() == before { idle_workers + 1 } else { 0 };
+            remaining.retain(|j| !results.contains_key(&j.id));
         }
-        idle_workers = if results.len() == before { idle_workers + 1 } else { 0 };
-        remaining.retain(|j| !results.contains_key(&j.id));
+        last_end
+    }
+
+    /// Runs one worker over `jobs`; returns the job it was running if it died mid-job, and
+    /// how it ended.
+    fn spawn(
+        &self,
+        jobs: &[Job],
+        results: &mut BTreeMap<usize, JobResult>,
+    ) -> std::io::Result<(Option<usize>, ExitStatus)> {
+        let Workers { binary, budget, log_path, bar } = *self;
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(log_path)?;
+        let mut command = Command::new(binary);
+        command
+            .arg("worker")
+            .args(["--iterations", &budget.iterations.to_string()])
+            .args(["--time", &budget.time.as_secs_f64().to_string()])
+            .args(["--loom-bound", &budget.loom_bound.to_string()])
+            .args(["--seed", &budget.seed.to_string()])
+            .args(
+                budget.exact_seed.map(|s| vec!["--exact-seed".to_owned(), s.to_string()]).unwrap_or_default(),
+            )
+            .args(jobs.iter().map(Job::spec))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::from(log));
+        let mut child = command.spawn()?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut in_flight = None;
+        // Lossy: one line that is not UTF-8 must not stop the reading (the worker would then
+        // block on a full pipe).
+        let mut lines = BufReader::new(stdout).split(b'\n');
+        while let Some(Ok(line)) = lines.next() {
+            let line = String::from_utf8_lossy(&line);
+            if let Some(id) = line.strip_prefix(START_PREFIX) {
+                in_flight = id.trim().parse().ok();
+                if let Some(job) = in_flight.and_then(|id: usize| jobs.iter().find(|j| j.id == id)) {
+                    bar.set_message(describe(job));
+                }
+            } else if let Some(json) = line.strip_prefix(RESULT_PREFIX)
+                && let Ok(result) = serde_json::from_str::<JobResult>(json)
+            {
+                bar.finished(&result);
+                in_flight = None;
+                results.insert(result.job.id, result);
+            }
+        }
+        let status = child.wait()?;
+        Ok((in_flight, status))
     }
 }
 
@@ -224,53 +271,6 @@ fn build_worker(feature: &str, log_dir: &Path, log_path: &Path) -> Result<PathBu
     std::fs::copy(&built, &copy)
         .map_err(|e| format!("could not copy {} to {}: {e}", built.display(), copy.display()))?;
     Ok(copy)
-}
-
-/// Runs one worker over `jobs`; returns the job it was running if it died mid-job, and
-/// how it ended.
-fn spawn_worker(
-    binary: &Path,
-    jobs: &[Job],
-    budget: Budget,
-    log_path: &Path,
-    bar: &Progress,
-    results: &mut BTreeMap<usize, JobResult>,
-) -> std::io::Result<(Option<usize>, ExitStatus)> {
-    let log = std::fs::OpenOptions::new().create(true).append(true).open(log_path)?;
-    let mut command = Command::new(binary);
-    command
-        .arg("worker")
-        .args(["--iterations", &budget.iterations.to_string()])
-        .args(["--time", &budget.time.as_secs_f64().to_string()])
-        .args(["--loom-bound", &budget.loom_bound.to_string()])
-        .args(["--seed", &budget.seed.to_string()])
-        .args(budget.exact_seed.map(|s| vec!["--exact-seed".to_owned(), s.to_string()]).unwrap_or_default())
-        .args(jobs.iter().map(Job::spec))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::from(log));
-    let mut child = command.spawn()?;
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let mut in_flight = None;
-    // Lossy: one line that is not UTF-8 must not stop the reading (the worker would then
-    // block on a full pipe).
-    let mut lines = BufReader::new(stdout).split(b'\n');
-    while let Some(Ok(line)) = lines.next() {
-        let line = String::from_utf8_lossy(&line);
-        if let Some(id) = line.strip_prefix(START_PREFIX) {
-            in_flight = id.trim().parse().ok();
-            if let Some(job) = in_flight.and_then(|id: usize| jobs.iter().find(|j| j.id == id)) {
-                bar.set_message(describe(job));
-            }
-        } else if let Some(json) = line.strip_prefix(RESULT_PREFIX)
-            && let Ok(result) = serde_json::from_str::<JobResult>(json)
-        {
-            bar.finished(&result);
-            in_flight = None;
-            results.insert(result.job.id, result);
-        }
-    }
-    let status = child.wait()?;
-    Ok((in_flight, status))
 }
 
 /// The last `count` lines of a worker's log, indented, for a report that must say why.

@@ -199,3 +199,50 @@ fn segments_written_before_the_reader_completed_go_back_at_the_next_flush() {
     writer.complete(None);
     pool.assert_all_returned();
 }
+
+#[test]
+fn segments_written_before_the_reader_completed_go_back_when_the_writer_next_needs_memory() {
+    let (mut writer, mut reader, _recorder, pool) = recorded(fixed(SEGMENT));
+    // Three full segments, none flushed: two unlinked, the third the (full) head.
+    writer.write(&[7; 3 * SEGMENT]).unwrap();
+    assert_eq!(pool.outstanding(), 3);
+    let rents = pool.rents();
+    reader.complete(None);
+    // The full head needs a new segment: that is where the writer learns the reader is
+    // gone, gives the unlinked two back, and rewinds its own head instead of renting.
+    writer.write(&[8; 10]).unwrap();
+    assert_eq!(pool.outstanding(), 1, "the segments nobody will read went back at once");
+    for _ in 0..8 {
+        writer.write(&[9; SEGMENT]).unwrap();
+    }
+    assert_eq!(pool.rents(), rents, "with the reader gone, the head is rewound, not traded for a new buffer");
+    assert_eq!(pool.outstanding(), 1);
+    writer.complete(None);
+    pool.assert_all_returned();
+}
+
+#[test]
+fn writing_after_the_reader_took_the_idle_head_and_completed_starts_one_head() {
+    let (mut writer, mut reader, _recorder, pool) = recorded(fixed(SEGMENT));
+    writer.write(b"abc").unwrap();
+    block_on(writer.flush()).unwrap();
+    consume_all(&mut reader, 3);
+    assert_eq!(pool.outstanding(), 0, "the reader took the idle head back");
+    reader.complete(None);
+    writer.write(b"more").unwrap();
+    assert_eq!(pool.outstanding(), 1);
+    writer.complete(None);
+    pool.assert_all_returned();
+}
+
+#[test]
+fn an_empty_head_too_small_for_the_next_request_trades_its_buffer_in_place() {
+    let (mut writer, _reader, recorder, pool) =
+        recorded(PipeOptions::new().minimum_segment_size(64).maximum_segment_size(4096));
+    assert!(writer.get_memory(16).unwrap().len() >= 16);
+    assert!(writer.get_memory(1024).unwrap().len() >= 1024);
+    assert_eq!(pool.outstanding(), 1, "the empty head's buffer went back before the larger one was rented");
+    assert_eq!(recorder.segments(created), vec![0], "and its segment object was kept for the new buffer");
+    writer.complete(None);
+    pool.assert_all_returned();
+}

@@ -262,3 +262,19 @@ fn a_read_repolled_with_the_same_waker_is_woken_once() {
     writer.complete(None);
     assert_eq!(counter.wakes(), 1);
 }
+
+#[test]
+fn a_writer_thread_that_panics_completes_the_pipe_as_it_unwinds() {
+    // Dropping the writer completes it, also while its thread unwinds: the reader then
+    // sees the stream end instead of waiting for a writer that is gone.
+    let (mut writer, mut reader) = pipecheck_core::pipe();
+    let writing = std::thread::spawn(move || {
+        writer.write(b"last words").unwrap();
+        block_on(writer.flush()).unwrap();
+        panic!("the writer's thread fails while holding the writer");
+    });
+    assert!(writing.join().is_err(), "the writer's thread panicked");
+    let result = block_on(reader.read()).unwrap();
+    assert_eq!(result.buffer().to_vec(), b"last words");
+    assert!(result.is_completed(), "the unwinding writer completed the pipe");
+}

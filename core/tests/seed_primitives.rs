@@ -469,3 +469,43 @@ fn an_observed_pool_reports_rents_returns_and_discards_with_their_partition() {
         ]
     );
 }
+
+/// The checkers tell the async mutex's hand-overs apart by the exit that made them:
+/// each contended exit carries a number of its own, and its hand-over the same one.
+#[test]
+fn an_observed_mutex_numbers_each_contended_exit() {
+    use pipecheck_core::PrimitiveEvent as E;
+    let log = std::sync::Arc::new(EventLog::default());
+    let mutex = AsyncMutex::new(()).observed(log.clone());
+    let waker = std::task::Waker::noop();
+    let mut cx = std::task::Context::from_waker(waker);
+    let mut held = mutex.try_lock().expect("free");
+    for _ in 0..2 {
+        let mut waiter = Box::pin(mutex.lock());
+        assert!(waiter.as_mut().poll(&mut cx).is_pending());
+        drop(held);
+        held = match waiter.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(guard) => guard,
+            std::task::Poll::Pending => panic!("the exit handed the lock over"),
+        };
+    }
+    drop(held);
+    let events = std::mem::take(&mut *log.0.lock().unwrap());
+    let exits: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            E::MutexExitContended { exit, .. } => Some(*exit),
+            _ => None,
+        })
+        .collect();
+    let handed: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            E::MutexHandedOver { exit, .. } => Some(*exit),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(exits.len(), 2, "two exits found a waiter: {events:?}");
+    assert_ne!(exits[0], exits[1], "each contended exit has its own number");
+    assert_eq!(handed, exits, "each hand-over names the exit that made it");
+}

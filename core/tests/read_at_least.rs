@@ -208,3 +208,50 @@ fn a_frame_four_times_the_pause_threshold_crosses_with_read_at_least() {
     watch.join(writing);
     assert_eq!(frames, (0..FRAMES).map(frame).collect::<Vec<_>>());
 }
+
+/// What a pending read-at-least reports (`ReadAtLeastPending`, `FlushResumed`): the
+/// checkers judge back-pressure by these events, so a resume is reported only when a
+/// paused writer was released, and "the writer stays paused" only when it does.
+#[test]
+fn a_pending_read_at_least_reports_a_resume_only_for_a_paused_writer() {
+    use common::Recorder;
+    use pipecheck_core::PipeEvent;
+    let recorder = Recorder::new();
+    let (mut writer, mut reader) = PipeOptions::new()
+        .pause_writer_threshold(100)
+        .resume_writer_threshold(50)
+        .observer(recorder.clone())
+        .build()
+        .unwrap();
+    let pending = |events: &[PipeEvent]| -> Vec<(u64, bool)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                PipeEvent::ReadAtLeastPending { minimum, writer_stays_paused, .. } => {
+                    Some((*minimum, *writer_stays_paused))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let resumes =
+        |events: &[PipeEvent]| events.iter().filter(|e| matches!(e, PipeEvent::FlushResumed { .. })).count();
+
+    // Not paused: the read waits, and there is nothing to resume.
+    send(&mut writer, &[1; 10]);
+    assert!(poll_once(pin!(reader.read_at_least(20))).is_pending());
+    let events = recorder.take();
+    assert_eq!(pending(&events), [(20, false)]);
+    assert_eq!(resumes(&events), 0, "no paused writer, no resume: {events:?}");
+
+    // Paused at 100 unexamined bytes: a read-at-least for more releases it.
+    writer.write(&[2; 100]).unwrap();
+    let mut flush = pin!(writer.flush());
+    assert!(poll_once(flush.as_mut()).is_pending(), "110 unexamined bytes pause the writer");
+    recorder.take();
+    assert!(poll_once(pin!(reader.read_at_least(200))).is_pending());
+    let events = recorder.take();
+    assert_eq!(pending(&events), [(200, false)], "released, so it does not stay paused");
+    assert_eq!(resumes(&events), 1, "the paused writer was resumed: {events:?}");
+    assert!(poll_once(flush.as_mut()).is_ready());
+}

@@ -182,7 +182,8 @@ impl State {
     pub(crate) fn reset(&mut self) {
         let mut segments = std::mem::take(&mut self.segments);
         segments.clear();
-        *self = State { segments, ..State::default() };
+        *self = State::default();
+        self.segments = segments;
     }
 
     /// Takes the segments for release once both sides have completed.

@@ -89,3 +89,16 @@ fn options_report_the_pool_chunk_they_were_given() {
     assert_eq!(PipeOptions::new().pool_first_chunk(3).get_pool_first_chunk(), 3);
     assert_eq!(PipeOptions::new().pool_first_chunk(0).get_pool_first_chunk(), 1, "at least one slot");
 }
+
+#[test]
+fn failures_hash_by_their_message() {
+    use std::hash::{BuildHasher, RandomState};
+    let state = RandomState::new();
+    let a = Failure::new("disk gone");
+    assert_eq!(state.hash_one(&a), state.hash_one(Failure::from_error(io::Error::other("disk gone"))));
+    assert_ne!(
+        state.hash_one(&a),
+        state.hash_one(Failure::new("disk full")),
+        "different messages, different hashes"
+    );
+}

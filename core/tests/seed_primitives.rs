@@ -509,3 +509,26 @@ fn an_observed_mutex_numbers_each_contended_exit() {
     assert_ne!(exits[0], exits[1], "each contended exit has its own number");
     assert_eq!(handed, exits, "each hand-over names the exit that made it");
 }
+
+/// Only the wait that became the operation's waiter gives the place up when dropped:
+/// one that was never polled, or was refused as a second waiter, leaves the waiter's
+/// waker where it is, and the result still wakes it.
+#[test]
+fn dropping_a_wait_that_never_became_the_waiter_leaves_the_waiter_alone() {
+    use common::{WakeCounter, poll_with};
+    let source = CompletionSource::<u8>::new();
+    let token = source.reset();
+    let (counter, waker) = WakeCounter::new();
+    let mut waiting = Box::pin(source.wait(token));
+    assert!(poll_with(waiting.as_mut(), &waker).is_pending());
+    drop(source.wait(token));
+    let mut second = Box::pin(source.wait(token));
+    assert_eq!(
+        poll_with(second.as_mut(), &waker),
+        std::task::Poll::Ready(Err(CompletionError::SecondWaiter { version: token.version() }))
+    );
+    drop(second);
+    source.set_result(token, 7).unwrap();
+    assert_eq!(counter.wakes(), 1, "the waiter kept its place and was woken");
+    assert_eq!(poll_with(waiting.as_mut(), &waker), std::task::Poll::Ready(Ok(7)));
+}

@@ -390,3 +390,16 @@ fn once_a_parked_read_was_woken_flushes_take_no_lock_again() {
         consume_all_but_one(&mut reader);
     }
 }
+
+#[test]
+fn a_flush_links_the_full_segments_but_not_an_empty_head() {
+    // The head exists (get_memory rented it) but holds no byte: linking it would hand
+    // the reader an empty segment, which it would have to skip and give back.
+    // A full segment first, so the flush has a segment to link and takes the lock.
+    let (mut writer, _reader, recorder) = fixed_segments(64);
+    writer.write(&[1; 64]).unwrap();
+    writer.get_memory(8).unwrap();
+    assert_eq!(block_on(writer.flush()).unwrap(), FlushResult::default());
+    let linked = recorder.events().iter().filter(|e| matches!(e, PipeEvent::SegmentLinked { .. })).count();
+    assert_eq!(linked, 1, "only the full segment is linked, not the empty head");
+}

@@ -249,6 +249,10 @@ pub(crate) fn check_lifecycle(events: &[PipeEvent], max_pooled: usize) {
             PipeEvent::HeadParked { segment } => expect(segment, &[Stage::Writing], Stage::Parked),
             PipeEvent::HeadResumed { segment } => expect(segment, &[Stage::Parked], Stage::Writing),
             PipeEvent::HeadReclaimed { segment } => expect(segment, &[Stage::Parked], Stage::Released),
+            // The reader took the parked head but left it linked (a fast flush published
+            // into it): the writer no longer holds it, the list does, and it goes back
+            // once consumed.
+            PipeEvent::HeadKept { segment } => expect(segment, &[Stage::Parked], Stage::Released),
             PipeEvent::SegmentReturned { segment } => {
                 expect(segment, &[Stage::Released], Stage::Pooled);
                 pooled += 1;

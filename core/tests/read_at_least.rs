@@ -15,9 +15,14 @@ use common::watchdog::Watch;
 use common::{WakeCounter, block_on, poll_once, poll_with};
 use pipecheck_core::{Failure, FlushResult, PipeError, PipeOptions, Reader, Writer};
 
+/// Options that pause at 100 unexamined bytes and resume below 50.
+fn throttled_options() -> PipeOptions {
+    PipeOptions::new().pause_writer_threshold(100).resume_writer_threshold(50)
+}
+
 /// A pipe that pauses at 100 unexamined bytes and resumes below 50.
 fn throttled() -> (Writer, Reader) {
-    PipeOptions::new().pause_writer_threshold(100).resume_writer_threshold(50).build().unwrap()
+    throttled_options().build().unwrap()
 }
 
 fn send(writer: &mut Writer, bytes: &[u8]) {
@@ -217,12 +222,7 @@ fn a_pending_read_at_least_reports_a_resume_only_for_a_paused_writer() {
     use common::Recorder;
     use pipecheck_core::PipeEvent;
     let recorder = Recorder::new();
-    let (mut writer, mut reader) = PipeOptions::new()
-        .pause_writer_threshold(100)
-        .resume_writer_threshold(50)
-        .observer(recorder.clone())
-        .build()
-        .unwrap();
+    let (mut writer, mut reader) = throttled_options().observer(recorder.clone()).build().unwrap();
     let pending = |events: &[PipeEvent]| -> Vec<(u64, bool)> {
         events
             .iter()

@@ -1,4 +1,4 @@
-//! The orchestrator: plans the campaign, starts one worker per build through cargo,
+//! The orchestrator: plans the campaign, builds one worker per checker with cargo and runs it,
 //! shows progress, and collects results.
 
 use std::collections::BTreeMap;

@@ -491,20 +491,14 @@ fn an_observed_mutex_numbers_each_contended_exit() {
     }
     drop(held);
     let events = std::mem::take(&mut *log.0.lock().unwrap());
-    let exits: Vec<u64> = events
-        .iter()
-        .filter_map(|e| match e {
-            E::MutexExitContended { exit, .. } => Some(*exit),
-            _ => None,
-        })
-        .collect();
-    let handed: Vec<u64> = events
-        .iter()
-        .filter_map(|e| match e {
-            E::MutexHandedOver { exit, .. } => Some(*exit),
-            _ => None,
-        })
-        .collect();
+    let (mut exits, mut handed) = (Vec::new(), Vec::new());
+    for event in &events {
+        match event {
+            E::MutexExitContended { exit, .. } => exits.push(*exit),
+            E::MutexHandedOver { exit, .. } => handed.push(*exit),
+            _ => {}
+        }
+    }
     assert_eq!(exits.len(), 2, "two exits found a waiter: {events:?}");
     assert_ne!(exits[0], exits[1], "each contended exit has its own number");
     assert_eq!(handed, exits, "each hand-over names the exit that made it");

@@ -10,7 +10,7 @@ use common::block_on;
 
 use std::pin::pin;
 
-use common::{Recorder, WakeCounter, created, head_released, poll_once, poll_with};
+use common::{Recorder, WakeCounter, created, fixed, head_released, poll_once, poll_with, recorded};
 use pipecheck_core::{FlushResult, PipeError, PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
 
 /// A pipe with fixed-size segments of `size` bytes, recording its events.
@@ -340,15 +340,8 @@ fn flushes_below_the_pause_threshold_take_no_lock_once_the_reader_has_consumed()
     // flush publishes with one compare-and-swap. It decides on what the reader last
     // *published* as consumed: without that publication every flush would look paused
     // and take the lock.
-    let recorder = Recorder::new();
-    let (mut writer, mut reader) = PipeOptions::new()
-        .minimum_segment_size(4096)
-        .maximum_segment_size(4096)
-        .pause_writer_threshold(64)
-        .resume_writer_threshold(32)
-        .observer(recorder.clone())
-        .build()
-        .unwrap();
+    let (mut writer, mut reader, recorder, _pool) =
+        recorded(fixed(4096).pause_writer_threshold(64).resume_writer_threshold(32));
     writer.write(&[1; 40]).unwrap();
     assert_eq!(block_on(writer.flush()).unwrap(), FlushResult::default());
     assert_eq!(locked_flushes(&recorder), 1, "the first flush links the head, under the lock");

@@ -1,6 +1,15 @@
-//! Where segment memory comes from: the [`BufferPool`] trait and its default.
+//! Where segment memory comes from: the [`BufferPool`] trait, its lock-free default and
+//! the locked pool it replaced.
+//!
+//! The writer rents and the reader gives back, on two threads: with a lock per size
+//! class, the two serialize whenever a segment is released while the next one is
+//! rented. The default pool's size classes are lock-free queues instead, so neither
+//! side ever waits for the other there.
 
 use std::fmt;
+use std::sync::OnceLock;
+
+use crossbeam_queue::ArrayQueue;
 
 use crate::primitive::sync::Mutex;
 
@@ -29,7 +38,39 @@ impl<P: BufferPool + ?Sized> BufferPool for std::sync::Arc<P> {
     }
 }
 
-/// The default pool: power-of-two size classes, each a small free list.
+/// Smallest size class: 2^6 = 64 bytes.
+const MIN_CLASS_SHIFT: u32 = 6;
+/// Size classes from 64 B to 1 MiB; larger buffers are not pooled.
+const CLASSES: usize = 15;
+/// Buffers kept per size class.
+const KEEP_PER_CLASS: usize = 64;
+
+/// The size class of a buffer of `len` bytes, if it is pooled.
+fn class_of(len: usize) -> Option<usize> {
+    let shift = len.max(1).next_power_of_two().trailing_zeros().max(MIN_CLASS_SHIFT);
+    let class = (shift - MIN_CLASS_SHIFT) as usize;
+    (class < CLASSES).then_some(class)
+}
+
+/// The length of every buffer of `class`.
+fn class_len(class: usize) -> usize {
+    1 << (class as u32 + MIN_CLASS_SHIFT)
+}
+
+/// The pooled class of `buffer`: only exact class sizes go back, so a rent never hands
+/// out a short buffer.
+fn pooled_class(buffer: &[u8]) -> Option<usize> {
+    class_of(buffer.len()).filter(|&class| buffer.len() == class_len(class))
+}
+
+/// The default pool: power-of-two size classes, each a bounded lock-free queue of free
+/// buffers (crossbeam's `ArrayQueue`), so renting (the writer) and giving back (the
+/// reader) never wait for each other. A class's queue is allocated by its first use:
+/// a pipe touches one or two classes of the fifteen.
+///
+/// Its queues are plain atomics, not the facade's: under loom and shuttle a rent or a
+/// return is one step, which the models do not split (the pool's own correctness is
+/// crossbeam's, tested there; what the models check is how the pipe uses it).
 ///
 /// # Examples
 ///
@@ -44,33 +85,17 @@ impl<P: BufferPool + ?Sized> BufferPool for std::sync::Arc<P> {
 /// assert_eq!(pool.rent(4096).len(), 4096); // the same buffer, reused
 /// ```
 pub struct DefaultBufferPool {
-    classes: Vec<Mutex<Vec<Box<[u8]>>>>,
+    classes: [OnceLock<ArrayQueue<Box<[u8]>>>; CLASSES],
 }
-
-/// Smallest size class: 2^6 = 64 bytes.
-const MIN_CLASS_SHIFT: u32 = 6;
-/// Size classes from 64 B to 1 MiB; larger buffers are not pooled.
-const CLASSES: usize = 15;
-/// Buffers kept per size class.
-const KEEP_PER_CLASS: usize = 64;
 
 impl DefaultBufferPool {
     /// An empty pool.
     pub fn new() -> DefaultBufferPool {
-        DefaultBufferPool { classes: (0..CLASSES).map(|_| Mutex::new(Vec::new())).collect() }
+        DefaultBufferPool { classes: std::array::from_fn(|_| OnceLock::new()) }
     }
 
-    /// Contended acquisitions of the size classes' locks so far, summed (feature
-    /// `contention-stats`).
-    #[cfg(feature = "contention-stats")]
-    pub fn lock_contention(&self) -> u64 {
-        self.classes.iter().map(Mutex::contended_acquisitions).sum()
-    }
-
-    fn class_of(len: usize) -> Option<usize> {
-        let shift = len.max(1).next_power_of_two().trailing_zeros().max(MIN_CLASS_SHIFT);
-        let class = (shift - MIN_CLASS_SHIFT) as usize;
-        (class < CLASSES).then_some(class)
+    fn free_list(&self, class: usize) -> &ArrayQueue<Box<[u8]>> {
+        self.classes[class].get_or_init(|| ArrayQueue::new(KEEP_PER_CLASS))
     }
 }
 
@@ -82,27 +107,19 @@ impl Default for DefaultBufferPool {
 
 impl BufferPool for DefaultBufferPool {
     fn rent(&self, min_len: usize) -> Box<[u8]> {
-        match DefaultBufferPool::class_of(min_len) {
-            Some(class) => {
-                if let Some(buffer) = self.classes[class].lock().pop() {
-                    return buffer;
-                }
-                vec![0; 1 << (class as u32 + MIN_CLASS_SHIFT)].into_boxed_slice()
-            }
+        match class_of(min_len) {
+            Some(class) => match self.classes[class].get().and_then(ArrayQueue::pop) {
+                Some(buffer) => buffer,
+                None => vec![0; class_len(class)].into_boxed_slice(),
+            },
             None => vec![0; min_len].into_boxed_slice(),
         }
     }
 
     fn give_back(&self, buffer: Box<[u8]>) {
-        let len = buffer.len();
-        if let Some(class) = DefaultBufferPool::class_of(len) {
-            // Only exact class sizes go back, so `rent` never hands out a short buffer.
-            if len == 1 << (class as u32 + MIN_CLASS_SHIFT) {
-                let mut free = self.classes[class].lock();
-                if free.len() < KEEP_PER_CLASS {
-                    free.push(buffer);
-                }
-            }
+        if let Some(class) = pooled_class(&buffer) {
+            // A full class drops the buffer (`push` hands it back, and it is freed here).
+            let _ = self.free_list(class).push(buffer);
         }
     }
 }
@@ -110,5 +127,73 @@ impl BufferPool for DefaultBufferPool {
 impl fmt::Debug for DefaultBufferPool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DefaultBufferPool").finish_non_exhaustive()
+    }
+}
+
+/// The pool the pipe used before [`DefaultBufferPool`] went lock-free: the same size
+/// classes, each a free list behind the facade's mutex (a LIFO, so the buffer rented is
+/// the one most recently given back). Kept for seed 000's A/B, whose "before" design
+/// rents from it, and for anyone who wants the pool's steps modelled under loom and
+/// shuttle.
+///
+/// # Examples
+///
+// Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+#[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+#[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+/// use pipecheck_core::{BufferPool, LockedBufferPool, PipeOptions};
+/// let (writer, reader) = PipeOptions::new().buffer_pool(LockedBufferPool::new()).build().unwrap();
+/// # drop((writer, reader));
+/// ```
+pub struct LockedBufferPool {
+    classes: Vec<Mutex<Vec<Box<[u8]>>>>,
+}
+
+impl LockedBufferPool {
+    /// An empty pool.
+    pub fn new() -> LockedBufferPool {
+        LockedBufferPool { classes: (0..CLASSES).map(|_| Mutex::new(Vec::new())).collect() }
+    }
+
+    /// Contended acquisitions of the size classes' locks so far, summed (feature
+    /// `contention-stats`).
+    #[cfg(feature = "contention-stats")]
+    pub fn lock_contention(&self) -> u64 {
+        self.classes.iter().map(Mutex::contended_acquisitions).sum()
+    }
+}
+
+impl Default for LockedBufferPool {
+    fn default() -> Self {
+        LockedBufferPool::new()
+    }
+}
+
+impl BufferPool for LockedBufferPool {
+    fn rent(&self, min_len: usize) -> Box<[u8]> {
+        match class_of(min_len) {
+            Some(class) => {
+                if let Some(buffer) = self.classes[class].lock().pop() {
+                    return buffer;
+                }
+                vec![0; class_len(class)].into_boxed_slice()
+            }
+            None => vec![0; min_len].into_boxed_slice(),
+        }
+    }
+
+    fn give_back(&self, buffer: Box<[u8]>) {
+        if let Some(class) = pooled_class(&buffer) {
+            let mut free = self.classes[class].lock();
+            if free.len() < KEEP_PER_CLASS {
+                free.push(buffer);
+            }
+        }
+    }
+}
+
+impl fmt::Debug for LockedBufferPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LockedBufferPool").finish_non_exhaustive()
     }
 }

@@ -52,7 +52,7 @@ pub mod spsc;
 mod violation;
 
 pub use async_mutex::{AsyncMutex, AsyncMutexGuard, Lock};
-pub use buffer_pool::{BufferPool, DefaultBufferPool};
+pub use buffer_pool::{BufferPool, DefaultBufferPool, LockedBufferPool};
 pub use completion_source::{CompletionError, CompletionSource, Token, Wait};
 pub use error::{Failure, OptionsError, PipeError};
 pub use faults::{Fault, FaultSet};

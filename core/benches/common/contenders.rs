@@ -7,7 +7,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::{DefaultBufferPool, LockScope, PipeOptions, PoolDesign};
+use pipecheck_core::{LockScope, LockedBufferPool, PipeOptions, PoolDesign};
 
 use super::{IN_FLIGHT, expected_sum, source, touch};
 
@@ -27,7 +27,8 @@ pub struct Contention {
     pub pipe_lock: u64,
     /// The segment pool's lock (the locked stack only; the FIFO has none).
     pub segment_pool: u64,
-    /// The buffer pool's size-class locks.
+    /// The buffer pool's size-class locks (the locked pool of the "before" design only;
+    /// the default pool is lock-free).
     pub buffer_pool: u64,
     /// All acquisitions of the pipe lock, contended or not.
     pub pipe_lock_acquisitions: u64,
@@ -44,10 +45,11 @@ impl Contention {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Design {
     /// Before seeds 000/001: a LIFO segment stack behind a mutex, buffers rented and
-    /// returned inside the pipe lock, the lock taken by every operation.
+    /// returned inside the pipe lock from a pool with a lock per size class
+    /// ([`LockedBufferPool`]), the pipe lock taken by every operation.
     Before,
-    /// The default pipe: the SPSC FIFO pool, rent and return outside the lock, and
-    /// lock-free `get_memory`/`advance`.
+    /// The default pipe: the SPSC FIFO pool, rent and return outside the lock from the
+    /// lock-free default buffer pool, lock-free `get_memory`/`advance` and fast flush.
     After,
 }
 
@@ -82,7 +84,14 @@ pub fn pipe(chunk: usize, total: u64) -> Outcome {
 
 /// pipecheck's pipe in one of the two designs of seed 000 (see [`pipe`]).
 pub fn pipe_design(design: Design, chunk: usize, total: u64) -> Outcome {
-    pipe_with(design.options(), chunk, total)
+    match design {
+        Design::Before => {
+            let buffers = Arc::new(LockedBufferPool::new());
+            let options = design.options().buffer_pool(buffers.clone());
+            pipe_with(options, Some(&buffers), chunk, total)
+        }
+        Design::After => pipe_with(design.options(), None, chunk, total),
+    }
 }
 
 /// Chunks a [`pipe_four_chunks`] pipe lets the writer have in flight before it pauses.
@@ -94,13 +103,19 @@ pub const CHUNKS_IN_FLIGHT: u64 = 4;
 pub fn pipe_four_chunks(chunk: usize, total: u64) -> Outcome {
     let in_flight = CHUNKS_IN_FLIGHT * chunk as u64;
     let options = PipeOptions::new().pause_writer_threshold(in_flight).resume_writer_threshold(in_flight / 2);
-    pipe_with(options, chunk, total)
+    pipe_with(options, None, chunk, total)
 }
 
-/// The pipe built from `options` (see [`pipe`]).
-fn pipe_with(options: PipeOptions, chunk: usize, total: u64) -> Outcome {
-    let buffers = Arc::new(DefaultBufferPool::new());
-    let (mut writer, mut reader) = options.buffer_pool(buffers.clone()).build().expect("valid options");
+/// The pipe built from `options` (see [`pipe`]); `locked_buffers`, the buffer pool in
+/// `options` when it is the locked one, to count its contention (the default pool is
+/// lock-free: nothing to count).
+fn pipe_with(
+    options: PipeOptions,
+    locked_buffers: Option<&LockedBufferPool>,
+    chunk: usize,
+    total: u64,
+) -> Outcome {
+    let (mut writer, mut reader) = options.build().expect("valid options");
     let source = source(chunk);
     let start = Instant::now();
     let writing = thread::spawn(move || {
@@ -136,12 +151,15 @@ fn pipe_with(options: PipeOptions, chunk: usize, total: u64) -> Outcome {
     let contention = Some(Contention {
         pipe_lock: writer.lock_contention(),
         segment_pool: writer.segment_pool_contention(),
-        buffer_pool: buffers.lock_contention(),
+        buffer_pool: locked_buffers.map_or(0, LockedBufferPool::lock_contention),
         pipe_lock_acquisitions: writer.lock_acquisitions(),
     });
     #[cfg(not(feature = "contention-stats"))]
-    let contention = None;
-    drop((writer, reader, buffers));
+    let contention = {
+        let _ = locked_buffers; // nothing to count without the feature
+        None
+    };
+    drop((writer, reader));
     Outcome { elapsed, contention }
 }
 

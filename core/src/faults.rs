@@ -162,6 +162,15 @@ pub enum Fault {
     /// history shows a read that began after a flush returned and missed its bytes.
     /// Breaks **linearizable**.
     ReadSkipsPublishedEnd,
+    /// The read side's lock-free flag leaves out a pending read cancel (the classic
+    /// mistake of a fast path that checks only for a parked reader), so a read that
+    /// starts after `cancel_pending_read` takes the bytes without the lock and reports
+    /// no cancel. Breaks **cancel-observed**.
+    FastReadIgnoresCancel,
+    /// The lock-free read takes the committed end with a relaxed read-modify-write: the
+    /// reader's access to the bytes is not ordered after the writer's. Breaks
+    /// **no-data-race** (loom's causality check; shuttle cannot see it).
+    RelaxedFastRead,
 }
 
 impl Fault {
@@ -205,6 +214,8 @@ impl Fault {
         Fault::ResumesOnStaleCount,
         Fault::CloseReturnsWhileReceiving,
         Fault::ReadSkipsPublishedEnd,
+        Fault::FastReadIgnoresCancel,
+        Fault::RelaxedFastRead,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -248,6 +259,8 @@ impl Fault {
             Fault::ResumesOnStaleCount => "ResumesOnStaleCount",
             Fault::CloseReturnsWhileReceiving => "CloseReturnsWhileReceiving",
             Fault::ReadSkipsPublishedEnd => "ReadSkipsPublishedEnd",
+            Fault::FastReadIgnoresCancel => "FastReadIgnoresCancel",
+            Fault::RelaxedFastRead => "RelaxedFastRead",
         }
     }
 
@@ -284,9 +297,9 @@ impl Fault {
             Fault::TryLockFailsAfterRelease
             | Fault::CloseReturnsWhileReceiving
             | Fault::ReadSkipsPublishedEnd => InvariantId::LINEARIZABLE,
-            Fault::FlushLosesCancel => InvariantId::CANCEL_OBSERVED,
+            Fault::FlushLosesCancel | Fault::FastReadIgnoresCancel => InvariantId::CANCEL_OBSERVED,
             Fault::ParksWithoutRecheck => InvariantId::NO_LOST_WAKEUP,
-            Fault::RelaxedPublish => InvariantId::NO_DATA_RACE,
+            Fault::RelaxedPublish | Fault::RelaxedFastRead => InvariantId::NO_DATA_RACE,
             Fault::ResumesOnStaleCount => InvariantId::BACKPRESSURE,
         }
     }
@@ -295,7 +308,7 @@ impl Fault {
     /// ordering and nothing else, and shuttle (like the proptest driver) runs
     /// sequentially consistent, so only loom's causality check sees it.
     pub const fn needs_weak_memory(self) -> bool {
-        matches!(self, Fault::RelaxedPublish)
+        matches!(self, Fault::RelaxedPublish | Fault::RelaxedFastRead)
     }
 
     // Only `FaultSet`'s feature-gated code and the tests use it.

@@ -85,7 +85,9 @@ pub enum PipeEvent {
         /// Whether it completed with an error.
         failed: bool,
     },
-    /// A read completed and handed out bytes `[start, end)`.
+    /// A read completed and handed out bytes `[start, end)`. Under the pipe lock, or
+    /// right after a [`FastReadTried`](PipeEvent::FastReadTried) for a read that took
+    /// published bytes without the lock.
     ReadReturned {
         /// First stream offset of the buffer.
         start: u64,
@@ -238,6 +240,18 @@ pub enum PipeEvent {
         /// The head left linked.
         segment: SegmentId,
     },
+    /// A read tries to take published bytes without the pipe lock (seed 001's
+    /// uncontended read). Emitted *before* the read-modify-write that decides it, so a
+    /// cancel logged before this was flagged before the read looked, and the read goes
+    /// to the lock. Followed by the read's [`ReadReturned`](PipeEvent::ReadReturned)
+    /// (never canceled or completed) when it took the bytes, or by
+    /// [`FastReadMissed`](PipeEvent::FastReadMissed). Not ordered by the lock: a
+    /// checker judges the lock-free read against the cancels logged before this.
+    FastReadTried,
+    /// The read of the last [`FastReadTried`](PipeEvent::FastReadTried) found a flag
+    /// set or too few bytes, and takes the pipe lock: its events from here are ordered
+    /// by the lock, as any read's.
+    FastReadMissed,
 }
 
 /// An operation of the pipe that can owe the other end (or its own) a wake, as named

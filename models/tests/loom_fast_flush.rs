@@ -55,3 +55,25 @@ fn pause_crossed_while_consuming_catches_resumes_on_stale_count() {
 fn cancel_and_complete_race() {
     check_scenario("cancel-and-complete-race", FaultSet::NONE, BOUND, Checks::Registry);
 }
+
+#[test]
+fn read_parks_while_flush_publishes_catches_relaxed_fast_read() {
+    let verdict =
+        expect_caught("read-parks-while-flush-publishes", Fault::RelaxedFastRead, BOUND, Checks::Registry);
+    // As for the relaxed publish: the bytes are the writer's, only their ordering is not.
+    assert_eq!(
+        verdict.kind, "data-race",
+        "caught as {}, not by loom's race check:\n{}",
+        verdict.kind, verdict.report
+    );
+}
+
+#[test]
+fn cancel_races_lock_free_read() {
+    check_scenario("cancel-races-lock-free-read", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn cancel_races_lock_free_read_catches_fast_read_ignores_cancel() {
+    expect_caught("cancel-races-lock-free-read", Fault::FastReadIgnoresCancel, BOUND, Checks::Registry);
+}

@@ -44,6 +44,7 @@ pub const PIPE_FAULTS: &[Fault] = &[
     Fault::PausesAfterReaderCompleted,
     Fault::ReadLosesCancel,
     Fault::FlushLosesCancel,
+    Fault::FastReadIgnoresCancel,
 ];
 
 /// How long the generated sequences are (transitions per case). Deep states — the

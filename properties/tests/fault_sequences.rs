@@ -62,6 +62,8 @@ const NOT_IN_THE_PIPE: &[Fault] = &[
     Fault::ParksWithoutRecheck,
     Fault::RelaxedPublish,
     Fault::ResumesOnStaleCount,
+    // The lock-free read's memory ordering: one thread never races itself.
+    Fault::RelaxedFastRead,
     // The message channel's close returning while a receive runs: planted in the channel.
     Fault::CloseReturnsWhileReceiving,
 ];
@@ -144,6 +146,7 @@ fault_tests! {
     pauses_after_reader_completed_breaks_backpressure: PausesAfterReaderCompleted,
     read_loses_cancel_breaks_cancel_observed: ReadLosesCancel,
     flush_loses_cancel_breaks_cancel_observed: FlushLosesCancel,
+    fast_read_ignores_cancel_breaks_cancel_observed: FastReadIgnoresCancel,
 }
 
 #[test]

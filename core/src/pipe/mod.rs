@@ -46,7 +46,7 @@ use crate::options::{LockScope, PipeOptions, PoolDesign};
 use crate::primitive::sync::{Arc, Mutex, MutexGuard};
 use parked_head::ParkedHead;
 use pool::Shell;
-use published::{FLUSH_SLOW, Published, READER_PARKED};
+use published::{FLUSH_SLOW, Published, READ_SLOW, READER_PARKED};
 
 /// Builds a pipe from validated options.
 pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
@@ -131,6 +131,9 @@ pub(crate) struct State {
     pub(crate) writer_completion: Option<Option<Failure>>,
     /// `Some` once the reader completed, with its failure if any.
     pub(crate) reader_completion: Option<Option<Failure>>,
+    /// A segment was linked since the reader last took the list into its view (under
+    /// the lock): until it does, a read must lock ([`READ_SLOW`]).
+    pub(crate) unseen_link: bool,
     /// The flags set in [`Shared::published`]'s word (they change only under the lock).
     pub(crate) flags: u64,
     /// The value last stored as [`Published::released`], to store only changes.
@@ -247,6 +250,20 @@ impl Shared {
     pub(crate) fn sync_flush_flag(&self, state: &mut State) {
         let slow = state.writer_paused || state.flush_canceled || state.reader_completion.is_some();
         self.published.mirror(&mut state.flags, FLUSH_SLOW, slow);
+    }
+
+    /// Makes the read side's `READ_SLOW` flag match `state`: set while a read must look
+    /// at the state under the lock (a read cancel pending, the writer completed, a
+    /// `read_at_least` waiting, a segment linked that the reader's view lacks). Called
+    /// under the lock after each change of those fields, and before the bytes they
+    /// concern are published.
+    ///
+    /// The `FastReadIgnoresCancel` planted bug leaves a pending read cancel out.
+    pub(crate) fn sync_read_flag(&self, state: &mut State) {
+        let cancel = state.read_canceled && !self.config.faults.contains(Fault::FastReadIgnoresCancel);
+        let slow =
+            cancel || state.writer_completion.is_some() || state.read_minimum.is_some() || state.unseen_link;
+        self.published.mirror(&mut state.flags, READ_SLOW, slow);
     }
 
     /// Clears the reader's parked flag, if set. Under the lock.

@@ -19,11 +19,19 @@
 //! bytes written before a flush are visible to the read that returns them (a relaxed
 //! publish is the `RelaxedPublish` planted bug: loom reports the reader's access to the
 //! segment bytes as a causality violation).
+//!
+//! The reader's side of the same word: a read takes published bytes without the lock
+//! ([`snapshot`](Published::snapshot), one acquiring read-modify-write) unless
+//! [`READ_SLOW`] or [`READER_PARKED`] is set. `READ_SLOW` is set, under the lock,
+//! *before* whatever it stands for becomes visible: a segment is linked before the
+//! bytes in it are published, the writer's completion before its last bytes. So a read
+//! that acquires an end from the word either sees the flag that end needs, or needs
+//! none (a relaxed snapshot is the `RelaxedFastRead` planted bug).
 
 use crate::primitive::sync::atomic::{AtomicU64, Ordering};
 
 /// Low bits of the word reserved for flags.
-const FLAG_BITS: u32 = 2;
+const FLAG_BITS: u32 = 3;
 const FLAG_MASK: u64 = (1 << FLAG_BITS) - 1;
 
 /// A reader waker is registered: a publish must take the lock and wake it. Set by the
@@ -34,6 +42,11 @@ pub(crate) const READER_PARKED: u64 = 1;
 /// A flush must take the lock: the writer is paused, a flush cancel is pending, or the
 /// reader has completed. Mirrors those fields of the state, under the lock.
 pub(crate) const FLUSH_SLOW: u64 = 2;
+/// A read must take the lock: a read cancel is pending, the writer completed, a
+/// `read_at_least` waits, or a segment was linked that the reader has not taken into
+/// its view yet. Mirrors those fields of the state, under the lock
+/// ([`Shared::sync_read_flag`](super::Shared::sync_read_flag)).
+pub(crate) const READ_SLOW: u64 = 4;
 
 /// The writer's committed end and the fast-path flags (see the module docs).
 #[derive(Debug)]
@@ -61,17 +74,42 @@ impl Published {
         self.word.fetch_add(0, Ordering::Acquire) >> FLAG_BITS
     }
 
+    /// The committed end and the flags, for a read that may take the bytes without the
+    /// lock: a read-modify-write (the newest end, as [`committed`](Self::committed))
+    /// that acquires the bytes published with it. `relaxed` is the `RelaxedFastRead`
+    /// planted bug.
+    pub(crate) fn snapshot(&self, relaxed: bool) -> (u64, u64) {
+        let order = if relaxed { Ordering::Relaxed } else { Ordering::Acquire };
+        let word = self.word.fetch_add(0, order);
+        (word >> FLAG_BITS, word & FLAG_MASK)
+    }
+
     /// The fast flush: moves the committed end from `committed` (the writer's own
     /// last publish: only the writer changes it) to `committed + bytes`, unless a flag
-    /// is set. One compare-and-swap and no loop: with the end known, it fails only when
-    /// a flag is set, and then the flush must take the lock (nothing was published).
-    /// `relaxed` is the `RelaxedPublish` planted bug.
-    pub(crate) fn try_publish(&self, committed: u64, bytes: u64, relaxed: bool) -> bool {
+    /// that concerns the flush is set ([`READER_PARKED`], [`FLUSH_SLOW`]; [`READ_SLOW`]
+    /// concerns only reads and is carried over). With the end known, a compare-and-swap
+    /// fails only when the flags differ from the expected ones: it expects `read_slow`,
+    /// the `READ_SLOW` bit the writer last saw (updated here), and tries again only when
+    /// that bit alone was wrong — so in the steady state it is one compare-and-swap.
+    /// On `false` the flush must take the lock (nothing was published). `relaxed` is
+    /// the `RelaxedPublish` planted bug.
+    pub(crate) fn try_publish(&self, committed: u64, bytes: u64, read_slow: &mut u64, relaxed: bool) -> bool {
         let success = if relaxed { Ordering::Relaxed } else { Ordering::Release };
-        let current = committed << FLAG_BITS;
-        let next = (committed + bytes) << FLAG_BITS;
-        debug_assert_eq!(current & FLAG_MASK, 0);
-        self.word.compare_exchange(current, next, success, Ordering::Relaxed).is_ok()
+        let mut current = committed << FLAG_BITS | *read_slow & READ_SLOW;
+        loop {
+            let next = current + (bytes << FLAG_BITS);
+            match self.word.compare_exchange(current, next, success, Ordering::Relaxed) {
+                Ok(_) => return true,
+                Err(actual) => {
+                    assert_eq!(actual >> FLAG_BITS, committed, "only the writer moves the committed end");
+                    *read_slow = actual & READ_SLOW;
+                    if actual & FLAG_MASK & !READ_SLOW != 0 {
+                        return false;
+                    }
+                    current = actual;
+                }
+            }
+        }
     }
 
     /// Publishes `bytes` more as committed whatever the flags (the slow flush and the
@@ -138,14 +176,14 @@ mod tests {
     fn a_flag_stops_the_fast_publish_until_it_is_cleared() {
         let published = Published::new();
         let mut flags = 0;
-        assert!(published.try_publish(0, 3, false));
+        assert!(published.try_publish(0, 3, &mut 0, false));
         assert_eq!(published.set(&mut flags, READER_PARKED), 3, "set returns the end at that instant");
         assert_eq!(flags, READER_PARKED);
-        assert!(!published.try_publish(3, 2, false), "a parked reader sends the flush to the lock");
+        assert!(!published.try_publish(3, 2, &mut 0, false), "a parked reader sends the flush to the lock");
         assert_eq!(published.committed(), 3);
         published.clear(&mut flags, READER_PARKED);
         assert_eq!(flags, 0);
-        assert!(published.try_publish(3, 2, false));
+        assert!(published.try_publish(3, 2, &mut 0, false));
         assert_eq!(published.committed(), 5);
     }
 
@@ -158,13 +196,13 @@ mod tests {
         assert_eq!(flags, READER_PARKED | FLUSH_SLOW);
         published.clear(&mut flags, READER_PARKED);
         assert_eq!(flags, FLUSH_SLOW);
-        assert!(!published.try_publish(0, 1, false), "FLUSH_SLOW is still set in the word");
+        assert!(!published.try_publish(0, 1, &mut 0, false), "FLUSH_SLOW is still set in the word");
         published.clear(&mut flags, FLUSH_SLOW);
         assert_eq!(flags, 0);
-        assert!(published.try_publish(0, 1, false));
+        assert!(published.try_publish(0, 1, &mut 0, false));
         published.clear(&mut flags, READER_PARKED); // not set: nothing changes
         assert_eq!(flags, 0);
-        assert!(published.try_publish(1, 1, false));
+        assert!(published.try_publish(1, 1, &mut 0, false));
     }
 
     #[test]
@@ -173,12 +211,12 @@ mod tests {
         let mut flags = 0;
         published.mirror(&mut flags, FLUSH_SLOW, true);
         assert_eq!(flags, FLUSH_SLOW);
-        assert!(!published.try_publish(0, 1, false));
+        assert!(!published.try_publish(0, 1, &mut 0, false));
         published.mirror(&mut flags, FLUSH_SLOW, true);
         assert_eq!(flags, FLUSH_SLOW, "already set: unchanged");
         published.mirror(&mut flags, FLUSH_SLOW, false);
         assert_eq!(flags, 0);
-        assert!(published.try_publish(0, 1, false));
+        assert!(published.try_publish(0, 1, &mut 0, false));
     }
 
     #[test]
@@ -189,8 +227,26 @@ mod tests {
         assert_eq!(published.publish_locked(4), 4);
         assert_eq!(published.committed(), 4);
         published.clear(&mut flags, READER_PARKED);
-        assert!(published.try_publish(4, 1, false), "the flag bits were left intact");
+        assert!(published.try_publish(4, 1, &mut 0, false), "the flag bits were left intact");
         assert_eq!(published.committed(), 5);
+    }
+
+    #[test]
+    fn a_snapshot_reads_the_end_and_the_flags_and_changes_nothing() {
+        let published = Published::new();
+        let mut flags = 0;
+        assert!(published.try_publish(0, 6, &mut 0, false));
+        assert_eq!(published.snapshot(false), (6, 0));
+        published.set(&mut flags, READ_SLOW);
+        published.set(&mut flags, READER_PARKED);
+        assert_eq!(published.snapshot(false), (6, READ_SLOW | READER_PARKED));
+        published.clear(&mut flags, READER_PARKED);
+        assert_eq!(published.snapshot(true), (6, READ_SLOW), "relaxed or not, the same value");
+        let mut read_slow = 0;
+        assert!(published.try_publish(6, 1, &mut read_slow, false), "READ_SLOW does not stop the fast flush");
+        assert_eq!(read_slow, READ_SLOW, "the writer learned the bit");
+        assert!(published.try_publish(7, 1, &mut read_slow, false));
+        assert_eq!(published.snapshot(false), (8, READ_SLOW), "the flag was carried over");
     }
 
     #[test]

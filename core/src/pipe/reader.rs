@@ -1,6 +1,7 @@
 //! The reading end: `read`, `advance_to`, and returning consumed segments.
 
 mod at_least;
+mod fast;
 mod poll;
 
 use std::collections::VecDeque;
@@ -50,6 +51,9 @@ pub struct Reader {
     outstanding_tentative: bool,
     /// Number of the last read; positions carry it.
     read_count: u64,
+    /// The consumed and examined offsets of the last `advance_to` (the state's copies
+    /// are the same; these spare the lock-free read a look at the state).
+    consumed: u64,
     examined: u64,
     completed: bool,
     /// [`LockScope::EveryOperation`](crate::LockScope::EveryOperation), read once: the
@@ -75,6 +79,7 @@ impl Reader {
             outstanding: None,
             outstanding_tentative: false,
             read_count: 0,
+            consumed: 0,
             examined: 0,
             completed: false,
             lock_every_operation,
@@ -186,6 +191,9 @@ impl Reader {
             self.outstanding = None;
             self.outstanding_tentative = false;
         }
+        if let Some(ready) = self.fast_read(minimum) {
+            return Poll::Ready(Ok(self.hand_out(ready)));
+        }
         let mut state = if shared.config.faults.contains(Fault::ReadSkipsPublishedEnd) {
             // The planted bug: with bytes to return, the end the last lock holder
             // loaded is taken as the newest.
@@ -223,6 +231,7 @@ impl Reader {
                     let awaits_end = state.examined + wanted;
                     shared.observer.emit(|| PipeEvent::ReadParked { awaits_end });
                     state.read_minimum = minimum;
+                    shared.sync_read_flag(&mut state);
                     if let Some(minimum) = minimum {
                         writer_waker = at_least::wait_for(shared, &mut state, minimum);
                     }
@@ -237,16 +246,11 @@ impl Reader {
         state.read_minimum = None;
         let known = self.view.len();
         self.view.extend(state.segments.iter().skip(known).cloned());
+        // The view now holds every linked segment: lock-free reads may resume.
+        state.unseen_link = false;
+        shared.sync_read_flag(&mut state);
         let start = state.consumed;
-        let mut end = state.committed;
-        if shared.config.faults.contains(Fault::ReadPastCommit) {
-            // The planted bug: one byte past the commit, into the writer's free tail.
-            if let Some(last) = self.view.back()
-                && last.base + last.memory().capacity() as u64 > end
-            {
-                end += 1;
-            }
-        }
+        let end = self.read_end(state.committed);
         shared.observer.emit(|| PipeEvent::ReadReturned {
             start,
             end,
@@ -254,10 +258,29 @@ impl Reader {
             canceled: is_canceled,
         });
         drop(state);
+        Poll::Ready(Ok(self.hand_out(Ready { start, end, is_completed, is_canceled })))
+    }
+
+    /// The end of the buffer a read returns, given the committed end: that end itself.
+    /// The `ReadPastCommit` planted bug goes one byte past it, into the writer's free
+    /// tail.
+    fn read_end(&self, committed: u64) -> u64 {
+        if self.shared.config.faults.contains(Fault::ReadPastCommit)
+            && let Some(last) = self.view.back()
+            && last.base + last.memory().capacity() as u64 > committed
+        {
+            return committed + 1;
+        }
+        committed
+    }
+
+    /// Makes `ready` the outstanding buffer (under the lock or not: the state is the
+    /// reader's own) and returns it.
+    fn hand_out(&mut self, ready: Ready) -> Ready {
         self.read_count += 1;
-        self.outstanding = Some((start, end));
-        self.outstanding_tentative = is_canceled;
-        Poll::Ready(Ok(Ready { start, end, is_completed, is_canceled }))
+        self.outstanding = Some((ready.start, ready.end));
+        self.outstanding_tentative = ready.is_canceled;
+        ready
     }
 
     /// Releases the buffer from the last read: bytes before `consumed` are gone for
@@ -308,6 +331,7 @@ impl Reader {
         }
         self.outstanding = None;
         self.outstanding_tentative = false;
+        self.consumed = consumed.offset;
         self.examined = examined.offset;
 
         let shared = &*self.shared;
@@ -455,6 +479,7 @@ impl Reader {
             let mut state = shared.lock();
             state.reader_completion = Some(failure);
             state.read_minimum = None;
+            shared.sync_read_flag(&mut state);
             shared.unpark_reader(&mut state);
             shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
             if std::mem::take(&mut state.writer_paused) {
@@ -483,6 +508,7 @@ impl Reader {
         self.view.clear();
         self.outstanding = None;
         self.outstanding_tentative = false;
+        self.consumed = 0;
         self.examined = 0;
         self.completed = false;
     }
@@ -571,6 +597,9 @@ fn cancel_read(shared: &Shared) {
     let waker = {
         let mut state = shared.lock();
         state.read_canceled = true;
+        // The flag before the event: a lock-free read that tried after the event was
+        // logged finds the flag and takes the lock (see `reader/fast.rs`).
+        shared.sync_read_flag(&mut state);
         shared.observer.emit(|| PipeEvent::ReadCanceled);
         let waker = shared.take_reader_waker(&mut state);
         shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CancelRead });

@@ -13,7 +13,7 @@ use crate::faults::Fault;
 use crate::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
-use crate::pipe::{Shared, hand_over, register_end_waker};
+use crate::pipe::{Shared, State, hand_over, register_end_waker};
 
 use crate::primitive::sync::Arc;
 use commit::{canceled_flush_result, emit_flush_returned};
@@ -79,6 +79,9 @@ pub struct Writer {
     unflushed: u64,
     /// The committed end as this writer last published it (only the writer moves it).
     published_end: u64,
+    /// The word's `READ_SLOW` bit as the fast flush last saw it: what its
+    /// compare-and-swap expects next (see `Published::try_publish`).
+    read_slow_seen: u64,
     /// Stream offset of the end of advanced bytes.
     written: u64,
     /// Size of the next new segment: doubles from the minimum up to the maximum.
@@ -110,6 +113,7 @@ impl Writer {
             unlinked: Vec::new(),
             unflushed: 0,
             published_end: 0,
+            read_slow_seen: 0,
             written: 0,
             next_segment_size,
             next_segment_id: 0,
@@ -282,25 +286,28 @@ impl Writer {
         let (reader_waker, release) = {
             let mut state = shared.lock_as_writer(self.published_end);
             for shell in self.unlinked.drain(..) {
-                link(&shared, &mut state.segments, shell);
+                link(&shared, &mut state, shell);
             }
             if let Some(head) = head {
                 let id = head.id;
                 if self.head_linked {
                     drop(head); // the list holds it too: this only drops our count
                 } else if self.head_written > 0 {
-                    link(&shared, &mut state.segments, head);
+                    link(&shared, &mut state, head);
                 } else {
                     empty_head = Some(head);
                 }
                 shared.observer.emit(|| PipeEvent::HeadReleased { segment: id });
             }
+            // The completion's flag goes up before its last bytes: a lock-free read that
+            // sees them also sees that it must take the lock and report the completion.
+            state.writer_completion = Some(failure);
+            shared.sync_read_flag(&mut state);
             if !shared.config.faults.contains(Fault::CompleteDropsUnflushed) {
                 state.committed = shared.published.publish_locked(self.unflushed);
                 self.published_end = state.committed;
             }
             self.unflushed = 0;
-            state.writer_completion = Some(failure);
             let committed = state.committed;
             shared.observer.emit(|| PipeEvent::WriterCompleted { failed, committed });
             let reader_waker = if shared.config.faults.contains(Fault::LostWakeOnComplete) {
@@ -339,6 +346,7 @@ impl Writer {
         self.unlinked.clear();
         self.unflushed = 0;
         self.published_end = 0;
+        self.read_slow_seen = 0;
         self.written = 0;
         self.next_segment_size = self.shared.config.minimum_segment_size;
         self.completed = false;
@@ -481,11 +489,14 @@ fn new_head(
 }
 
 /// Appends `shell` to the shared list (under the pipe lock), reporting it with its base
-/// so checkers know where each segment's bytes end.
-fn link(shared: &Shared, segments: &mut std::collections::VecDeque<Shell>, shell: Shell) {
+/// so checkers know where each segment's bytes end. Sets `READ_SLOW` before any byte in
+/// the segment is published: a lock-free read must not pass the end of its view.
+fn link(shared: &Shared, state: &mut State, shell: Shell) {
     let (id, base) = (shell.id, shell.base);
     shared.observer.emit(|| PipeEvent::SegmentLinked { segment: id, base });
-    segments.push_back(shell);
+    state.segments.push_back(shell);
+    state.unseen_link = true;
+    shared.sync_read_flag(state);
 }
 
 /// Gives the buffers of segments the writer never linked back to the buffer pool (their

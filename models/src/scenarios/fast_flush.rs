@@ -1,12 +1,16 @@
-//! The fast-flush family (issue 14): the races of the lock-free flush protocol
-//! (`core/src/pipe/published.rs`).
+//! The fast-path family (issue 14): the races of the lock-free flush and read protocol
+//! (`core/src/pipe/published.rs`, `core/src/pipe/reader/fast.rs`).
 //!
 //! * a read registers its waker while a flush publishes without the lock: the second
 //!   flush writes into the head the first one linked, so it takes the fast path, and the
 //!   writer then waits for the reader's reply before completing, so no later wake can
 //!   rescue a read that parked past the publish (`ParksWithoutRecheck`); the reader
 //!   reads the fast flush's bytes, so a publish that does not release them is a race on
-//!   the segment bytes (`RelaxedPublish`, loom only);
+//!   the segment bytes (`RelaxedPublish`, loom only) — and so is a lock-free read of
+//!   them that does not acquire the end (`RelaxedFastRead`, loom only);
+//! * a read cancel races a read that finds published bytes it could take without the
+//!   lock: a cancel called before the read began must send the read to the lock and be
+//!   reported by it (`FastReadIgnoresCancel`);
 //! * a flush crosses the pause threshold while the reader consumes below resume, the
 //!   resume decided on a count from before the flush (`ResumesOnStaleCount`);
 //! * a flush cancel and the reader's completion race a paused flush, and a read cancel
@@ -31,7 +35,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
                   reader examines without consuming until both are there; the writer then waits for the \
                   reader's reply before completing",
         scale: Scale::Small,
-        catches: &[Fault::RelaxedPublish, Fault::ParksWithoutRecheck],
+        catches: &[Fault::RelaxedPublish, Fault::ParksWithoutRecheck, Fault::RelaxedFastRead],
         config: one_segment_of_four,
         body: read_parks_while_flush_publishes,
     },
@@ -43,6 +47,15 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         catches: &[Fault::ResumesOnStaleCount],
         config: pause_at_two,
         body: pause_crossed_while_consuming,
+    },
+    Scenario {
+        name: "cancel-races-lock-free-read",
+        summary: "a read cancel from another thread racing a second byte flushed without the lock into \
+                  the head the reader already holds, and the read that finds that byte",
+        scale: Scale::Small,
+        catches: &[Fault::FastReadIgnoresCancel],
+        config: one_segment_of_four,
+        body: cancel_races_lock_free_read,
     },
     Scenario {
         name: "cancel-and-complete-race",
@@ -100,6 +113,41 @@ fn read_parks_while_flush_publishes(monitor: &Arc<Monitor>) {
         format!("the reader got {got:?} then {rest:?}, not \"ab\"")
     });
     replies.assert_finished();
+}
+
+fn cancel_races_lock_free_read(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    // The first byte links the segment, so its read takes the lock and the reader's
+    // view holds the segment. The reader examines it without consuming, so the head is
+    // never idle to it and the writer writes the second byte into the same head with
+    // the fast flush: the read that finds it may take it without the lock, and races
+    // the cancel. The cancel starts before that flush, whose atomic steps let it finish
+    // before the read begins (a read's first step is its lock-free look at the word,
+    // after its try is logged).
+    writer.send(b"a").unwrap();
+    let first = reader.read_and_consume(|_| 0).unwrap();
+    let read_canceller = reader.inner().read_canceller();
+    let canceller = thread::spawn(move || read_canceller.cancel_pending_read());
+    writer.send(b"b").unwrap();
+    let second = reader.read_and_consume(|len| len).unwrap();
+    join(canceller);
+    writer.complete(None);
+    // The cancel is reported once, by the racing read or by the next; cancel-observed
+    // checks which may report it.
+    let mut bytes = second.bytes;
+    let mut cancels = usize::from(first.canceled) + usize::from(second.canceled);
+    loop {
+        let outcome = reader.read_and_consume(|len| len).unwrap();
+        bytes.extend(&outcome.bytes);
+        cancels += usize::from(outcome.canceled);
+        if outcome.completed && !outcome.canceled {
+            break;
+        }
+    }
+    reader.complete(None);
+    ensure(bytes == b"ab" && cancels == 1, InvariantId::BYTE_EXACT, || {
+        format!("the reader got {bytes:?} with {cancels} cancels, not \"ab\" with one")
+    });
 }
 
 fn pause_crossed_while_consuming(monitor: &Arc<Monitor>) {

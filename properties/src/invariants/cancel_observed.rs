@@ -13,6 +13,12 @@
 //! the flush to take the lock); one logged after it may have come after the publish.
 //! The fast return is judged against the cancels pending at its `Published`, and a
 //! cancel logged since stays pending for the next flush.
+//!
+//! Reads alike: a lock-free read (`FastReadTried`, then its `ReadReturned` with no
+//! `FastReadMissed` between) decided with one read-modify-write after its try, and a
+//! cancel's flag is set before its `ReadCanceled` is logged. So it is judged against the
+//! cancels pending at its `FastReadTried`; one logged since stays pending for the next
+//! read.
 
 use pipecheck_core::{InvariantId, PipeEvent};
 
@@ -27,6 +33,10 @@ pub struct CancelObserved {
     /// publish failed and it took the lock): whether a flush cancel was pending at the
     /// `Published`.
     pending_at_publish: Option<bool>,
+    /// Between a lock-free read's `FastReadTried` and its return (or its
+    /// `FastReadMissed`, when it took the lock): whether a read cancel was pending at
+    /// the try.
+    pending_at_try: Option<bool>,
 }
 
 impl Invariant for CancelObserved {
@@ -41,6 +51,23 @@ impl Invariant for CancelObserved {
     fn observe(&mut self, observation: &Observation) -> Result<(), String> {
         match observation {
             Observation::Pipe(PipeEvent::ReadCanceled) => self.pending = true,
+            Observation::Pipe(PipeEvent::FastReadTried) => self.pending_at_try = Some(self.pending),
+            Observation::Pipe(PipeEvent::FastReadMissed) => self.pending_at_try = None,
+            Observation::Pipe(PipeEvent::ReadReturned { start, end, canceled, .. })
+                if let Some(at_try) = self.pending_at_try.take() =>
+            {
+                // A lock-free return: it could see only what was flagged at its try; a
+                // cancel logged since is left for the next read.
+                if at_try && !canceled {
+                    return Err(format!(
+                        "a read that began after cancel_pending_read returned bytes {start}..{end} \
+                         without the lock and without is_canceled: the cancel was lost"
+                    ));
+                }
+                if *canceled {
+                    return Err("a lock-free read reported is_canceled: only the lock takes a cancel".into());
+                }
+            }
             Observation::Pipe(PipeEvent::ReadReturned { start, end, canceled, .. }) => {
                 let pending = std::mem::take(&mut self.pending);
                 if pending && !canceled {
@@ -53,7 +80,10 @@ impl Invariant for CancelObserved {
                     return Err("a read reported is_canceled, but no cancel was pending".into());
                 }
             }
-            Observation::Pipe(PipeEvent::ReaderCompleted { .. }) => self.pending = false,
+            Observation::Pipe(PipeEvent::ReaderCompleted { .. }) => {
+                self.pending = false;
+                self.pending_at_try = None;
+            }
             Observation::Pipe(PipeEvent::FlushCanceled) => self.flush_pending = true,
             Observation::Pipe(PipeEvent::Published { .. }) => {
                 self.pending_at_publish = Some(self.flush_pending)
@@ -100,6 +130,35 @@ mod tests {
     const PUBLISHED: PipeEvent = PipeEvent::Published { committed: 1 };
     const PLAIN: PipeEvent = PipeEvent::FlushReturned { completed: false, canceled: false };
     const CANCELED: PipeEvent = PipeEvent::FlushReturned { completed: false, canceled: true };
+
+    const TRIED: PipeEvent = PipeEvent::FastReadTried;
+    const MISSED: PipeEvent = PipeEvent::FastReadMissed;
+    const READ: PipeEvent = PipeEvent::ReadReturned { start: 0, end: 1, completed: false, canceled: false };
+    const READ_CANCELED: PipeEvent =
+        PipeEvent::ReadReturned { start: 0, end: 1, completed: false, canceled: true };
+
+    #[test]
+    fn a_lock_free_read_after_a_cancel_logged_before_its_try_lost_it() {
+        assert!(run(&[PipeEvent::ReadCanceled, TRIED, READ]).is_err());
+    }
+
+    #[test]
+    fn a_cancel_logged_after_a_lock_free_try_is_left_for_the_next_read() {
+        assert!(run(&[TRIED, PipeEvent::ReadCanceled, READ, READ_CANCELED]).is_ok());
+        assert!(run(&[TRIED, PipeEvent::ReadCanceled, READ, READ]).is_err());
+    }
+
+    #[test]
+    fn a_read_that_missed_the_lock_free_path_is_judged_in_lock_order() {
+        assert!(run(&[TRIED, PipeEvent::ReadCanceled, MISSED, READ]).is_err());
+        assert!(run(&[TRIED, PipeEvent::ReadCanceled, MISSED, READ_CANCELED]).is_ok());
+        assert!(run(&[PipeEvent::ReadCanceled, TRIED, MISSED, READ_CANCELED]).is_ok());
+    }
+
+    #[test]
+    fn a_lock_free_read_never_reports_a_cancel() {
+        assert!(run(&[PipeEvent::ReadCanceled, TRIED, READ_CANCELED]).is_err());
+    }
 
     #[test]
     fn a_fast_return_after_a_cancel_logged_before_its_publish_lost_it() {

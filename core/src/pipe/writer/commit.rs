@@ -46,7 +46,12 @@ impl Writer {
         }
         shared.observer.emit(|| PipeEvent::Published { committed });
         let relaxed = shared.config.faults.contains(Fault::RelaxedPublish);
-        if !shared.published.try_publish(self.published_end, self.unflushed, relaxed) {
+        if !shared.published.try_publish(
+            self.published_end,
+            self.unflushed,
+            &mut self.read_slow_seen,
+            relaxed,
+        ) {
             return FastCommit::Announced;
         }
         self.published_end = committed;
@@ -114,13 +119,13 @@ impl Writer {
                 self.unflushed = 0;
             } else {
                 for shell in self.unlinked.drain(..) {
-                    link(shared, &mut state.segments, shell);
+                    link(shared, &mut state, shell);
                 }
                 if let Some(head) = &self.head
                     && !self.head_linked
                     && self.head_written > 0
                 {
-                    link(shared, &mut state.segments, head.clone());
+                    link(shared, &mut state, head.clone());
                     self.head_linked = true;
                 }
                 state.committed = shared.published.publish_locked(self.unflushed);

@@ -1,0 +1,52 @@
+//! The uncontended read (seed 001's lock-free path, on the reader's side): a read that
+//! finds published bytes in segments already in its view takes them with one acquiring
+//! read-modify-write of the published word and no lock.
+//!
+//! The word's `READ_SLOW` flag stands for everything a read must see under the lock: a
+//! pending read cancel, the writer's completion, a waiting `read_at_least`, a segment
+//! linked since the reader last looked at the list. Each is flagged under the lock
+//! before it matters (a segment before its bytes are published, the completion before
+//! its last bytes, a cancel before its event), so a read that acquires an end from the
+//! word and finds no flag may return `[consumed, end)` from its view, neither canceled
+//! nor completed: it is ordered before whatever sets the flag next. `READER_PARKED`
+//! sends a read with a registered waker to the lock as well, where its waker is kept
+//! exact.
+//!
+//! **The event log.** The read reports `FastReadTried` *before* its read-modify-write
+//! and then either `ReadReturned` (it took the bytes) or `FastReadMissed` (it goes to
+//! the lock). A cancel's flag is set before its `ReadCanceled` is logged, so a cancel
+//! logged before the try was flagged before the read looked, and the read went to the
+//! lock; checkers judge a lock-free read against the cancels logged before its try
+//! (`cancel-observed`), as they judge a fast flush against those logged before its
+//! `Published`.
+
+use crate::faults::Fault;
+use crate::observe::PipeEvent;
+use crate::pipe::published::{READ_SLOW, READER_PARKED};
+use crate::pipe::reader::{Reader, Ready};
+
+impl Reader {
+    /// The read without the lock, when the word allows it and at least `minimum` (a
+    /// plain read: 1) unexamined bytes are published; `None` sends the read to the
+    /// lock.
+    pub(super) fn fast_read(&self, minimum: Option<u64>) -> Option<Ready> {
+        let shared = &*self.shared;
+        let faults = shared.config.faults;
+        // The pre-seed design locks every operation; the `ReadSkipsPublishedEnd` planted
+        // bug lives in the locked read, which must stay the one that returns bytes.
+        if self.lock_every_operation || faults.contains(Fault::ReadSkipsPublishedEnd) {
+            return None;
+        }
+        shared.observer.emit(|| PipeEvent::FastReadTried);
+        let (committed, flags) = shared.published.snapshot(faults.contains(Fault::RelaxedFastRead));
+        let wanted = minimum.unwrap_or(0).max(1);
+        if flags & (READ_SLOW | READER_PARKED) != 0 || committed.saturating_sub(self.examined) < wanted {
+            shared.observer.emit(|| PipeEvent::FastReadMissed);
+            return None;
+        }
+        let start = self.consumed;
+        let end = self.read_end(committed);
+        shared.observer.emit(|| PipeEvent::ReadReturned { start, end, completed: false, canceled: false });
+        Some(Ready { start, end, is_completed: false, is_canceled: false })
+    }
+}

@@ -12,6 +12,11 @@
 //!   ready without the lock. A flush that links segments, pauses, or finds a parked
 //!   reader or a pending cancel takes the lock once, and returns ready from there when
 //!   it need not wait (no second lock in the future's first poll);
+//! * **the uncontended read takes no lock either**: a read that finds published bytes
+//!   in segments already in its view takes them with one acquiring read-modify-write of
+//!   the same word, unless a flag sends it to the lock (a pending cancel, the writer's
+//!   completion, a waiting `read_at_least`, a segment it has not seen, its own parked
+//!   waker: `reader/fast.rs`);
 //! * **rent and return happen outside the lock**: the writer rents buffers and takes
 //!   segment objects from the pool before linking; the reader unlinks consumed
 //!   segments under the lock and returns buffers and segment objects after releasing it;

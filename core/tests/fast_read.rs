@@ -38,9 +38,7 @@ fn last_read_was_lock_free(recorder: &Recorder) -> bool {
     let events = recorder.events();
     let returned = events.iter().rposition(|e| matches!(e, PipeEvent::ReadReturned { .. })).expect("a read");
     let tried = events[..returned].iter().rposition(|e| matches!(e, PipeEvent::FastReadTried));
-    tried.is_some_and(|tried| {
-        !events[tried..returned].iter().any(|e| matches!(e, PipeEvent::FastReadMissed))
-    })
+    tried.is_some_and(|tried| !events[tried..returned].iter().any(|e| matches!(e, PipeEvent::FastReadMissed)))
 }
 
 #[test]

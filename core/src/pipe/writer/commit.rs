@@ -91,6 +91,8 @@ impl Writer {
         let shared = self.shared.clone();
         let shared = &*shared;
         let mut discarded = Vec::new();
+        // Bytes committed under the lock and published after the flush's event.
+        let mut to_publish = 0;
         let (reader_waker, early) = {
             let mut state = shared.lock_as_writer(self.published_end);
             let reader = state.reader_completion.clone();
@@ -128,9 +130,13 @@ impl Writer {
                     link(shared, &mut state, head.clone());
                     self.head_linked = true;
                 }
-                state.committed = shared.published.publish_locked(self.unflushed);
+                // Committed under the lock now, published below, after its `Flushed`:
+                // a lock-free read may see the new end as soon as it is published, and
+                // must find the flush in the log by then. (Only the writer moves the
+                // end, so it is exact before the publish.)
+                to_publish = std::mem::take(&mut self.unflushed);
+                state.committed = self.published_end + to_publish;
                 self.published_end = state.committed;
-                self.unflushed = 0;
                 // The write has ended: every byte of the head is committed and the memory
                 // handed out may not be advanced into any more. Park the head, so that a
                 // reader that consumes everything can return it (.NET's idle writing head).
@@ -159,6 +165,8 @@ impl Writer {
                 let (committed, unconsumed, paused) =
                     (state.committed, state.unconsumed(shared.config.faults), state.writer_paused);
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
+                let published = shared.published.publish_locked(to_publish);
+                assert_eq!(published, committed, "only the writer moves the committed end");
                 let waker = if state.committed > state.examined
                     && !shared.config.faults.contains(Fault::FlushForgetsWake)
                 {

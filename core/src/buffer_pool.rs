@@ -57,6 +57,15 @@ fn class_len(class: usize) -> usize {
     1 << (class as u32 + MIN_CLASS_SHIFT)
 }
 
+/// A buffer of at least `min_len` bytes: one `take_free` finds in its size class, or a
+/// new one of the class's size (of `min_len`, past the largest class).
+fn rent_with(min_len: usize, take_free: impl FnOnce(usize) -> Option<Box<[u8]>>) -> Box<[u8]> {
+    match class_of(min_len) {
+        Some(class) => take_free(class).unwrap_or_else(|| vec![0; class_len(class)].into_boxed_slice()),
+        None => vec![0; min_len].into_boxed_slice(),
+    }
+}
+
 /// The pooled class of `buffer`: only exact class sizes go back, so a rent never hands
 /// out a short buffer.
 fn pooled_class(buffer: &[u8]) -> Option<usize> {
@@ -107,13 +116,7 @@ impl Default for DefaultBufferPool {
 
 impl BufferPool for DefaultBufferPool {
     fn rent(&self, min_len: usize) -> Box<[u8]> {
-        match class_of(min_len) {
-            Some(class) => match self.classes[class].get().and_then(ArrayQueue::pop) {
-                Some(buffer) => buffer,
-                None => vec![0; class_len(class)].into_boxed_slice(),
-            },
-            None => vec![0; min_len].into_boxed_slice(),
-        }
+        rent_with(min_len, |class| self.classes[class].get().and_then(ArrayQueue::pop))
     }
 
     fn give_back(&self, buffer: Box<[u8]>) {
@@ -171,15 +174,7 @@ impl Default for LockedBufferPool {
 
 impl BufferPool for LockedBufferPool {
     fn rent(&self, min_len: usize) -> Box<[u8]> {
-        match class_of(min_len) {
-            Some(class) => {
-                if let Some(buffer) = self.classes[class].lock().pop() {
-                    return buffer;
-                }
-                vec![0; class_len(class)].into_boxed_slice()
-            }
-            None => vec![0; min_len].into_boxed_slice(),
-        }
+        rent_with(min_len, |class| self.classes[class].lock().pop())
     }
 
     fn give_back(&self, buffer: Box<[u8]>) {

@@ -171,6 +171,12 @@ pub enum Fault {
     /// reader's access to the bytes is not ordered after the writer's. Breaks
     /// **no-data-race** (loom's causality check; shuttle cannot see it).
     RelaxedFastRead,
+    /// A flush under the lock sets its `LOCKED` flag but does not wait for a lock-free
+    /// `advance_to` already in progress (the classic half-handshake): it reads the
+    /// reader's offsets while the advance is storing them, and decides its pause on an
+    /// examined offset the log already shows replaced, or leaves the state with the
+    /// older one. Breaks **backpressure**.
+    AdvanceSkipsHandshake,
 }
 
 impl Fault {
@@ -216,6 +222,7 @@ impl Fault {
         Fault::ReadSkipsPublishedEnd,
         Fault::FastReadIgnoresCancel,
         Fault::RelaxedFastRead,
+        Fault::AdvanceSkipsHandshake,
     ];
 
     /// The fault's stable name, as used in trace files and on the command line.
@@ -261,6 +268,7 @@ impl Fault {
             Fault::ReadSkipsPublishedEnd => "ReadSkipsPublishedEnd",
             Fault::FastReadIgnoresCancel => "FastReadIgnoresCancel",
             Fault::RelaxedFastRead => "RelaxedFastRead",
+            Fault::AdvanceSkipsHandshake => "AdvanceSkipsHandshake",
         }
     }
 
@@ -300,7 +308,7 @@ impl Fault {
             Fault::FlushLosesCancel | Fault::FastReadIgnoresCancel => InvariantId::CANCEL_OBSERVED,
             Fault::ParksWithoutRecheck => InvariantId::NO_LOST_WAKEUP,
             Fault::RelaxedPublish | Fault::RelaxedFastRead => InvariantId::NO_DATA_RACE,
-            Fault::ResumesOnStaleCount => InvariantId::BACKPRESSURE,
+            Fault::ResumesOnStaleCount | Fault::AdvanceSkipsHandshake => InvariantId::BACKPRESSURE,
         }
     }
 

@@ -8,6 +8,9 @@
 //!   writer's: loom's causality check, **no-data-race**);
 //! * a flush crossing the pause threshold while the reader consumes below resume — the
 //!   resume decided on a stale count (`ResumesOnStaleCount`, **backpressure**);
+//! * the reader's lock-free `advance_to` racing a flush that decides its pause under
+//!   the lock — a lock holder that does not wait for the advance in progress
+//!   (`AdvanceSkipsHandshake`, **backpressure**);
 //! * cancel and complete racing each other on both ends (no planted bug of its own:
 //!   the existing cancel and completion bugs are caught by their families).
 #![cfg(feature = "loom")]
@@ -76,4 +79,14 @@ fn cancel_races_lock_free_read() {
 #[test]
 fn cancel_races_lock_free_read_catches_fast_read_ignores_cancel() {
     expect_caught("cancel-races-lock-free-read", Fault::FastReadIgnoresCancel, BOUND, Checks::Registry);
+}
+
+#[test]
+fn advance_races_locked_flush() {
+    check_scenario("advance-races-locked-flush", FaultSet::NONE, BOUND, Checks::Registry);
+}
+
+#[test]
+fn advance_races_locked_flush_catches_advance_skips_handshake() {
+    expect_caught("advance-races-locked-flush", Fault::AdvanceSkipsHandshake, BOUND, Checks::Registry);
 }

@@ -64,6 +64,9 @@ const NOT_IN_THE_PIPE: &[Fault] = &[
     Fault::ResumesOnStaleCount,
     // The lock-free read's memory ordering: one thread never races itself.
     Fault::RelaxedFastRead,
+    // A lock holder not waiting for a lock-free advance in progress: on one thread
+    // the advance always ends before the next lock is taken.
+    Fault::AdvanceSkipsHandshake,
     // The message channel's close returning while a receive runs: planted in the channel.
     Fault::CloseReturnsWhileReceiving,
 ];

@@ -32,6 +32,7 @@ mod read_buf;
 mod reader;
 mod reset;
 mod segment;
+mod state_lock;
 mod writer;
 
 use std::collections::VecDeque;
@@ -48,7 +49,7 @@ use crate::error::Failure;
 use crate::faults::{Fault, FaultSet};
 use crate::observe::{Observer, PipeEnd, PipeEvent, WakerId};
 use crate::options::{LockScope, PipeOptions, PoolDesign};
-use crate::primitive::sync::{Arc, Mutex, MutexGuard};
+use crate::primitive::sync::{Arc, Mutex};
 use parked_head::ParkedHead;
 use pool::Shell;
 use published::{FLUSH_SLOW, Published, READ_SLOW, READER_PARKED};
@@ -219,36 +220,6 @@ impl fmt::Debug for State {
 }
 
 impl Shared {
-    /// Takes the pipe lock, with the committed end as the writer last published it.
-    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
-        let mut state = self.state.lock();
-        // The fast flush publishes without the lock; under it, the end only grows
-        // (every earlier holder's load happens before this one).
-        state.committed = self.published.committed();
-        state
-    }
-
-    /// The `ReadSkipsPublishedEnd` planted bug's lock: as [`lock`](Self::lock), except
-    /// that the published end is not loaded when the state already shows unexamined
-    /// bytes (the end the last lock holder loaded may be older than a fast flush that
-    /// has returned).
-    pub(crate) fn lock_unless_unexamined(&self) -> MutexGuard<'_, State> {
-        let mut state = self.state.lock();
-        if state.unexamined() == 0 {
-            state.committed = self.published.committed();
-        }
-        state
-    }
-
-    /// The writer takes the pipe lock: it knows the committed end (only it moves it),
-    /// so no load of the word is needed (one atomic access less, which under loom is
-    /// one scheduling point less on every locked flush).
-    pub(crate) fn lock_as_writer(&self, published_end: u64) -> MutexGuard<'_, State> {
-        let mut state = self.state.lock();
-        state.committed = published_end;
-        state
-    }
-
     /// Makes the fast flush's `FLUSH_SLOW` flag match `state`: set while a flush must
     /// look at the state under the lock (paused, cancel pending, reader completed).
     /// Called under the lock after each change of those fields.

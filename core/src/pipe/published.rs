@@ -27,11 +27,25 @@
 //! bytes in it are published, the writer's completion before its last bytes. So a read
 //! that acquires an end from the word either sees the flag that end needs, or needs
 //! none (a relaxed snapshot is the `RelaxedFastRead` planted bug).
+//!
+//! **The lock-free `advance_to`.** The reader's consumed and examined offsets live in
+//! atomics next to the word ([`store_offsets`](Published::store_offsets)), so an
+//! `advance_to` that returns no segment and resumes no writer need not lock. It is
+//! excluded from every other lock holder by a handshake on the word, with a
+//! read-modify-write on each side: the reader sets [`ADVANCING`] and goes to the lock
+//! instead if [`LOCKED`] was set; a lock holder sets `LOCKED` and waits (briefly: the
+//! advance only stores and reports) while `ADVANCING` is set. Whichever
+//! read-modify-write comes first in the word's order wins, so the lock-free advance
+//! and its `Consumed` event are ordered with every locked section exactly as a locked
+//! advance would be, and the checkers read the log as before. [`DIRTY`] tells the lock
+//! holder the state's copies of the offsets are older than the atomics. (Without the
+//! wait, a flush under the lock decides its pause on an examined offset the log
+//! already shows replaced: the `AdvanceSkipsHandshake` planted bug.)
 
 use crate::primitive::sync::atomic::{AtomicU64, Ordering};
 
 /// Low bits of the word reserved for flags.
-const FLAG_BITS: u32 = 3;
+const FLAG_BITS: u32 = 6;
 const FLAG_MASK: u64 = (1 << FLAG_BITS) - 1;
 
 /// A reader waker is registered: a publish must take the lock and wake it. Set by the
@@ -47,6 +61,18 @@ pub(crate) const FLUSH_SLOW: u64 = 2;
 /// its view yet. Mirrors those fields of the state, under the lock
 /// ([`Shared::sync_read_flag`](super::Shared::sync_read_flag)).
 pub(crate) const READ_SLOW: u64 = 4;
+/// A lock holder other than the reader is inside its locked section: a lock-free
+/// `advance_to` must take the lock instead. Set right after the mutex is taken and
+/// cleared right before it is released ([`begin_locked`](Published::begin_locked)).
+pub(crate) const LOCKED: u64 = 8;
+/// The reader is inside a lock-free `advance_to`: a lock holder waits until it ends.
+pub(crate) const ADVANCING: u64 = 16;
+/// A lock-free `advance_to` stored offsets the state's copies lack: the next lock
+/// holder loads them. Cleared with [`LOCKED`].
+pub(crate) const DIRTY: u64 = 32;
+/// Flags neither the fast flush nor the fast read stops for: the fast flush carries
+/// them over in its compare-and-swap.
+const CARRIED: u64 = READ_SLOW | LOCKED | ADVANCING | DIRTY;
 
 /// The writer's committed end and the fast-path flags (see the module docs).
 #[derive(Debug)]
@@ -58,11 +84,20 @@ pub(crate) struct Published {
     /// value never runs ahead of the event log. A stale value only over-counts, which
     /// sends the flush to the lock to decide the pause.
     released: AtomicU64,
+    /// The reader's consumed and examined offsets as of its last `advance_to`, for the
+    /// lock holders after a lock-free one (see the module docs).
+    consumed: AtomicU64,
+    examined: AtomicU64,
 }
 
 impl Published {
     pub(crate) fn new() -> Published {
-        Published { word: AtomicU64::new(0), released: AtomicU64::new(0) }
+        Published {
+            word: AtomicU64::new(0),
+            released: AtomicU64::new(0),
+            consumed: AtomicU64::new(0),
+            examined: AtomicU64::new(0),
+        }
     }
 
     /// The committed end, acquiring the bytes published with it. A read-modify-write
@@ -86,24 +121,24 @@ impl Published {
 
     /// The fast flush: moves the committed end from `committed` (the writer's own
     /// last publish: only the writer changes it) to `committed + bytes`, unless a flag
-    /// that concerns the flush is set ([`READER_PARKED`], [`FLUSH_SLOW`]; [`READ_SLOW`]
-    /// concerns only reads and is carried over). With the end known, a compare-and-swap
-    /// fails only when the flags differ from the expected ones: it expects `read_slow`,
-    /// the `READ_SLOW` bit the writer last saw (updated here), and tries again only when
-    /// that bit alone was wrong — so in the steady state it is one compare-and-swap.
+    /// that concerns the flush is set ([`READER_PARKED`], [`FLUSH_SLOW`]; the others are
+    /// carried over). With the end known, a compare-and-swap fails only when the flags
+    /// differ from the expected ones: it expects `carried`, the carried flags the writer
+    /// last saw (updated here), and tries again only when those alone were wrong — so in
+    /// the steady state it is one compare-and-swap.
     /// On `false` the flush must take the lock (nothing was published). `relaxed` is
     /// the `RelaxedPublish` planted bug.
-    pub(crate) fn try_publish(&self, committed: u64, bytes: u64, read_slow: &mut u64, relaxed: bool) -> bool {
+    pub(crate) fn try_publish(&self, committed: u64, bytes: u64, carried: &mut u64, relaxed: bool) -> bool {
         let success = if relaxed { Ordering::Relaxed } else { Ordering::Release };
-        let mut current = committed << FLAG_BITS | *read_slow & READ_SLOW;
+        let mut current = committed << FLAG_BITS | *carried & CARRIED;
         loop {
             let next = current + (bytes << FLAG_BITS);
             match self.word.compare_exchange(current, next, success, Ordering::Relaxed) {
                 Ok(_) => return true,
                 Err(actual) => {
                     assert_eq!(actual >> FLAG_BITS, committed, "only the writer moves the committed end");
-                    *read_slow = actual & READ_SLOW;
-                    if actual & FLAG_MASK & !READ_SLOW != 0 {
+                    *carried = actual & CARRIED;
+                    if actual & FLAG_MASK & !CARRIED != 0 {
                         return false;
                     }
                     current = actual;
@@ -152,16 +187,62 @@ impl Published {
         self.released.load(Ordering::Acquire)
     }
 
-    /// Records what back-pressure subtracts now. Under the lock.
+    /// Records what back-pressure subtracts now: under the lock, or inside a lock-free
+    /// `advance_to`.
     pub(crate) fn set_released(&self, released: u64) {
         self.released.store(released, Ordering::Release);
     }
 
     /// Back to a new pipe's word (both ends completed, so no fast path runs). Under
-    /// the lock.
+    /// the lock; `LOCKED` stays set until the holder releases it.
     pub(crate) fn reset(&self) {
-        self.word.store(0, Ordering::Release);
+        self.word.store(LOCKED, Ordering::Release);
         self.released.store(0, Ordering::Release);
+        self.consumed.store(0, Ordering::Relaxed);
+        self.examined.store(0, Ordering::Relaxed);
+    }
+
+    /// A lock holder's half of the handshake, right after taking the mutex: sets
+    /// [`LOCKED`], waits while a lock-free `advance_to` is in progress, and returns the
+    /// reader's offsets `(consumed, examined)` if one stored offsets since the last
+    /// lock holder looked (else `None`: the state's copies are current).
+    /// `skip_wait` is the `AdvanceSkipsHandshake` planted bug.
+    pub(crate) fn begin_locked(&self, skip_wait: bool) -> Option<(u64, u64)> {
+        let mut word = self.word.fetch_or(LOCKED, Ordering::AcqRel);
+        while word & ADVANCING != 0 && !skip_wait {
+            // The advance holds no lock and only stores and reports: it ends soon.
+            crate::primitive::thread::yield_now();
+            word = self.word.load(Ordering::Acquire);
+        }
+        (word & DIRTY != 0)
+            .then(|| (self.consumed.load(Ordering::Relaxed), self.examined.load(Ordering::Relaxed)))
+    }
+
+    /// A lock holder's other half, right before releasing the mutex: clears [`LOCKED`]
+    /// and [`DIRTY`] (the holder took the offsets into the state).
+    pub(crate) fn end_locked(&self) {
+        self.word.fetch_and(!(LOCKED | DIRTY), Ordering::Release);
+    }
+
+    /// The reader's half, starting a lock-free `advance_to`: sets [`ADVANCING`] and
+    /// [`DIRTY`], and returns the committed end and the flags. With [`LOCKED`] among
+    /// them the advance must [`abandon`](Self::end_advance) and lock.
+    pub(crate) fn begin_advance(&self) -> (u64, u64) {
+        let word = self.word.fetch_or(ADVANCING | DIRTY, Ordering::AcqRel);
+        (word >> FLAG_BITS, word & FLAG_MASK)
+    }
+
+    /// Ends (or abandons) a lock-free `advance_to`: clears [`ADVANCING`], publishing the
+    /// offsets stored in between to the next lock holder.
+    pub(crate) fn end_advance(&self) {
+        self.word.fetch_and(!ADVANCING, Ordering::Release);
+    }
+
+    /// Stores the reader's offsets, inside a lock-free `advance_to` (published by
+    /// [`end_advance`](Self::end_advance)).
+    pub(crate) fn store_offsets(&self, consumed: u64, examined: u64) {
+        self.consumed.store(consumed, Ordering::Relaxed);
+        self.examined.store(examined, Ordering::Relaxed);
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod at_least;
 mod fast;
+mod fast_advance;
 mod poll;
 
 use std::collections::VecDeque;
@@ -158,7 +159,7 @@ impl Reader {
             return Err(PipeError::ReaderCompleted);
         }
         let shared = &*self.shared;
-        let state = shared.lock();
+        let state = shared.lock_as_reader(self.consumed, self.examined);
         let len = if shared.config.faults.contains(Fault::LengthCountsConsumed) {
             // The planted bug: bytes examined but not consumed still count.
             state.committed.saturating_sub(state.consumed)
@@ -197,9 +198,9 @@ impl Reader {
         let mut state = if shared.config.faults.contains(Fault::ReadSkipsPublishedEnd) {
             // The planted bug: with bytes to return, the end the last lock holder
             // loaded is taken as the newest.
-            shared.lock_unless_unexamined()
+            shared.lock_as_reader_unless_unexamined(self.consumed, self.examined)
         } else {
-            shared.lock()
+            shared.lock_as_reader(self.consumed, self.examined)
         };
         // The writer's failure comes first, as in .NET's `GetReadResult`
         // (`IsCompletedOrThrow` before `ObserveCancellation`): a read canceled after the
@@ -334,13 +335,15 @@ impl Reader {
         self.consumed = consumed.offset;
         self.examined = examined.offset;
 
+        if self.fast_advance() {
+            return Ok(());
+        }
         let shared = &*self.shared;
         let faults = shared.config.faults;
-        let mut returned = Vec::new();
-        let (state, writer_waker, leak_last, reclaimed_unlinked) = {
-            let mut state = shared.lock();
-            state.consumed = consumed.offset;
-            state.examined = examined.offset;
+        let (state, writer_waker, returned, leak_last, reclaimed_unlinked) = {
+            let mut state = shared.lock_as_reader(self.consumed, self.examined);
+            // For the lock holders after a later lock-free advance (see `published`).
+            shared.published.store_offsets(self.consumed, self.examined);
             let mut writer_waker = None;
             let unconsumed = state.unconsumed(faults);
             shared.observer.emit(|| PipeEvent::Consumed {
@@ -367,75 +370,15 @@ impl Reader {
                     writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
                 }
             }
-            // Everything consumed and the writer idle: take its parked head back, so a
-            // fully consumed pipe keeps no segment (.NET). The swap decides it: if the
-            // writer's `get_memory` took the head first, it is writing there again and
-            // the head stays.
-            let mut reclaimed = None;
-            if consumed.offset == state.committed
-                && state.writer_completion.is_none()
-                && !faults.contains(Fault::KeepsIdleWriteHead)
-            {
-                let taken = shared.parked_head.take();
-                // The committed end above may predate a fast flush that published into
-                // the head and then parked it (no lock between the two): the end it was
-                // parked at says so. Such a head holds bytes not consumed yet, so it is
-                // not idle: it stays linked (its bytes are read as any segment's), and
-                // the writer, finding no head to resume, starts a new one.
-                match taken {
-                    Some(head)
-                        if head.parked_end.load(Ordering::Relaxed) != consumed.offset
-                            && state.segments.back().is_some_and(|last| Arc::ptr_eq(last, &head)) =>
-                    {
-                        let id = head.id;
-                        shared.observer.emit(|| PipeEvent::HeadKept { segment: id });
-                    }
-                    Some(head) => {
-                        let id = head.id;
-                        shared.observer.emit(|| PipeEvent::HeadReclaimed { segment: id });
-                        reclaimed = Some(head);
-                    }
-                    None => shared.observer.emit(|| PipeEvent::HeadBusy),
-                }
-            }
-            // Unlink fully consumed segments, in list order; consuming exactly to a
-            // segment's end returns it. The last linked segment may be the writer's
-            // head: its end is known (the committed offset) only once the writer has
-            // completed or the head was reclaimed above.
-            let last_is_done = state.writer_completion.is_some()
-                || reclaimed.is_some()
-                || faults.contains(Fault::ReturnWriteHead);
-            while !state.segments.is_empty() {
-                let segment_end = match state.segments.get(1) {
-                    Some(next) => next.base,
-                    None if last_is_done => state.committed,
-                    None => break,
-                };
-                if consumed.offset < segment_end {
-                    break;
-                }
-                returned.extend(state.segments.pop_front());
-            }
-            if faults.contains(Fault::KeepsConsumedSegment)
-                && !state.segments.is_empty()
-                && let Some(kept) = returned.pop()
-            {
-                // The planted bug: the last fully consumed segment stays linked until a
-                // later `advance_to` (harmless to the data: reads skip it).
-                state.segments.push_front(kept);
-            }
-            // A reclaimed head that was linked is the last segment unlinked above: drop
-            // the slot's extra reference. One never linked (nothing was written into
-            // it) is returned on its own.
-            let reclaimed_unlinked =
-                reclaimed.filter(|head| !returned.last().is_some_and(|last| Arc::ptr_eq(last, head)));
-            // The planted bug leaks the stream's final segment, if this unlinked it.
-            let leak_last = faults.contains(Fault::LeakOnComplete)
-                && state.writer_completion.is_some()
-                && state.segments.is_empty()
-                && !returned.is_empty();
+            let reclaimed = if consumed.offset == state.committed && state.writer_completion.is_none() {
+                reclaim_idle_head(shared, consumed.offset, state.segments.back())
+            } else {
+                None
+            };
+            let (returned, leak_last, reclaimed_unlinked) =
+                unlink_consumed(shared, &mut state, consumed.offset, reclaimed);
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
-            (state, writer_waker, leak_last, reclaimed_unlinked)
+            (state, writer_waker, returned, leak_last, reclaimed_unlinked)
         };
         if self.lock_every_operation {
             // The pre-seed design: buffers and segment objects go back under the lock.
@@ -476,7 +419,7 @@ impl Reader {
         let failed = failure.is_some();
         let shared = self.shared.clone();
         let (writer_waker, release) = {
-            let mut state = shared.lock();
+            let mut state = shared.lock_as_reader(self.consumed, self.examined);
             state.reader_completion = Some(failure);
             state.read_minimum = None;
             shared.sync_read_flag(&mut state);
@@ -552,6 +495,91 @@ fn park_finds_bytes(shared: &Shared, state: &mut State, wanted: u64, cx: Option<
         shared.unpark_reader(state);
     }
     true
+}
+
+/// Everything consumed and the writer idle: takes its parked head back, so a fully
+/// consumed pipe keeps no segment (.NET), and returns it. The swap decides it: if the
+/// writer's `get_memory` took the head first, it is writing there again and the head
+/// stays. `last_linked` is the last segment of the list. Under the lock, or inside a
+/// lock-free `advance_to` (where the reader's view is the list).
+///
+/// The `KeepsIdleWriteHead` planted bug never takes the head.
+fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>) -> Option<Shell> {
+    if shared.config.faults.contains(Fault::KeepsIdleWriteHead) {
+        return None;
+    }
+    let taken = shared.parked_head.take();
+    // The committed end the reader compared with may predate a fast flush that
+    // published into the head and then parked it (no lock between the two): the end it
+    // was parked at says so. Such a head holds bytes not consumed yet, so it is not
+    // idle: it stays linked (its bytes are read as any segment's), and the writer,
+    // finding no head to resume, starts a new one.
+    match taken {
+        Some(head)
+            if head.parked_end.load(Ordering::Relaxed) != consumed
+                && last_linked.is_some_and(|last| Arc::ptr_eq(last, &head)) =>
+        {
+            let id = head.id;
+            shared.observer.emit(|| PipeEvent::HeadKept { segment: id });
+            None
+        }
+        Some(head) => {
+            let id = head.id;
+            shared.observer.emit(|| PipeEvent::HeadReclaimed { segment: id });
+            Some(head)
+        }
+        None => {
+            shared.observer.emit(|| PipeEvent::HeadBusy);
+            None
+        }
+    }
+}
+
+/// Unlinks fully consumed segments, in list order; consuming exactly to a segment's
+/// end returns it. The last linked segment may be the writer's head: its end is known
+/// (the committed offset) only once the writer has completed or the head was
+/// `reclaimed`. Returns the unlinked segments, whether the `LeakOnComplete` planted
+/// bug leaks the last of them, and `reclaimed` if it was never linked (nothing was
+/// written into it: it is returned on its own). Under the lock.
+fn unlink_consumed(
+    shared: &Shared,
+    state: &mut State,
+    consumed: u64,
+    reclaimed: Option<Shell>,
+) -> (Vec<Shell>, bool, Option<Shell>) {
+    let faults = shared.config.faults;
+    let last_is_done =
+        state.writer_completion.is_some() || reclaimed.is_some() || faults.contains(Fault::ReturnWriteHead);
+    let mut returned = Vec::new();
+    while !state.segments.is_empty() {
+        let segment_end = match state.segments.get(1) {
+            Some(next) => next.base,
+            None if last_is_done => state.committed,
+            None => break,
+        };
+        if consumed < segment_end {
+            break;
+        }
+        returned.extend(state.segments.pop_front());
+    }
+    if faults.contains(Fault::KeepsConsumedSegment)
+        && !state.segments.is_empty()
+        && let Some(kept) = returned.pop()
+    {
+        // The planted bug: the last fully consumed segment stays linked until a later
+        // `advance_to` (harmless to the data: reads skip it).
+        state.segments.push_front(kept);
+    }
+    // A reclaimed head that was linked is the last segment unlinked above: drop the
+    // slot's extra reference.
+    let reclaimed_unlinked =
+        reclaimed.filter(|head| !returned.last().is_some_and(|last| Arc::ptr_eq(last, head)));
+    // The planted bug leaks the stream's final segment, if this unlinked it.
+    let leak_last = faults.contains(Fault::LeakOnComplete)
+        && state.writer_completion.is_some()
+        && state.segments.is_empty()
+        && !returned.is_empty();
+    (returned, leak_last, reclaimed_unlinked)
 }
 
 /// Drops the reader's holds on the unlinked segments `returned`, then gives their

@@ -79,9 +79,9 @@ pub struct Writer {
     unflushed: u64,
     /// The committed end as this writer last published it (only the writer moves it).
     published_end: u64,
-    /// The word's `READ_SLOW` bit as the fast flush last saw it: what its
+    /// The word's carried flags as the fast flush last saw them: what its
     /// compare-and-swap expects next (see `Published::try_publish`).
-    read_slow_seen: u64,
+    carried_flags_seen: u64,
     /// Stream offset of the end of advanced bytes.
     written: u64,
     /// Size of the next new segment: doubles from the minimum up to the maximum.
@@ -113,7 +113,7 @@ impl Writer {
             unlinked: Vec::new(),
             unflushed: 0,
             published_end: 0,
-            read_slow_seen: 0,
+            carried_flags_seen: 0,
             written: 0,
             next_segment_size,
             next_segment_id: 0,
@@ -346,7 +346,7 @@ impl Writer {
         self.unlinked.clear();
         self.unflushed = 0;
         self.published_end = 0;
-        self.read_slow_seen = 0;
+        self.carried_flags_seen = 0;
         self.written = 0;
         self.next_segment_size = self.shared.config.minimum_segment_size;
         self.completed = false;

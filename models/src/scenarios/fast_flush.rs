@@ -13,10 +13,16 @@
 //!   reported by it (`FastReadIgnoresCancel`);
 //! * a flush crosses the pause threshold while the reader consumes below resume, the
 //!   resume decided on a count from before the flush (`ResumesOnStaleCount`);
+//! * the reader's lock-free `advance_to` (examining a byte it does not consume) races a
+//!   flush that decides its pause under the lock: the flush must wait for the advance
+//!   and count with its examined offset, or the advance must take the lock after it
+//!   (`AdvanceSkipsHandshake`, a flush that counts an examined offset the log already
+//!   shows replaced);
 //! * a flush cancel and the reader's completion race a paused flush, and a read cancel
 //!   and the writer's completion race a pending read: whichever comes first must
 //!   release the waiting side, and each flag the fast path looks at must follow.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
@@ -31,8 +37,8 @@ use crate::{Scale, Scenario};
 pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "read-parks-while-flush-publishes",
-        summary: "two one-byte flushes into one four-byte segment (the second without the lock) while the \
-                  reader examines without consuming until both are there; the writer then waits for the \
+        summary: "three one-byte flushes into one four-byte segment (the later two without the lock) while \
+                  the reader examines without consuming until all are there; the writer then waits for the \
                   reader's reply before completing",
         scale: Scale::Small,
         catches: &[Fault::RelaxedPublish, Fault::ParksWithoutRecheck, Fault::RelaxedFastRead],
@@ -47,6 +53,15 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         catches: &[Fault::ResumesOnStaleCount],
         config: pause_at_two,
         body: pause_crossed_while_consuming,
+    },
+    Scenario {
+        name: "advance-races-locked-flush",
+        summary: "three one-byte flushes (pause at two) while the reader examines every byte and consumes \
+                  all but the last, so its advances take no lock, until all three are there",
+        scale: Scale::Small,
+        catches: &[Fault::AdvanceSkipsHandshake],
+        config: pause_at_two,
+        body: advance_races_locked_flush,
     },
     Scenario {
         name: "cancel-races-lock-free-read",
@@ -85,22 +100,24 @@ fn read_parks_while_flush_publishes(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
     let (mut reply_writer, mut reply_reader) = checked_pipe(&replies);
     let writer = thread::spawn(move || {
-        writer.send(b"a").unwrap();
-        writer.send(b"b").unwrap();
+        for byte in [b"a", b"b", b"c"] {
+            writer.send(byte).unwrap();
+        }
         // Completing would wake a parked read: wait for the reply first.
         let reply = reply_reader.drain().unwrap();
         ensure(reply == b"r", InvariantId::BYTE_EXACT, || format!("the reply was {reply:?}, not \"r\""));
         reply_reader.complete(None);
         writer.complete(None);
     });
-    // Examine without consuming until both bytes are there: the first flush's head is
-    // never idle to the reader, so the writer always resumes it and the second flush
-    // always takes the fast path (the race is then in every schedule, not only in
-    // those where the writer resumes before the reader consumes).
+    // Examine without consuming until all three bytes are there: the first flush's head
+    // is never idle to the reader, so the writer always resumes it and the later
+    // flushes always take the fast path (the race is then in every schedule, not only
+    // in those where the writer resumes before the reader consumes; two fast flushes
+    // give a parking read two chances to miss one).
     let mut got = Vec::new();
-    while got.len() < 2 {
-        let outcome = reader.read_and_consume(|len| if len >= 2 { len } else { 0 }).unwrap();
-        if outcome.bytes.len() >= 2 {
+    while got.len() < 3 {
+        let outcome = reader.read_and_consume(|len| if len >= 3 { len } else { 0 }).unwrap();
+        if outcome.bytes.len() >= 3 {
             got = outcome.bytes;
         }
     }
@@ -109,8 +126,8 @@ fn read_parks_while_flush_publishes(monitor: &Arc<Monitor>) {
     let rest = reader.drain().unwrap();
     reader.complete(None);
     join(writer);
-    ensure(got == b"ab" && rest.is_empty(), InvariantId::BYTE_EXACT, || {
-        format!("the reader got {got:?} then {rest:?}, not \"ab\"")
+    ensure(got == b"abc" && rest.is_empty(), InvariantId::BYTE_EXACT, || {
+        format!("the reader got {got:?} then {rest:?}, not \"abc\"")
     });
     replies.assert_finished();
 }
@@ -159,6 +176,28 @@ fn pause_crossed_while_consuming(monitor: &Arc<Monitor>) {
     });
     let bytes = read_to_end(&mut reader, monitor, |len| len.min(1)).unwrap();
     ensure(bytes == b"ab", InvariantId::BYTE_EXACT, || format!("the reader got {bytes:?}, not \"ab\""));
+    reader.complete(None);
+    join(writer);
+}
+
+fn advance_races_locked_flush(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        for byte in [b"a", b"b", b"c"] {
+            writer.send(byte).unwrap();
+        }
+        writer.complete(None);
+    });
+    // Consuming less than was published keeps the advance lock-free (nothing to
+    // return, no idle head to reclaim); the last byte is consumed once all three are in.
+    let consumed = Cell::new(0);
+    let bytes = read_to_end(&mut reader, monitor, |len| {
+        let take = if consumed.get() + len >= 3 { len } else { len.saturating_sub(1) };
+        consumed.set(consumed.get() + take);
+        take
+    })
+    .unwrap();
+    ensure(bytes == b"abc", InvariantId::BYTE_EXACT, || format!("the reader got {bytes:?}, not \"abc\""));
     reader.complete(None);
     join(writer);
 }

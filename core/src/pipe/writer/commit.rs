@@ -49,7 +49,7 @@ impl Writer {
         if !shared.published.try_publish(
             self.published_end,
             self.unflushed,
-            &mut self.read_slow_seen,
+            &mut self.carried_flags_seen,
             relaxed,
         ) {
             return FastCommit::Announced;
@@ -94,7 +94,7 @@ impl Writer {
         // Bytes committed under the lock and published after the flush's event.
         let mut to_publish = 0;
         let (reader_waker, early) = {
-            let mut state = shared.lock_as_writer(self.published_end);
+            let mut state = shared.lock_for_flush(self.published_end);
             let reader = state.reader_completion.clone();
             if reader.is_some() {
                 if announced {

@@ -1,0 +1,101 @@
+//! The uncontended `advance_to` (seed 001's lock-free path, on the reader's side): an
+//! advance that returns no segment, reclaims no idle head and resumes no writer stores
+//! the reader's offsets without the pipe lock.
+//!
+//! It runs inside a handshake with every other lock holder (see `published`): it sets
+//! `ADVANCING` with one read-modify-write of the word and goes to the lock instead if
+//! that finds `LOCKED`; a lock holder that finds `ADVANCING` waits for the advance to
+//! end before it reads the offsets. So a lock-free advance, and its `Consumed` event,
+//! fall wholly between two locked sections, as a locked one does: the writer's pause
+//! decisions and the checkers' reading of the log are what they were with the lock.
+//!
+//! The same read-modify-write returns the flags and the committed end that decide
+//! whether the lock is needed after all:
+//!
+//! * `FLUSH_SLOW`: the writer may be paused (its resume is decided under the lock), a
+//!   flush cancel is pending, or the reader completed;
+//! * `READ_SLOW`: the writer completed (the last segment's end is known and may be
+//!   returned), or a segment was linked that the reader's view lacks (so the view does
+//!   not tell which segments are fully consumed);
+//! * the advance consumes a whole segment, which goes back to the pool.
+//!
+//! An advance that consumes everything published takes the writer's parked head as a
+//! locked one does (`reclaim_idle_head`, after its `Consumed`): most often the writer
+//! is writing into it again and the slot is empty (`HeadBusy`), and no lock is needed.
+//! Only a head it did take back must be unlinked, under the lock, after the advance
+//! has ended (the head is the reader's by then: the writer lost the swap).
+
+use crate::faults::Fault;
+use crate::observe::{PipeEvent, PipeOperation};
+use crate::pipe::pool::Shell;
+use crate::pipe::published::{FLUSH_SLOW, LOCKED, Published, READ_SLOW};
+use crate::pipe::reader::{Reader, reclaim_idle_head, release_consumed, unlink_consumed};
+
+impl Reader {
+    /// Advances to the offsets already stored in `self.consumed` and `self.examined`
+    /// without the lock, if nothing needs it; `false` sends the advance to the lock
+    /// (nothing was changed or reported).
+    pub(super) fn fast_advance(&mut self) -> bool {
+        let shared = &*self.shared;
+        let faults = shared.config.faults;
+        // The pre-seed design locks every operation.
+        if self.lock_every_operation {
+            return false;
+        }
+        let (consumed, examined) = (self.consumed, self.examined);
+        // Known without the word: a whole segment consumed (its end is the next one's
+        // base) goes back under the lock.
+        if self.view.is_empty() || self.view.get(1).is_some_and(|next| consumed >= next.base) {
+            return false;
+        }
+        let (committed, flags) = shared.published.begin_advance();
+        // Ends the advance on every way out, a checker's panic included: a lock holder
+        // waits while it is in progress, and the ends' drops lock.
+        let advancing = Advancing(&shared.published);
+        // Past the committed end only under the `ReadPastCommit` planted bug: the lock
+        // sorts it out.
+        if flags & (LOCKED | FLUSH_SLOW | READ_SLOW) != 0 || consumed > committed {
+            return false;
+        }
+        shared.published.store_offsets(consumed, examined);
+        let released = if faults.contains(Fault::BackpressureByConsumed) { consumed } else { examined };
+        let unconsumed = committed.saturating_sub(released);
+        shared.observer.emit(|| PipeEvent::Consumed { consumed, examined, unconsumed });
+        // After the event, as under the lock: a fast flush that reads it finds the event
+        // in the log.
+        shared.published.set_released(released);
+        let reclaimed =
+            if consumed == committed { reclaim_idle_head(shared, consumed, self.view.back()) } else { None };
+        drop(advancing);
+        if let Some(head) = reclaimed {
+            self.unlink_reclaimed(head);
+        }
+        self.shared.observer.emit(|| PipeEvent::AdvanceFinished);
+        true
+    }
+
+    /// After a lock-free advance took the writer's idle head back: unlinks it (and
+    /// whatever it consumed before it) under the lock, then returns them to the pools
+    /// outside it, as a locked advance does.
+    fn unlink_reclaimed(&mut self, head: Shell) {
+        let shared = &*self.shared;
+        let (returned, leak_last, reclaimed_unlinked) = {
+            let mut state = shared.lock_as_reader(self.consumed, self.examined);
+            let unlinked = unlink_consumed(shared, &mut state, self.consumed, Some(head));
+            shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
+            unlinked
+        };
+        release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last, reclaimed_unlinked);
+    }
+}
+
+/// A lock-free advance in progress: ends it when dropped.
+struct Advancing<'a>(&'a Published);
+
+impl Drop for Advancing<'_> {
+    fn drop(&mut self) {
+        if !crate::primitive::skip_locking_cleanup() {
+            self.0.end_advance();
+        }
+    }
+}

@@ -2,8 +2,8 @@
 //!
 //! Modelled on System.IO.Pipelines' `Pipe` after its contention work (seeds 000, 001):
 //!
-//! * **one lock** guards the linked segment list, the committed/consumed/examined
-//!   offsets, completion, cancellation and the two wakers. Wakers are woken only after
+//! * **one lock** guards the linked segment list, the state's copies of the
+//!   committed/consumed/examined offsets, completion, cancellation and the two wakers. Wakers are woken only after
 //!   the lock is released, and every flag they depend on changes under the lock, so no
 //!   wakeup is lost;
 //! * **the uncontended writer path takes no lock**: `get_memory` and `advance` touch only
@@ -17,6 +17,11 @@
 //!   the same word, unless a flag sends it to the lock (a pending cancel, the writer's
 //!   completion, a waiting `read_at_least`, a segment it has not seen, its own parked
 //!   waker: `reader/fast.rs`);
+//! * **the uncontended `advance_to` takes no lock**: one that returns no segment and
+//!   resumes no writer stores the reader's offsets in atomics, inside a handshake on the
+//!   same word that keeps it out of every other holder's locked section (`LOCKED` /
+//!   `ADVANCING`, [`published`]; `reader/fast_advance.rs`), so the writer's pause
+//!   decisions see exactly the offsets the log shows;
 //! * **rent and return happen outside the lock**: the writer rents buffers and takes
 //!   segment objects from the pool before linking; the reader unlinks consumed
 //!   segments under the lock and returns buffers and segment objects after releasing it;

@@ -6,11 +6,12 @@
 use pipecheck_core::{Fault, FaultSet};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
-/// Bound 5, as the other two-thread models. The race is the reader's completion (one
-/// lock section) against each point where the writer can learn of it (a flush, or a new
-/// segment, both under the lock) and against its rents outside the lock; the planted
-/// bug is found at bound 1.
-const BOUND: usize = 5;
+/// Bound 4. The race is the reader's completion (one lock section) against each point
+/// where the writer can learn of it (a flush, or a new segment, both under the lock)
+/// and against its rents outside the lock; the planted bug is found at bound 1. It was
+/// 5, as the other two-thread models, until the lock-free `advance_to`'s handshake took
+/// it from 24,299 to 202,293 interleavings (16 s); at 4 it is 41,625 (3.8 s).
+const BOUND: usize = 4;
 
 #[test]
 fn writes_after_reader_completes() {

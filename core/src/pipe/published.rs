@@ -68,7 +68,8 @@ pub(crate) const LOCKED: u64 = 8;
 /// The reader is inside a lock-free `advance_to`: a lock holder waits until it ends.
 pub(crate) const ADVANCING: u64 = 16;
 /// A lock-free `advance_to` stored offsets the state's copies lack: the next lock
-/// holder loads them. Cleared with [`LOCKED`].
+/// holder loads them. Cleared with [`LOCKED`]. A locked `advance_to` stores its
+/// offsets too, so the atomics always hold the offsets of the last `Consumed`.
 pub(crate) const DIRTY: u64 = 32;
 /// Flags neither the fast flush nor the fast read stops for: the fast flush carries
 /// them over in its compare-and-swap.
@@ -203,19 +204,24 @@ impl Published {
     }
 
     /// A lock holder's half of the handshake, right after taking the mutex: sets
-    /// [`LOCKED`], waits while a lock-free `advance_to` is in progress, and returns the
-    /// reader's offsets `(consumed, examined)` if one stored offsets since the last
-    /// lock holder looked (else `None`: the state's copies are current).
-    /// `skip_wait` is the `AdvanceSkipsHandshake` planted bug.
-    pub(crate) fn begin_locked(&self, skip_wait: bool) -> Option<(u64, u64)> {
-        let mut word = self.word.fetch_or(LOCKED, Ordering::AcqRel);
+    /// [`LOCKED`] and waits while a lock-free `advance_to` is in progress. Returns the
+    /// committed end as the `fetch_or` read it (the newest, as
+    /// [`committed`](Self::committed)'s: one read-modify-write does both, one
+    /// scheduling point less under loom on every lock), and the reader's offsets
+    /// `(consumed, examined)` if an advance stored offsets since the last lock holder
+    /// looked (else `None`: the state's copies are current). `skip_wait` is the
+    /// `AdvanceSkipsHandshake` planted bug.
+    pub(crate) fn begin_locked(&self, skip_wait: bool) -> (u64, Option<(u64, u64)>) {
+        let first = self.word.fetch_or(LOCKED, Ordering::AcqRel);
+        let mut word = first;
         while word & ADVANCING != 0 && !skip_wait {
             // The advance holds no lock and only stores and reports: it ends soon.
             crate::primitive::thread::yield_now();
             word = self.word.load(Ordering::Acquire);
         }
-        (word & DIRTY != 0)
-            .then(|| (self.consumed.load(Ordering::Relaxed), self.examined.load(Ordering::Relaxed)))
+        let offsets = (word & DIRTY != 0)
+            .then(|| (self.consumed.load(Ordering::Relaxed), self.examined.load(Ordering::Relaxed)));
+        (first >> FLAG_BITS, offsets)
     }
 
     /// A lock holder's other half, right before releasing the mutex: clears [`LOCKED`]

@@ -342,7 +342,9 @@ impl Reader {
         let faults = shared.config.faults;
         let (state, writer_waker, returned, leak_last, reclaimed_unlinked) = {
             let mut state = shared.lock_as_reader(self.consumed, self.examined);
-            // For the lock holders after a later lock-free advance (see `published`).
+            // For the lock holders after a later lock-free advance, which may set `DIRTY`
+            // and then take the lock instead (see `published`): the atomics must hold
+            // the offsets the log shows last.
             shared.published.store_offsets(self.consumed, self.examined);
             let mut writer_waker = None;
             let unconsumed = state.unconsumed(faults);

@@ -21,10 +21,14 @@ impl Shared {
     /// the reader's offsets as of its last `advance_to` (which may have taken no lock).
     /// For every holder but the reader: the writer, the cancellers, a reset.
     pub(crate) fn lock(&self) -> StateGuard<'_> {
-        let mut guard = self.lock_excluding_advance(false);
         // The fast flush publishes without the lock; under it, the end only grows
-        // (every earlier holder's load happens before this one).
-        guard.state.committed = self.published.committed();
+        // (every earlier holder's read-modify-write of the word comes before this one's).
+        let (mut guard, committed) = self.lock_excluding_advance(false);
+        if let Some(committed) = committed {
+            guard.state.committed = committed;
+        } else {
+            guard.state.committed = self.published.committed();
+        }
         guard
     }
 
@@ -32,7 +36,7 @@ impl Shared {
     /// so no load of the word is needed (one atomic access less, which under loom is
     /// one scheduling point less on every locked flush).
     pub(crate) fn lock_as_writer(&self, published_end: u64) -> StateGuard<'_> {
-        let mut guard = self.lock_excluding_advance(false);
+        let (mut guard, _) = self.lock_excluding_advance(false);
         guard.state.committed = published_end;
         guard
     }
@@ -42,7 +46,7 @@ impl Shared {
     /// progress.
     pub(crate) fn lock_for_flush(&self, published_end: u64) -> StateGuard<'_> {
         let skip_wait = self.config.faults.contains(Fault::AdvanceSkipsHandshake);
-        let mut guard = self.lock_excluding_advance(skip_wait);
+        let (mut guard, _) = self.lock_excluding_advance(skip_wait);
         guard.state.committed = published_end;
         guard
     }
@@ -73,20 +77,23 @@ impl Shared {
     }
 
     /// The mutex, then the handshake: no lock-free `advance_to` runs until the guard
-    /// is dropped, and the state gets the offsets the last one stored. The pre-seed
-    /// design ([`LockScope::EveryOperation`](crate::LockScope::EveryOperation)) never
-    /// advances without the lock and skips it.
-    fn lock_excluding_advance(&self, skip_wait: bool) -> StateGuard<'_> {
+    /// is dropped, and the state gets the offsets the last one stored. Also returns the
+    /// committed end the handshake read, if it ran. The pre-seed design
+    /// ([`LockScope::EveryOperation`](crate::LockScope::EveryOperation)) never advances
+    /// without the lock and skips it.
+    fn lock_excluding_advance(&self, skip_wait: bool) -> (StateGuard<'_>, Option<u64>) {
         let mut state = self.state.lock();
         if self.config.lock_every_operation {
-            return StateGuard { state, shared: None };
+            return (StateGuard { state, shared: None }, None);
         }
-        if let Some((consumed, examined)) = self.published.begin_locked(skip_wait) {
+        let (committed, offsets) = self.published.begin_locked(skip_wait);
+        if let Some((consumed, examined)) = offsets {
             state.consumed = consumed;
             state.examined = examined;
-            state.released_published = self.published.released();
+            // What that advance stored as released, computed rather than loaded.
+            state.released_published = state.released(self.config.faults);
         }
-        StateGuard { state, shared: Some(self) }
+        (StateGuard { state, shared: Some(self) }, Some(committed))
     }
 }
 

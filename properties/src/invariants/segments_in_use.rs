@@ -46,9 +46,10 @@ pub struct SegmentsInUse {
     reader_completed: bool,
     /// The writer's parked head, as the log shows it.
     parked: Option<SegmentId>,
-    /// The head the writer took back since it last parked one (its resume may be
-    /// logged after the reader's `Consumed`, but before the reader's `HeadBusy`).
-    resumed: Option<SegmentId>,
+    /// Heads the writer took back (resumed or released) and has not parked since: its
+    /// resume may be logged after the reader's `Consumed`, but before the reader's
+    /// `HeadBusy` — and so may a release of that head and of later ones.
+    resumed: HashSet<SegmentId>,
     /// The `advance_to` in progress.
     owed: Option<Owed>,
     /// The reader said the head it should have reclaimed was busy: the writer must show
@@ -145,13 +146,13 @@ impl Invariant for SegmentsInUse {
             PipeEvent::HeadParked { segment } => {
                 self.verify_claim("parked another head")?;
                 self.parked = Some(segment);
-                self.resumed = None;
+                self.resumed.remove(&segment);
             }
             PipeEvent::HeadResumed { segment } | PipeEvent::HeadReleased { segment } => {
                 if self.parked == Some(segment) {
                     self.parked = None;
                 }
-                self.resumed = Some(segment);
+                self.resumed.insert(segment);
                 if self.busy_claim == Some(segment) {
                     self.busy_claim = None;
                 }
@@ -197,7 +198,7 @@ impl Invariant for SegmentsInUse {
             PipeEvent::HeadBusy => {
                 if let Some(owed) = &mut self.owed
                     && let Some((head, _)) = owed.idle_head.take()
-                    && self.resumed != Some(head)
+                    && !self.resumed.contains(&head)
                 {
                     self.busy_claim = Some(head);
                 }
@@ -226,5 +227,66 @@ impl Invariant for SegmentsInUse {
 
     fn finish(&mut self) -> Result<(), String> {
         self.verify_claim("finished")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(events: &[PipeEvent]) -> Result<(), String> {
+        let mut checker = SegmentsInUse::default();
+        for event in events {
+            checker.observe(&Observation::Pipe(event.clone()))?;
+        }
+        checker.finish()
+    }
+
+    /// Head 0 is parked with everything consumed; the reader's take finds the slot
+    /// empty because the writer has taken the head back.
+    fn consumed_everything_with_head_parked() -> Vec<PipeEvent> {
+        vec![
+            PipeEvent::SegmentLinked { segment: 0, base: 0 },
+            PipeEvent::HeadParked { segment: 0 },
+            PipeEvent::Flushed { committed: 8, unconsumed: 8, paused: false },
+            PipeEvent::Consumed { consumed: 8, examined: 8, unconsumed: 0 },
+        ]
+    }
+
+    #[test]
+    fn a_busy_head_the_writer_resumed_and_released_before_the_claim_is_waived() {
+        // Between the reader's `Consumed` and its `HeadBusy`, the writer resumes head 0,
+        // releases it (full) and then releases a second head: the claim names head 0.
+        let mut events = consumed_everything_with_head_parked();
+        events.extend([
+            PipeEvent::HeadResumed { segment: 0 },
+            PipeEvent::HeadReleased { segment: 0 },
+            PipeEvent::HeadReleased { segment: 1 },
+            PipeEvent::HeadBusy,
+            PipeEvent::AdvanceFinished,
+        ]);
+        assert_eq!(run(&events), Ok(()));
+    }
+
+    #[test]
+    fn a_busy_head_the_writer_never_took_back_is_a_violation() {
+        let mut events = consumed_everything_with_head_parked();
+        events.extend([PipeEvent::HeadBusy, PipeEvent::AdvanceFinished]);
+        let error = run(&events).expect_err("the head stays rented");
+        assert!(error.contains("without ever resuming it"), "{error}");
+    }
+
+    #[test]
+    fn a_head_parked_again_after_its_resume_needs_a_new_one() {
+        let mut events = vec![
+            PipeEvent::SegmentLinked { segment: 0, base: 0 },
+            PipeEvent::HeadParked { segment: 0 },
+            PipeEvent::HeadResumed { segment: 0 },
+            PipeEvent::HeadParked { segment: 0 },
+            PipeEvent::Flushed { committed: 8, unconsumed: 8, paused: false },
+            PipeEvent::Consumed { consumed: 8, examined: 8, unconsumed: 0 },
+        ];
+        events.extend([PipeEvent::HeadBusy, PipeEvent::AdvanceFinished]);
+        assert!(run(&events).is_err(), "the resume before the second park does not count");
     }
 }

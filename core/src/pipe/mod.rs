@@ -167,7 +167,7 @@ impl State {
     /// What back-pressure subtracts from the committed end: the examined offset (the
     /// consumed one under the `BackpressureByConsumed` planted bug).
     pub(crate) fn released(&self, faults: FaultSet) -> u64 {
-        if faults.contains(Fault::BackpressureByConsumed) { self.consumed } else { self.examined }
+        released(self.consumed, self.examined, faults)
     }
 
     /// Committed bytes the reader has not examined, whatever the planted bugs: what
@@ -303,6 +303,13 @@ impl fmt::Debug for Shared {
 /// its message instead).
 pub(crate) fn hand_over(failure: &Failure, faults: FaultSet) -> Failure {
     if faults.contains(Fault::FailureLosesCause) { Failure::new(failure.message()) } else { failure.clone() }
+}
+
+/// What back-pressure subtracts from the committed end, given the reader's offsets:
+/// `examined` (`consumed` under the `BackpressureByConsumed` planted bug). Shared by
+/// the state and the lock-free `advance_to`, which has no state at hand.
+pub(crate) fn released(consumed: u64, examined: u64, faults: FaultSet) -> u64 {
+    if faults.contains(Fault::BackpressureByConsumed) { consumed } else { examined }
 }
 
 /// Stores `cx`'s waker in `slot` unless an equivalent one is already there.

@@ -24,11 +24,7 @@ impl Shared {
         // The fast flush publishes without the lock; under it, the end only grows
         // (every earlier holder's read-modify-write of the word comes before this one's).
         let (mut guard, committed) = self.lock_excluding_advance(false);
-        if let Some(committed) = committed {
-            guard.state.committed = committed;
-        } else {
-            guard.state.committed = self.published.committed();
-        }
+        guard.state.committed = committed.unwrap_or_else(|| self.published.committed());
         guard
     }
 

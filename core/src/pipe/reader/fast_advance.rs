@@ -25,11 +25,11 @@
 //! Only a head it did take back must be unlinked, under the lock, after the advance
 //! has ended (the head is the reader's by then: the writer lost the swap).
 
-use crate::faults::Fault;
 use crate::observe::{PipeEvent, PipeOperation};
 use crate::pipe::pool::Shell;
 use crate::pipe::published::{FLUSH_SLOW, LOCKED, Published, READ_SLOW};
 use crate::pipe::reader::{Reader, reclaim_idle_head, release_consumed, unlink_consumed};
+use crate::pipe::released;
 
 impl Reader {
     /// Advances to the offsets already stored in `self.consumed` and `self.examined`
@@ -37,7 +37,6 @@ impl Reader {
     /// (nothing was changed or reported).
     pub(super) fn fast_advance(&mut self) -> bool {
         let shared = &*self.shared;
-        let faults = shared.config.faults;
         // The pre-seed design locks every operation.
         if self.lock_every_operation {
             return false;
@@ -58,7 +57,7 @@ impl Reader {
             return false;
         }
         shared.published.store_offsets(consumed, examined);
-        let released = if faults.contains(Fault::BackpressureByConsumed) { consumed } else { examined };
+        let released = released(consumed, examined, shared.config.faults);
         let unconsumed = committed.saturating_sub(released);
         shared.observer.emit(|| PipeEvent::Consumed { consumed, examined, unconsumed });
         // After the event, as under the lock: a fast flush that reads it finds the event

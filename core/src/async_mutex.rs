@@ -35,7 +35,7 @@ use std::task::{Context, Poll, Waker};
 
 use crossbeam_utils::CachePadded;
 
-use crate::faults::{Fault, FaultSet};
+use crate::fault;
 use crate::primitive::cell::UnsafeCell;
 use crate::primitive::sync::Mutex;
 use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
@@ -62,7 +62,6 @@ pub struct AsyncMutex<T> {
     /// Tasks holding or wanting the lock (queued, about to queue, or abandoned).
     gate: CachePadded<AtomicUsize>,
     queue: Mutex<WaitQueue>,
-    faults: FaultSet,
     probe: Probe,
     value: UnsafeCell<T>,
 }
@@ -106,29 +105,14 @@ impl<T> AsyncMutex<T> {
     /// assert_eq!(mutex.into_inner(), vec![1, 2]);
     /// ```
     pub fn new(value: T) -> AsyncMutex<T> {
-        AsyncMutex::build(value, FaultSet::NONE)
+        AsyncMutex::build(value)
     }
 
-    /// An unlocked mutex with the planted bugs in `faults` switched on (feature `faults`).
-    ///
-    /// # Examples
-    ///
-    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
-    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::{AsyncMutex, FaultSet};
-    /// let mutex = AsyncMutex::with_faults(0, FaultSet::NONE);
-    /// # drop(mutex);
-    /// ```
-    #[cfg(feature = "faults")]
-    pub fn with_faults(value: T, faults: FaultSet) -> AsyncMutex<T> {
-        AsyncMutex::build(value, faults)
-    }
 
-    fn build(value: T, faults: FaultSet) -> AsyncMutex<T> {
+    fn build(value: T) -> AsyncMutex<T> {
         AsyncMutex {
             gate: CachePadded::new(AtomicUsize::new(0)),
             queue: Mutex::new(WaitQueue::default()),
-            faults,
             probe: Probe::default(),
             value: UnsafeCell::new(value),
         }
@@ -206,7 +190,7 @@ impl<T> AsyncMutex<T> {
     /// assert!(mutex.try_lock().is_some());
     /// ```
     pub fn try_lock(&self) -> Option<AsyncMutexGuard<'_, T>> {
-        if self.faults.contains(Fault::TryLockFailsAfterRelease) && self.queue.lock().exited {
+        if fault::TryLockFailsAfterRelease.is_active() && self.queue.lock().exited {
             // The planted bug: a free mutex refuses `try_lock` once it has been released.
             return None;
         }
@@ -226,7 +210,7 @@ impl<T> AsyncMutex<T> {
     fn exit(&self) {
         // Reported before the release, so the next holder's admission logs after it.
         self.probe.emit(|mutex| PrimitiveEvent::MutexReleased { mutex });
-        if self.faults.contains(Fault::TryLockFailsAfterRelease) {
+        if fault::TryLockFailsAfterRelease.is_active() {
             self.queue.lock().exited = true;
         }
         if self.gate.fetch_sub(1, Ordering::AcqRel) != 1 {
@@ -273,7 +257,7 @@ impl<T> AsyncMutex<T> {
                 continue;
             }
             // Some entrant has counted itself in the gate but not queued itself yet.
-            if !self.faults.contains(Fault::MutexSkipWakeOnExit) {
+            if !fault::MutexSkipWakeOnExit.is_active() {
                 let second = std::mem::replace(&mut queue.released, true);
                 self.probe.emit(|mutex| PrimitiveEvent::MutexHandedOver {
                     mutex,
@@ -348,7 +332,7 @@ impl<'a, T> Future for Lock<'a, T> {
                 let mut queue = mutex.queue.lock();
                 // The planted bug takes an empty queue to mean a free lock, although the
                 // holder may still be inside.
-                let double_admit = mutex.faults.contains(Fault::MutexDoubleAdmit) && queue.waiters.is_empty();
+                let double_admit = fault::MutexDoubleAdmit.is_active() && queue.waiters.is_empty();
                 if std::mem::take(&mut queue.released) || double_admit {
                     drop(queue);
                     this.state = LockState::Done;
@@ -394,7 +378,7 @@ impl<T> Drop for Lock<'_, T> {
             queue.waiters.remove(index);
             queue.abandoned += 1;
             mutex.probe.emit(|mutex| PrimitiveEvent::MutexAbandoned { mutex, ticket });
-        } else if !mutex.faults.contains(Fault::MutexDropLosesHandoff) {
+        } else if !fault::MutexDropLosesHandoff.is_active() {
             // An exit handed us the lock after our last poll: we hold it, so pass it on.
             drop(queue);
             mutex.probe.emit(|mutex| PrimitiveEvent::MutexAcquired { mutex, ticket: Some(ticket) });

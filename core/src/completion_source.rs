@@ -20,7 +20,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
-use crate::faults::{Fault, FaultSet};
+use crate::fault;
 use crate::pipe::register_waker;
 use crate::primitive::sync::{Arc, Mutex};
 use crate::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
@@ -145,7 +145,6 @@ pub struct CompletionSource<T> {
 
 struct Inner<T> {
     state: Mutex<State<T>>,
-    faults: FaultSet,
 }
 
 struct State<T> {
@@ -174,25 +173,11 @@ impl<T> CompletionSource<T> {
     /// assert_eq!(source.reset().version(), 1);
     /// ```
     pub fn new() -> CompletionSource<T> {
-        CompletionSource::build(FaultSet::NONE)
+        CompletionSource::build()
     }
 
-    /// A source with the planted bugs in `faults` switched on (feature `faults`).
-    ///
-    /// # Examples
-    ///
-    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
-    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::{CompletionSource, FaultSet};
-    /// let source = CompletionSource::<u8>::with_faults(FaultSet::NONE);
-    /// # drop(source);
-    /// ```
-    #[cfg(feature = "faults")]
-    pub fn with_faults(faults: FaultSet) -> CompletionSource<T> {
-        CompletionSource::build(faults)
-    }
 
-    fn build(faults: FaultSet) -> CompletionSource<T> {
+    fn build() -> CompletionSource<T> {
         CompletionSource {
             inner: Arc::new(Inner {
                 state: Mutex::new(State {
@@ -201,7 +186,6 @@ impl<T> CompletionSource<T> {
                     waiter_claimed: false,
                     waker: None,
                 }),
-                faults,
             }),
             probe: Probe::default(),
         }
@@ -263,7 +247,7 @@ impl<T> CompletionSource<T> {
         // A waiter of the operation ending here waits for a result that will never come:
         // wake it, so its next poll finds its token stale.
         let mut stranded = state.waker.take();
-        if self.inner.faults.contains(Fault::ResetStrandsWaiter) {
+        if fault::ResetStrandsWaiter.is_active() {
             stranded = None;
         }
         if stranded.is_some() {
@@ -295,15 +279,14 @@ impl<T> CompletionSource<T> {
     /// assert_eq!(source.set_result(token, 'b'), Err(CompletionError::AlreadyCompleted { version: 1 }));
     /// ```
     pub fn set_result(&self, token: Token, value: T) -> Result<(), CompletionError> {
-        let faults = self.inner.faults;
         let mut state = self.inner.state.lock();
-        if !faults.contains(Fault::StaleTokenAccepted) {
+        if !fault::StaleTokenAccepted.is_active() {
             state.check(token)?;
         }
         if !matches!(state.result, Slot::Pending) {
             return Err(CompletionError::AlreadyCompleted { version: state.version });
         }
-        if faults.contains(Fault::LostCompletionWake) {
+        if fault::LostCompletionWake.is_active() {
             // The planted bug: the waker is taken in one critical section and the
             // result published in another; a waiter registering in between sleeps on.
             let waker = self.take_waker(&mut state);

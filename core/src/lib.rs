@@ -20,7 +20,7 @@
 //! reader.advance_to(end, end).unwrap();
 //! ```
 //!
-//! Modules: [`primitive`] (the sync facade), [`faults`] (planted bugs, feature
+//! Modules: [`primitive`] (the sync facade), [`fault`] (planted bugs, feature
 //! `faults`), [`spsc`] (the segment pool's queue), and the pipe itself
 //! ([`Writer`], [`Reader`], [`PipeOptions`]).
 //!
@@ -38,7 +38,7 @@ pub mod async_mutex;
 pub mod buffer_pool;
 pub mod completion_source;
 pub mod error;
-pub mod faults;
+pub mod fault;
 mod invariant_id;
 pub mod message_channel;
 pub mod observe;
@@ -55,7 +55,6 @@ pub use async_mutex::{AsyncMutex, AsyncMutexGuard, Lock};
 pub use buffer_pool::{BufferPool, DefaultBufferPool, LockedBufferPool};
 pub use completion_source::{CompletionError, CompletionSource, Token, Wait};
 pub use error::{Failure, OptionsError, PipeError};
-pub use faults::{Fault, FaultSet};
 pub use invariant_id::InvariantId;
 pub use message_channel::{
     ChannelError, Message, MessageReceiver, MessageSender, message_channel, message_channel_observed,

@@ -18,7 +18,7 @@ use std::fmt;
 
 use crate::async_mutex::AsyncMutex;
 use crate::error::PipeError;
-use crate::faults::{Fault, FaultSet};
+use crate::fault;
 use crate::options::PipeOptions;
 use crate::pipe::{Reader, Writer};
 use crate::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
@@ -164,7 +164,6 @@ fn build(
     options: PipeOptions,
     observer: Option<std::sync::Arc<dyn PrimitiveObserver>>,
 ) -> Result<(MessageSender, MessageReceiver), crate::error::OptionsError> {
-    let faults = options.faults;
     let (writer, reader) = options.build()?;
     let mut state = AsyncMutex::new(ReceiveState { reader, closed: false, next_seq: 0 });
     let mut probe = Probe::default();
@@ -172,7 +171,7 @@ fn build(
         state = state.observed(observer.clone());
         probe = Probe::new(observer);
     }
-    let receiver = MessageReceiver { state, faults, probe: probe.clone() };
+    let receiver = MessageReceiver { state, probe: probe.clone() };
     Ok((MessageSender { writer, probe, next_seq: 0 }, receiver))
 }
 
@@ -290,7 +289,6 @@ impl fmt::Debug for MessageSender {
 /// ```
 pub struct MessageReceiver {
     state: AsyncMutex<ReceiveState>,
-    faults: FaultSet,
     probe: Probe,
 }
 
@@ -384,7 +382,7 @@ impl MessageReceiver {
     /// ```
     pub async fn close(&self) -> Result<Vec<Vec<u8>>, ChannelError> {
         let mut drained = Vec::new();
-        if self.faults.contains(Fault::CloseReturnsWhileReceiving) && self.state.try_lock().is_none() {
+        if fault::CloseReturnsWhileReceiving.is_active() && self.state.try_lock().is_none() {
             // The planted bug: a receive holds the lock, so the close leaves the close
             // frame to it and returns at once.
             self.probe.emit(|channel| PrimitiveEvent::ChannelCloseReturned { channel });
@@ -393,7 +391,7 @@ impl MessageReceiver {
         loop {
             match self.receive_frame(true).await? {
                 Some((seq, payload)) => {
-                    if !self.faults.contains(Fault::CloseDropsFrame) {
+                    if !fault::CloseDropsFrame.is_active() {
                         self.deliver(seq, &payload);
                         drained.push(payload);
                     }
@@ -409,7 +407,7 @@ impl MessageReceiver {
 
 impl fmt::Debug for MessageReceiver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MessageReceiver").field("faults", &self.faults).finish_non_exhaustive()
+        f.debug_struct("MessageReceiver").finish_non_exhaustive()
     }
 }
 

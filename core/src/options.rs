@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::buffer_pool::{BufferPool, DefaultBufferPool};
 use crate::error::OptionsError;
-use crate::faults::FaultSet;
+
 use crate::observe::{Observer, PipeObserver};
 use crate::pipe::{Reader, Writer};
 
@@ -80,7 +80,6 @@ pub struct PipeOptions {
     pub(crate) lock_scope: LockScope,
     pub(crate) buffer_pool: Box<dyn BufferPool>,
     pub(crate) observer: Observer,
-    pub(crate) faults: FaultSet,
 }
 
 impl PipeOptions {
@@ -108,7 +107,6 @@ impl PipeOptions {
             lock_scope: LockScope::Narrow,
             buffer_pool: Box::new(DefaultBufferPool::new()),
             observer: Observer::default(),
-            faults: FaultSet::NONE,
         }
     }
 
@@ -176,12 +174,6 @@ impl PipeOptions {
         self
     }
 
-    /// Switches on the planted bugs in `faults` (feature `faults`, tests only).
-    #[cfg(feature = "faults")]
-    pub fn faults(mut self, faults: FaultSet) -> Self {
-        self.faults = faults;
-        self
-    }
 
     // Getters. The builder methods own the plain names (`minimum_segment_size(bytes)`),
     // so the getters take a `get_` prefix, as `std::process::Command::get_program` does.
@@ -247,10 +239,6 @@ impl PipeOptions {
         self.observer.is_installed()
     }
 
-    /// The planted bugs switched on (always empty without feature `faults`).
-    pub fn get_faults(&self) -> FaultSet {
-        self.faults
-    }
 
     /// Builds the pipe and returns its two ends.
     ///
@@ -291,7 +279,6 @@ impl fmt::Debug for PipeOptions {
             .field("pool_design", &self.pool_design)
             .field("lock_scope", &self.lock_scope)
             .field("observer", &self.observer)
-            .field("faults", &self.faults)
             .finish_non_exhaustive()
     }
 }

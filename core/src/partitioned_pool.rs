@@ -18,7 +18,7 @@ use std::fmt;
 
 use crossbeam_utils::CachePadded;
 
-use crate::faults::{Fault, FaultSet};
+use crate::fault;
 use crate::primitive::sync::Mutex;
 use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
 use crate::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
@@ -44,7 +44,6 @@ pub struct PartitionedPool {
     keep_per_partition: usize,
     allocated: AtomicUsize,
     discarded: AtomicUsize,
-    faults: FaultSet,
     probe: Probe,
 }
 
@@ -171,32 +170,17 @@ impl PartitionedPool {
     /// assert_eq!(pool.partitions(), 8);
     /// ```
     pub fn new(partitions: usize, buffer_len: usize) -> PartitionedPool {
-        PartitionedPool::build(partitions, buffer_len, FaultSet::NONE)
+        PartitionedPool::build(partitions, buffer_len)
     }
 
-    /// As [`new`](Self::new), with the planted bugs in `faults` switched on (feature `faults`).
-    ///
-    /// # Examples
-    ///
-    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
-    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::{FaultSet, PartitionedPool};
-    /// let pool = PartitionedPool::with_faults(2, 64, FaultSet::NONE);
-    /// # drop(pool);
-    /// ```
-    #[cfg(feature = "faults")]
-    pub fn with_faults(partitions: usize, buffer_len: usize, faults: FaultSet) -> PartitionedPool {
-        PartitionedPool::build(partitions, buffer_len, faults)
-    }
 
-    fn build(partitions: usize, buffer_len: usize, faults: FaultSet) -> PartitionedPool {
+    fn build(partitions: usize, buffer_len: usize) -> PartitionedPool {
         PartitionedPool {
             partitions: (0..partitions.max(1)).map(|_| CachePadded::new(Partition::new())).collect(),
             buffer_len,
             keep_per_partition: PartitionedPool::DEFAULT_KEEP_PER_PARTITION,
             allocated: AtomicUsize::new(0),
             discarded: AtomicUsize::new(0),
-            faults,
             probe: Probe::default(),
         }
     }
@@ -319,7 +303,7 @@ impl PartitionHandle<'_> {
     pub fn rent(&self) -> Box<[u8]> {
         let partitions = &self.pool.partitions;
         let n = partitions.len();
-        let leaky_steal = self.pool.faults.contains(Fault::PartitionLeak);
+        let leaky_steal = fault::PartitionLeak.is_active();
         let probe = &self.pool.probe;
         for i in 0..n {
             let index = (self.home + i) % n;
@@ -377,7 +361,6 @@ impl fmt::Debug for PartitionedPool {
         f.debug_struct("PartitionedPool")
             .field("partitions", &self.partitions.len())
             .field("buffer_len", &self.buffer_len)
-            .field("faults", &self.faults)
             .finish_non_exhaustive()
     }
 }

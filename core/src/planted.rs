@@ -45,13 +45,40 @@ pub struct PlantedFault {
     name: &'static str,
     breaks: InvariantId,
     summary: &'static str,
+    weak_memory: bool,
+    in_sequences: bool,
 }
 
 impl PlantedFault {
     /// A planted bug called `name` (unique within its target; trace files and the
     /// command line use it) that breaks `breaks`; `summary` says what the bug does.
     pub const fn new(name: &'static str, breaks: InvariantId, summary: &'static str) -> PlantedFault {
-        PlantedFault { name, breaks, summary }
+        PlantedFault { name, breaks, summary, weak_memory: false, in_sequences: false }
+    }
+
+    /// This bug, declared visible only under a weak memory model: it changes an atomic
+    /// ordering and nothing else, so only loom's causality check can see it (shuttle,
+    /// plain threads and proptest run sequentially consistent). The campaign runs it
+    /// under loom only, and reports it "not run here" in a build without loom.
+    pub const fn weak_memory(self) -> PlantedFault {
+        PlantedFault { weak_memory: true, ..self }
+    }
+
+    /// This bug, declared reachable by the target's operation sequences (the proptest
+    /// engine, [`Target::sequences`](../pipecheck_models/struct.Target.html)): the
+    /// campaign adds a proptest cell for it to the kill matrix.
+    pub const fn in_sequences(self) -> PlantedFault {
+        PlantedFault { in_sequences: true, ..self }
+    }
+
+    /// Whether only a weak memory model (loom) can see it ([`weak_memory`](Self::weak_memory)).
+    pub const fn needs_weak_memory(&self) -> bool {
+        self.weak_memory
+    }
+
+    /// Whether operation sequences reach it ([`in_sequences`](Self::in_sequences)).
+    pub const fn reached_by_sequences(&self) -> bool {
+        self.in_sequences
     }
 
     /// The stable name.
@@ -65,7 +92,8 @@ impl PlantedFault {
         self.breaks
     }
 
-    /// What the bug does, in one line.
+    /// What the bug does (its declaration's doc comment, when declared with
+    /// [`planted_faults!`](crate::planted_faults)).
     pub const fn summary(&self) -> &'static str {
         self.summary
     }
@@ -96,6 +124,83 @@ impl PlantedFault {
     pub fn activate_opt<T>(fault: Option<&'static PlantedFault>, body: impl FnOnce() -> T) -> T {
         switch::with(fault.map(|f| f.name), body)
     }
+
+    /// Runs `body` with `fault` (if any) switched on, and no other. Without the
+    /// `faults` feature, `body` runs with every fault off (a planted fault cannot be on).
+    #[cfg(not(feature = "faults"))]
+    pub fn activate_opt<T>(fault: Option<&'static PlantedFault>, body: impl FnOnce() -> T) -> T {
+        let _ = fault;
+        body()
+    }
+
+    /// The fault switched on for this thread, by name (`None` without the `faults`
+    /// feature). The facade's `thread::spawn` on std hands it to the threads it starts,
+    /// so a planted bug is on in every thread of the run that switched it on.
+    pub fn active_name() -> Option<&'static str> {
+        #[cfg(feature = "faults")]
+        {
+            switch::current()
+        }
+        #[cfg(not(feature = "faults"))]
+        {
+            None
+        }
+    }
+
+    /// Runs `body` with the fault called `name` (as [`active_name`](Self::active_name)
+    /// returned it) switched on: how the facade carries the switch into a new thread.
+    #[doc(hidden)]
+    pub fn with_active_name<T>(name: Option<&'static str>, body: impl FnOnce() -> T) -> T {
+        #[cfg(feature = "faults")]
+        {
+            switch::with(name, body)
+        }
+        #[cfg(not(feature = "faults"))]
+        {
+            let _ = name;
+            body()
+        }
+    }
+}
+
+/// Declares planted bugs, each once: a `static` [`PlantedFault`] per bug, named as the
+/// bug's stable name (so the identifier *is* the name trace files and the command line
+/// use), its doc comment as its summary, and `pub static ALL: &[&PlantedFault]` listing
+/// them in declaration order. Flags after the invariant: `weak_memory` (only loom sees
+/// it), `in_sequences` (the target's operation sequences reach it).
+///
+/// # Examples
+///
+/// ```
+/// mod faults {
+///     use pipecheck_core::InvariantId;
+///
+///     pub const WAKE: InvariantId = InvariantId::new("wakes-receiver");
+///
+///     pipecheck_core::planted_faults! {
+///         /// `send` stores the value but does not wake the receiver.
+///         ForgetsWake breaks WAKE;
+///         /// `send` publishes the value with a relaxed store.
+///         RelaxedSend breaks InvariantId::NO_DATA_RACE, weak_memory;
+///     }
+/// }
+///
+/// assert_eq!(faults::ForgetsWake.name(), "ForgetsWake");
+/// assert!(faults::RelaxedSend.needs_weak_memory());
+/// assert_eq!(faults::ALL.len(), 2);
+/// ```
+#[macro_export]
+macro_rules! planted_faults {
+    ($( $(#[doc = $doc:literal])* $name:ident breaks $breaks:expr $(, $flag:ident)* ;)+) => {
+        $(
+            $(#[doc = $doc])*
+            #[allow(non_upper_case_globals)] // the identifier is the stable name
+            pub static $name: $crate::PlantedFault =
+                $crate::PlantedFault::new(stringify!($name), $breaks, concat!($($doc, "\n"),*))$(.$flag())*;
+        )+
+        /// Every planted bug declared here, in declaration order.
+        pub static ALL: &[&$crate::PlantedFault] = &[$(&$name),+];
+    };
 }
 
 #[cfg(feature = "faults")]
@@ -106,6 +211,10 @@ mod switch {
         /// The name of the fault switched on for this thread's model, if any. A std
         /// thread-local: outside loom's and shuttle's view, read without a scheduling point.
         static ACTIVE: Cell<Option<&'static str>> = const { Cell::new(None) };
+    }
+
+    pub(super) fn current() -> Option<&'static str> {
+        ACTIVE.with(Cell::get)
     }
 
     pub(super) fn active(name: &'static str) -> bool {

@@ -51,7 +51,7 @@ pub use writer::{FlushCanceller, FlushFuture, FlushResult, Writer};
 
 use crate::buffer_pool::BufferPool;
 use crate::error::Failure;
-use crate::faults::{Fault, FaultSet};
+use crate::fault;
 use crate::observe::{Observer, PipeEnd, PipeEvent, WakerId};
 use crate::options::{LockScope, PipeOptions, PoolDesign};
 use crate::primitive::sync::{Arc, Mutex};
@@ -62,7 +62,7 @@ use published::{FLUSH_SLOW, Published, READ_SLOW, READER_PARKED};
 /// Builds a pipe from validated options.
 pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
     let design =
-        if options.faults.contains(Fault::LifoPool) { PoolDesign::LockedStack } else { options.pool_design };
+        if fault::LifoPool.is_active() { PoolDesign::LockedStack } else { options.pool_design };
     let (returner, taker) = pool::segment_pool(design, options.pool_first_chunk);
     let shared = Arc::new(Shared {
         state: Mutex::new(State::default()),
@@ -76,7 +76,6 @@ pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
             // everything is consumed.
             resume_writer_threshold: options.resume_writer_threshold.max(1),
             max_pooled_segments: options.max_pooled_segments,
-            faults: options.faults,
             lock_every_operation: options.lock_scope == LockScope::EveryOperation,
         },
         buffer_pool: options.buffer_pool,
@@ -95,7 +94,6 @@ pub(crate) struct Config {
     pub(crate) pause_writer_threshold: u64,
     pub(crate) resume_writer_threshold: u64,
     pub(crate) max_pooled_segments: usize,
-    pub(crate) faults: FaultSet,
     /// [`LockScope::EveryOperation`]: the design before seeds 000/001 (benchmarks).
     pub(crate) lock_every_operation: bool,
 }
@@ -160,14 +158,14 @@ impl State {
     /// The `BackpressureByConsumed` planted bug counts committed − consumed instead.
     /// (Saturating: only a planted bug consumes past the commit, and its checker must
     /// get to see that.)
-    pub(crate) fn unconsumed(&self, faults: FaultSet) -> u64 {
-        self.committed.saturating_sub(self.released(faults))
+    pub(crate) fn unconsumed(&self) -> u64 {
+        self.committed.saturating_sub(self.released())
     }
 
     /// What back-pressure subtracts from the committed end: the examined offset (the
     /// consumed one under the `BackpressureByConsumed` planted bug).
-    pub(crate) fn released(&self, faults: FaultSet) -> u64 {
-        released(self.consumed, self.examined, faults)
+    pub(crate) fn released(&self) -> u64 {
+        released(self.consumed, self.examined)
     }
 
     /// Committed bytes the reader has not examined, whatever the planted bugs: what
@@ -182,12 +180,11 @@ impl State {
     /// before it has its minimum, and the writer would wait for it to).
     pub(crate) fn flush_must_pause(&self, config: &Config) -> bool {
         let pause = config.pause_writer_threshold;
-        let faults = config.faults;
         let read_waits_for_more = self.read_minimum.is_some_and(|minimum| self.unexamined() < minimum)
-            && !faults.contains(Fault::ReadAtLeastKeepsWriterPaused);
+            && !fault::ReadAtLeastKeepsWriterPaused.is_active();
         pause > 0
-            && self.unconsumed(faults) >= pause
-            && !faults.contains(Fault::NoPauseOnFlush)
+            && self.unconsumed() >= pause
+            && !fault::NoPauseOnFlush.is_active()
             && !read_waits_for_more
     }
 
@@ -241,7 +238,7 @@ impl Shared {
     ///
     /// The `FastReadIgnoresCancel` planted bug leaves a pending read cancel out.
     pub(crate) fn sync_read_flag(&self, state: &mut State) {
-        let cancel = state.read_canceled && !self.config.faults.contains(Fault::FastReadIgnoresCancel);
+        let cancel = state.read_canceled && !fault::FastReadIgnoresCancel.is_active();
         let slow =
             cancel || state.writer_completion.is_some() || state.read_minimum.is_some() || state.unseen_link;
         self.published.mirror(&mut state.flags, READ_SLOW, slow);
@@ -255,7 +252,7 @@ impl Shared {
     /// Publishes what back-pressure subtracts now, if it changed: after the reader's
     /// `Consumed` event (see [`Published::released`]). Under the lock.
     pub(crate) fn publish_released(&self, state: &mut State) {
-        let released = state.released(self.config.faults);
+        let released = state.released();
         if released != state.released_published {
             state.released_published = released;
             self.published.set_released(released);
@@ -272,7 +269,7 @@ impl Shared {
     /// Gives the buffers of `segments` back to the buffer pool, exactly once each.
     /// Called outside the lock, once nothing else refers to the segments.
     pub(crate) fn release_final(&self, segments: Vec<Shell>) {
-        let leak_last = self.config.faults.contains(Fault::LeakOnComplete);
+        let leak_last = fault::LeakOnComplete.is_active();
         let count = segments.len();
         for (i, mut shell) in segments.into_iter().enumerate() {
             let Some(segment) = Arc::get_mut(&mut shell) else {
@@ -301,15 +298,15 @@ impl fmt::Debug for Shared {
 /// The failure one side completed with, as the other side gets it: a clone, so it
 /// carries the very same cause (the `FailureLosesCause` planted bug rebuilds it from
 /// its message instead).
-pub(crate) fn hand_over(failure: &Failure, faults: FaultSet) -> Failure {
-    if faults.contains(Fault::FailureLosesCause) { Failure::new(failure.message()) } else { failure.clone() }
+pub(crate) fn hand_over(failure: &Failure) -> Failure {
+    if fault::FailureLosesCause.is_active() { Failure::new(failure.message()) } else { failure.clone() }
 }
 
 /// What back-pressure subtracts from the committed end, given the reader's offsets:
 /// `examined` (`consumed` under the `BackpressureByConsumed` planted bug). Shared by
 /// the state and the lock-free `advance_to`, which has no state at hand.
-pub(crate) fn released(consumed: u64, examined: u64, faults: FaultSet) -> u64 {
-    if faults.contains(Fault::BackpressureByConsumed) { consumed } else { examined }
+pub(crate) fn released(consumed: u64, examined: u64) -> u64 {
+    if fault::BackpressureByConsumed.is_active() { consumed } else { examined }
 }
 
 /// Stores `cx`'s waker in `slot` unless an equivalent one is already there.
@@ -327,7 +324,7 @@ pub(crate) fn register_waker(slot: &mut Option<Waker>, cx: &Context<'_>) {
 ///
 /// The `KeepsStaleWaker` planted bug keeps whatever waker is already there.
 pub(crate) fn register_end_waker(shared: &Shared, slot: &mut Option<Waker>, cx: &Context<'_>, end: PipeEnd) {
-    if !(slot.is_some() && shared.config.faults.contains(Fault::KeepsStaleWaker)) {
+    if !(slot.is_some() && fault::KeepsStaleWaker.is_active()) {
         register_waker(slot, cx);
     }
     shared.observer.emit(|| PipeEvent::WakerPolled { end, waker: WakerId::of(cx.waker()) });

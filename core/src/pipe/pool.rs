@@ -7,7 +7,7 @@
 //! [`PoolDesign::LockedStack`](crate::PoolDesign::LockedStack) is the older LIFO stack
 //! behind a mutex, kept for benchmarks (and as the `LifoPool` planted bug).
 
-use crate::faults::{Fault, FaultSet};
+use crate::fault;
 use crate::observe::{Observer, PipeEvent};
 use crate::options::PoolDesign;
 use crate::pipe::segment::Segment;
@@ -65,14 +65,13 @@ impl PoolReturner {
         &mut self,
         shells: impl IntoIterator<Item = Shell>,
         max: usize,
-        faults: FaultSet,
         observer: &Observer,
     ) {
         // The planted bug hoists the count out of the loop: it undercounts by the
         // segments already returned in this batch.
         let hoisted = self.len_upper_bound();
         for shell in shells {
-            let count = if faults.contains(Fault::PoolOverflow) { hoisted } else { self.len_upper_bound() };
+            let count = if fault::PoolOverflow.is_active() { hoisted } else { self.len_upper_bound() };
             let id = shell.id;
             if count >= max {
                 observer.emit(|| PipeEvent::SegmentDiscarded { segment: id });
@@ -80,7 +79,7 @@ impl PoolReturner {
             }
             // Reported before the push publishes it, so no log shows a take first.
             observer.emit(|| PipeEvent::SegmentReturned { segment: id });
-            if faults.contains(Fault::DoubleReturn) {
+            if fault::DoubleReturn.is_active() {
                 observer.emit(|| PipeEvent::SegmentReturned { segment: id });
                 self.push(shell.clone());
             }

@@ -12,7 +12,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::error::{Failure, PipeError};
-use crate::faults::Fault;
+use crate::fault;
 use crate::observe::{PipeEnd, PipeEvent, PipeOperation};
 use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::published::READER_PARKED;
@@ -160,7 +160,7 @@ impl Reader {
         }
         let shared = &*self.shared;
         let state = shared.lock_as_reader(self.consumed, self.examined);
-        let len = if shared.config.faults.contains(Fault::LengthCountsConsumed) {
+        let len = if fault::LengthCountsConsumed.is_active() {
             // The planted bug: bytes examined but not consumed still count.
             state.committed.saturating_sub(state.consumed)
         } else {
@@ -183,7 +183,7 @@ impl Reader {
         let shared = &*self.shared;
         if self.outstanding.is_some() {
             let tentative =
-                self.outstanding_tentative && !shared.config.faults.contains(Fault::CanceledReadNeedsAdvance);
+                self.outstanding_tentative && !fault::CanceledReadNeedsAdvance.is_active();
             if !tentative {
                 return Poll::Ready(Err(PipeError::AdvanceRequired));
             }
@@ -195,7 +195,7 @@ impl Reader {
         if let Some(ready) = self.fast_read(minimum) {
             return Poll::Ready(Ok(self.hand_out(ready)));
         }
-        let mut state = if shared.config.faults.contains(Fault::ReadSkipsPublishedEnd) {
+        let mut state = if fault::ReadSkipsPublishedEnd.is_active() {
             // The planted bug: with bytes to return, the end the last lock holder
             // loaded is taken as the newest.
             shared.lock_as_reader_unless_unexamined(self.consumed, self.examined)
@@ -206,12 +206,12 @@ impl Reader {
         // (`IsCompletedOrThrow` before `ObserveCancellation`): a read canceled after the
         // writer failed reports the failure, and the cancel stays pending, unobserved.
         if let Some(Some(failure)) = &state.writer_completion {
-            return Poll::Ready(Err(PipeError::WriterFailed(hand_over(failure, shared.config.faults))));
+            return Poll::Ready(Err(PipeError::WriterFailed(hand_over(failure))));
         }
         let mut is_canceled = std::mem::take(&mut state.read_canceled);
         if is_canceled
             && state.committed > state.examined
-            && shared.config.faults.contains(Fault::ReadLosesCancel)
+            && fault::ReadLosesCancel.is_active()
         {
             // The planted bug: bytes are ready, so the cancel is dropped unreported.
             is_canceled = false;
@@ -266,7 +266,7 @@ impl Reader {
     /// The `ReadPastCommit` planted bug goes one byte past it, into the writer's free
     /// tail.
     fn read_end(&self, committed: u64) -> u64 {
-        if self.shared.config.faults.contains(Fault::ReadPastCommit)
+        if fault::ReadPastCommit.is_active()
             && let Some(last) = self.view.back()
             && last.base + last.memory().capacity() as u64 > committed
         {
@@ -339,7 +339,6 @@ impl Reader {
             return Ok(());
         }
         let shared = &*self.shared;
-        let faults = shared.config.faults;
         let (state, writer_waker, returned, leak_last, reclaimed_unlinked) = {
             let mut state = shared.lock_as_reader(self.consumed, self.examined);
             // For the lock holders after a later lock-free advance, which may set `DIRTY`
@@ -347,7 +346,7 @@ impl Reader {
             // the offsets the log shows last.
             shared.published.store_offsets(self.consumed, self.examined);
             let mut writer_waker = None;
-            let unconsumed = state.unconsumed(faults);
+            let unconsumed = state.unconsumed();
             shared.observer.emit(|| PipeEvent::Consumed {
                 consumed: consumed.offset,
                 examined: examined.offset,
@@ -359,8 +358,8 @@ impl Reader {
             // paused it cannot publish, so the committed end is exact here. The planted
             // bug counts from the end of its own read, which the writer may have
             // passed (and paused at) since.
-            let counted = if faults.contains(Fault::ResumesOnStaleCount) {
-                end.saturating_sub(state.released(faults))
+            let counted = if fault::ResumesOnStaleCount.is_active() {
+                end.saturating_sub(state.released())
             } else {
                 unconsumed
             };
@@ -368,7 +367,7 @@ impl Reader {
                 state.writer_paused = false;
                 shared.sync_flush_flag(&mut state);
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
-                if !faults.contains(Fault::NoResumeOnConsume) {
+                if !fault::NoResumeOnConsume.is_active() {
                     writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
                 }
             }
@@ -378,7 +377,7 @@ impl Reader {
                 None
             };
             let (returned, leak_last, reclaimed_unlinked) =
-                unlink_consumed(shared, &mut state, consumed.offset, reclaimed);
+                unlink_consumed(&mut state, consumed.offset, reclaimed);
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
             (state, writer_waker, returned, leak_last, reclaimed_unlinked)
         };
@@ -428,7 +427,7 @@ impl Reader {
             shared.unpark_reader(&mut state);
             shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
             if std::mem::take(&mut state.writer_paused) {
-                let unconsumed = state.unconsumed(shared.config.faults);
+                let unconsumed = state.unconsumed();
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
             }
             shared.sync_flush_flag(&mut state);
@@ -483,7 +482,7 @@ fn park_finds_bytes(shared: &Shared, state: &mut State, wanted: u64, cx: Option<
         return false;
     }
     let latest = shared.published.set(&mut state.flags, READER_PARKED);
-    if shared.config.faults.contains(Fault::ParksWithoutRecheck) {
+    if fault::ParksWithoutRecheck.is_active() {
         // The planted bug: check-then-park, trusting the end loaded with the lock.
         return false;
     }
@@ -507,7 +506,7 @@ fn park_finds_bytes(shared: &Shared, state: &mut State, wanted: u64, cx: Option<
 ///
 /// The `KeepsIdleWriteHead` planted bug never takes the head.
 fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>) -> Option<Shell> {
-    if shared.config.faults.contains(Fault::KeepsIdleWriteHead) {
+    if fault::KeepsIdleWriteHead.is_active() {
         return None;
     }
     let taken = shared.parked_head.take();
@@ -544,14 +543,12 @@ fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>
 /// bug leaks the last of them, and `reclaimed` if it was never linked (nothing was
 /// written into it: it is returned on its own). Under the lock.
 fn unlink_consumed(
-    shared: &Shared,
     state: &mut State,
     consumed: u64,
     reclaimed: Option<Shell>,
 ) -> (Vec<Shell>, bool, Option<Shell>) {
-    let faults = shared.config.faults;
     let last_is_done =
-        state.writer_completion.is_some() || reclaimed.is_some() || faults.contains(Fault::ReturnWriteHead);
+        state.writer_completion.is_some() || reclaimed.is_some() || fault::ReturnWriteHead.is_active();
     let mut returned = Vec::new();
     while !state.segments.is_empty() {
         let segment_end = match state.segments.get(1) {
@@ -564,7 +561,7 @@ fn unlink_consumed(
         }
         returned.extend(state.segments.pop_front());
     }
-    if faults.contains(Fault::KeepsConsumedSegment)
+    if fault::KeepsConsumedSegment.is_active()
         && !state.segments.is_empty()
         && let Some(kept) = returned.pop()
     {
@@ -577,7 +574,7 @@ fn unlink_consumed(
     let reclaimed_unlinked =
         reclaimed.filter(|head| !returned.last().is_some_and(|last| Arc::ptr_eq(last, head)));
     // The planted bug leaks the stream's final segment, if this unlinked it.
-    let leak_last = faults.contains(Fault::LeakOnComplete)
+    let leak_last = fault::LeakOnComplete.is_active()
         && state.writer_completion.is_some()
         && state.segments.is_empty()
         && !returned.is_empty();
@@ -609,7 +606,6 @@ fn release_consumed(
     if returned.is_empty() {
         return;
     }
-    let faults = shared.config.faults;
     returned.retain_mut(|shell| match Arc::get_mut(shell) {
         Some(segment) => {
             if let Some(memory) = segment.memory.take() {
@@ -618,9 +614,9 @@ fn release_consumed(
             true
         }
         // Still held by the writer: only the planted bug returns it anyway.
-        None => faults.contains(Fault::ReturnWriteHead),
+        None => fault::ReturnWriteHead.is_active(),
     });
-    pool.return_all(returned, shared.config.max_pooled_segments, faults, &shared.observer);
+    pool.return_all(returned, shared.config.max_pooled_segments, &shared.observer);
 }
 
 fn cancel_read(shared: &Shared) {

@@ -1,7 +1,7 @@
 //! [`reset_pipe`]: makes a pipe whose both ends completed usable again, keeping its
 //! memory (.NET's `Pipe.Reset`, which Kestrel uses to pool pipes).
 
-use crate::Fault;
+use crate::fault;
 use crate::error::PipeError;
 use crate::observe::PipeEvent;
 use crate::pipe::{Reader, Writer};
@@ -52,7 +52,7 @@ pub fn reset_pipe(writer: &mut Writer, reader: &mut Reader) -> Result<(), PipeEr
         }
         let examined = state.examined;
         state.reset();
-        if shared.config.faults.contains(Fault::ResetKeepsExamined) {
+        if fault::ResetKeepsExamined.is_active() {
             // The planted bug: the ending run's examined offset survives the reset.
             state.examined = examined;
         }

@@ -4,7 +4,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use crate::faults::Fault;
+use crate::fault;
 use crate::pipe::{Shared, State};
 use crate::primitive::sync::MutexGuard;
 
@@ -41,7 +41,7 @@ impl Shared {
     /// planted bug lives here: the flush does not wait for a lock-free `advance_to` in
     /// progress.
     pub(crate) fn lock_for_flush(&self, published_end: u64) -> StateGuard<'_> {
-        let skip_wait = self.config.faults.contains(Fault::AdvanceSkipsHandshake);
+        let skip_wait = fault::AdvanceSkipsHandshake.is_active();
         let (mut guard, _) = self.lock_excluding_advance(skip_wait);
         guard.state.committed = published_end;
         guard
@@ -87,7 +87,7 @@ impl Shared {
             state.consumed = consumed;
             state.examined = examined;
             // What that advance stored as released, computed rather than loaded.
-            state.released_published = state.released(self.config.faults);
+            state.released_published = state.released();
         }
         (StateGuard { state, shared: Some(self) }, Some(committed))
     }

@@ -9,7 +9,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::error::{Failure, PipeError};
-use crate::faults::Fault;
+use crate::fault;
 use crate::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
@@ -303,14 +303,14 @@ impl Writer {
             // sees them also sees that it must take the lock and report the completion.
             state.writer_completion = Some(failure);
             shared.sync_read_flag(&mut state);
-            if !shared.config.faults.contains(Fault::CompleteDropsUnflushed) {
+            if !fault::CompleteDropsUnflushed.is_active() {
                 state.committed = shared.published.publish_locked(self.unflushed);
                 self.published_end = state.committed;
             }
             self.unflushed = 0;
             let committed = state.committed;
             shared.observer.emit(|| PipeEvent::WriterCompleted { failed, committed });
-            let reader_waker = if shared.config.faults.contains(Fault::LostWakeOnComplete) {
+            let reader_waker = if fault::LostWakeOnComplete.is_active() {
                 None
             } else {
                 shared.take_reader_waker(&mut state)
@@ -403,7 +403,7 @@ impl Writer {
         }
         if self.reader_gone {
             // Nothing will be read: drop what was advanced and reuse a private head.
-            let pile_up = config.faults.contains(Fault::WritesPileUpAfterReaderCompleted);
+            let pile_up = fault::WritesPileUpAfterReaderCompleted.is_active();
             if !pile_up {
                 give_back_memory(shared, std::mem::take(&mut self.unlinked));
             }
@@ -433,7 +433,7 @@ impl Writer {
 
         if self.reader_gone
             && !self.head_linked
-            && config.faults.contains(Fault::WritesPileUpAfterReaderCompleted)
+            && fault::WritesPileUpAfterReaderCompleted.is_active()
             && let Some(old) = self.head.take()
         {
             // The planted bug: the outgrown head is set aside, held until the writer
@@ -597,7 +597,7 @@ impl Future for FlushFuture<'_> {
         let mut state = shared.lock();
         if state.writer_paused
             && state.reader_completion.is_some()
-            && shared.config.faults.contains(Fault::PausesAfterReaderCompleted)
+            && fault::PausesAfterReaderCompleted.is_active()
         {
             // The planted bug: the pause is looked at before the reader's completion (and
             // only then: a paused flush the reader has not released behaves as without it).
@@ -609,7 +609,7 @@ impl Future for FlushFuture<'_> {
             let canceled = std::mem::take(&mut state.flush_canceled);
             shared.sync_flush_flag(&mut state);
             return Poll::Ready(match reader {
-                Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
+                Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure))),
                 None => Ok(emit_flush_returned(
                     shared,
                     &FlushResult { is_completed: true, is_canceled: canceled },
@@ -619,7 +619,7 @@ impl Future for FlushFuture<'_> {
         if state.flush_canceled {
             state.flush_canceled = false;
             shared.sync_flush_flag(&mut state);
-            return Poll::Ready(Ok(emit_flush_returned(shared, &canceled_flush_result(shared, &state))));
+            return Poll::Ready(Ok(emit_flush_returned(shared, &canceled_flush_result(&state))));
         }
         if !state.writer_paused {
             return Poll::Ready(Ok(emit_flush_returned(shared, &FlushResult::default())));

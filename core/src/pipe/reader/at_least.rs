@@ -21,7 +21,7 @@
 use std::task::{Context, Poll, Waker};
 
 use crate::error::PipeError;
-use crate::faults::Fault;
+use crate::fault;
 use crate::observe::{PipeEnd, PipeEvent};
 use crate::pipe::read_buf::ReadResult;
 use crate::pipe::reader::{ReadFuture, Reader};
@@ -126,8 +126,7 @@ impl Reader {
 /// its minimum recorded): reports it and releases a paused writer. Returns the writer's
 /// waker, to be woken once the lock is released. Runs under the pipe lock.
 pub(super) fn wait_for(shared: &Shared, state: &mut State, minimum: u64) -> Option<Waker> {
-    let faults = shared.config.faults;
-    let keep_paused = faults.contains(Fault::ReadAtLeastKeepsWriterPaused);
+    let keep_paused = fault::ReadAtLeastKeepsWriterPaused.is_active();
     let release = state.writer_paused && !keep_paused;
     let unconsumed = state.unexamined();
     let writer_stays_paused = state.writer_paused && keep_paused;
@@ -137,7 +136,7 @@ pub(super) fn wait_for(shared: &Shared, state: &mut State, minimum: u64) -> Opti
     }
     state.writer_paused = false;
     shared.sync_flush_flag(state);
-    let unconsumed = state.unconsumed(faults);
+    let unconsumed = state.unconsumed();
     shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
     shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer)
 }

@@ -20,7 +20,7 @@
 //! (`cancel-observed`), as they judge a fast flush against those logged before its
 //! `Published`.
 
-use crate::faults::Fault;
+use crate::fault;
 use crate::observe::PipeEvent;
 use crate::pipe::published::{READ_SLOW, READER_PARKED};
 use crate::pipe::reader::{Reader, Ready};
@@ -31,14 +31,13 @@ impl Reader {
     /// lock.
     pub(super) fn fast_read(&self, minimum: Option<u64>) -> Option<Ready> {
         let shared = &*self.shared;
-        let faults = shared.config.faults;
         // The pre-seed design locks every operation; the `ReadSkipsPublishedEnd` planted
         // bug lives in the locked read, which must stay the one that returns bytes.
-        if self.lock_every_operation || faults.contains(Fault::ReadSkipsPublishedEnd) {
+        if self.lock_every_operation || fault::ReadSkipsPublishedEnd.is_active() {
             return None;
         }
         shared.observer.emit(|| PipeEvent::FastReadTried);
-        let (committed, flags) = shared.published.snapshot(faults.contains(Fault::RelaxedFastRead));
+        let (committed, flags) = shared.published.snapshot(fault::RelaxedFastRead.is_active());
         let wanted = minimum.unwrap_or(0).max(1);
         if flags & (READ_SLOW | READER_PARKED) != 0 || committed.saturating_sub(self.examined) < wanted {
             shared.observer.emit(|| PipeEvent::FastReadMissed);

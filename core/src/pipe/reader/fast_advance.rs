@@ -57,7 +57,7 @@ impl Reader {
             return false;
         }
         shared.published.store_offsets(consumed, examined);
-        let released = released(consumed, examined, shared.config.faults);
+        let released = released(consumed, examined);
         let unconsumed = committed.saturating_sub(released);
         shared.observer.emit(|| PipeEvent::Consumed { consumed, examined, unconsumed });
         // After the event, as under the lock: a fast flush that reads it finds the event
@@ -80,7 +80,7 @@ impl Reader {
         let shared = &*self.shared;
         let (returned, leak_last, reclaimed_unlinked) = {
             let mut state = shared.lock_as_reader(self.consumed, self.examined);
-            let unlinked = unlink_consumed(shared, &mut state, self.consumed, Some(head));
+            let unlinked = unlink_consumed(&mut state, self.consumed, Some(head));
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
             unlinked
         };

@@ -2,7 +2,7 @@
 //! single-lock slow path, and the flush results they report.
 
 use crate::error::PipeError;
-use crate::faults::Fault;
+use crate::fault;
 use crate::observe::{PipeEvent, PipeOperation};
 use crate::pipe::writer::{FlushResult, Writer, give_back_memory, link};
 use crate::pipe::{Shared, State, hand_over};
@@ -45,7 +45,7 @@ impl Writer {
             return FastCommit::NotTried;
         }
         shared.observer.emit(|| PipeEvent::Published { committed });
-        let relaxed = shared.config.faults.contains(Fault::RelaxedPublish);
+        let relaxed = fault::RelaxedPublish.is_active();
         if !shared.published.try_publish(
             self.published_end,
             self.unflushed,
@@ -104,7 +104,7 @@ impl Writer {
                 }
                 // Nothing will be read: keep the bytes out of the list and reuse memory.
                 self.reader_gone = true;
-                if !shared.config.faults.contains(Fault::WritesPileUpAfterReaderCompleted) {
+                if !fault::WritesPileUpAfterReaderCompleted.is_active() {
                     discarded.append(&mut self.unlinked);
                 }
                 if !self.head_linked {
@@ -112,7 +112,7 @@ impl Writer {
                 }
                 // The planted bug: the dropped bytes still count against the threshold.
                 let pause = shared.config.pause_writer_threshold;
-                if shared.config.faults.contains(Fault::PausesAfterReaderCompleted)
+                if fault::PausesAfterReaderCompleted.is_active()
                     && pause > 0
                     && self.unflushed >= pause
                 {
@@ -148,7 +148,7 @@ impl Writer {
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed: 0, paused });
                 // Only the planted bug pauses here; the flush then waits in `poll`.
                 let early = (!paused).then(|| match reader {
-                    Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure, shared.config.faults))),
+                    Some(failure) => Err(PipeError::ReaderFailed(hand_over(&failure))),
                     None => Ok(FlushResult { is_completed: true, is_canceled: false }),
                 });
                 if let Some(Ok(result)) = &early {
@@ -163,12 +163,12 @@ impl Writer {
                 }
                 // Under the lock, so the event log orders it with the reader's events.
                 let (committed, unconsumed, paused) =
-                    (state.committed, state.unconsumed(shared.config.faults), state.writer_paused);
+                    (state.committed, state.unconsumed(), state.writer_paused);
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
                 let published = shared.published.publish_locked(to_publish);
                 assert_eq!(published, committed, "only the writer moves the committed end");
                 let waker = if state.committed > state.examined
-                    && !shared.config.faults.contains(Fault::FlushForgetsWake)
+                    && !fault::FlushForgetsWake.is_active()
                 {
                     shared.take_reader_waker(&mut state)
                 } else {
@@ -178,7 +178,7 @@ impl Writer {
                 // ready without locking again in the future's first poll (the order of
                 // the checks is the poll's: a pending cancel first, then the pause).
                 let early = if std::mem::take(&mut state.flush_canceled) {
-                    Some(Ok(canceled_flush_result(shared, &state)))
+                    Some(Ok(canceled_flush_result(&state)))
                 } else if !state.writer_paused {
                     Some(Ok(FlushResult::default()))
                 } else {
@@ -222,8 +222,8 @@ pub(super) fn emit_flush_returned(shared: &Shared, result: &FlushResult) -> Flus
 /// The result of a flush that took a pending cancel (under the lock, after clearing
 /// it): `is_canceled` — or, under the `FlushLosesCancel` planted bug, nothing reported
 /// when the flush would not wait anyway.
-pub(super) fn canceled_flush_result(shared: &Shared, state: &State) -> FlushResult {
-    if !state.writer_paused && shared.config.faults.contains(Fault::FlushLosesCancel) {
+pub(super) fn canceled_flush_result(state: &State) -> FlushResult {
+    if !state.writer_paused && fault::FlushLosesCancel.is_active() {
         return FlushResult::default();
     }
     FlushResult { is_completed: false, is_canceled: true }

@@ -108,7 +108,6 @@ impl<T> AsyncMutex<T> {
         AsyncMutex::build(value)
     }
 
-
     fn build(value: T) -> AsyncMutex<T> {
         AsyncMutex {
             gate: CachePadded::new(AtomicUsize::new(0)),

@@ -176,7 +176,6 @@ impl<T> CompletionSource<T> {
         CompletionSource::build()
     }
 
-
     fn build() -> CompletionSource<T> {
         CompletionSource {
             inner: Arc::new(Inner {

@@ -1,6 +1,6 @@
 //! [`InvariantId`]: the name of an invariant, as a type.
 //!
-//! A planted bug names the invariant it breaks ([`Fault::breaks`](crate::Fault::breaks)),
+//! A planted bug names the invariant it breaks ([`PlantedFault::breaks`](crate::PlantedFault::breaks)),
 //! a checker names the invariant it checks, and a verdict names the invariant that
 //! broke: all three are this type, so they compare as values, never as text.
 //!
@@ -16,9 +16,9 @@ use std::sync::{Mutex, PoisonError};
 /// # Examples
 ///
 /// ```
-/// use pipecheck_core::{Fault, InvariantId};
+/// use pipecheck_core::{InvariantId, fault};
 ///
-/// assert_eq!(Fault::LifoPool.breaks(), InvariantId::FIFO_POOL);
+/// assert_eq!(fault::LifoPool.breaks(), InvariantId::FIFO_POOL);
 /// assert_eq!(InvariantId::FIFO_POOL.to_string(), "fifo-pool");
 /// assert_eq!(InvariantId::intern("fifo-pool"), InvariantId::FIFO_POOL);
 /// ```

@@ -174,7 +174,6 @@ impl PipeOptions {
         self
     }
 
-
     // Getters. The builder methods own the plain names (`minimum_segment_size(bytes)`),
     // so the getters take a `get_` prefix, as `std::process::Command::get_program` does.
 
@@ -238,7 +237,6 @@ impl PipeOptions {
     pub fn has_observer(&self) -> bool {
         self.observer.is_installed()
     }
-
 
     /// Builds the pipe and returns its two ends.
     ///

@@ -173,7 +173,6 @@ impl PartitionedPool {
         PartitionedPool::build(partitions, buffer_len)
     }
 
-
     fn build(partitions: usize, buffer_len: usize) -> PartitionedPool {
         PartitionedPool {
             partitions: (0..partitions.max(1)).map(|_| CachePadded::new(Partition::new())).collect(),

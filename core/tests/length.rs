@@ -10,7 +10,7 @@ mod common;
 use std::pin::pin;
 
 use common::{Recorder, block_on, created, poll_once, taken};
-use pipecheck_core::{Failure, FaultSet, LockScope, PipeError, PipeOptions, PoolDesign, reset_pipe};
+use pipecheck_core::{Failure, LockScope, PipeError, PipeOptions, PoolDesign, reset_pipe};
 
 #[test]
 fn buffered_len_counts_flushed_bytes_only() {
@@ -51,7 +51,6 @@ fn options_report_the_defaults() {
     assert_eq!(options.get_pool_design(), PoolDesign::Fifo);
     assert_eq!(options.get_lock_scope(), LockScope::Narrow);
     assert!(!options.has_observer());
-    assert_eq!(options.get_faults(), FaultSet::NONE);
 }
 
 #[test]

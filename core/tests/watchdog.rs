@@ -82,9 +82,11 @@ fn a_completion_wakes_the_pending_read() {
 #[cfg(feature = "faults")]
 #[test]
 fn a_lost_wakeup_fails_within_the_deadline_naming_the_read() {
-    use pipecheck_core::{Fault, FaultSet};
-    let options = pipecheck_core::PipeOptions::new().faults(FaultSet::NONE.with(Fault::LostWakeOnComplete));
-    let failure = complete_while_read_pending(options).expect_err("the reader is never woken");
+    use pipecheck_core::fault;
+    // The writer completes on this thread, where the planted bug is switched on.
+    let completed = fault::LostWakeOnComplete
+        .activate(|| complete_while_read_pending(pipecheck_core::PipeOptions::new()));
+    let failure = completed.expect_err("the reader is never woken");
     let message = message(failure.as_ref());
     assert!(message.contains("watchdog: `SignalPending` at core/tests/watchdog.rs:"), "{message}");
     assert!(message.contains("was never woken"), "{message}");

@@ -9,12 +9,11 @@
 // Under loom and shuttle the facade's primitives only work inside a model: compile, do not run.
 #![cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #![cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-//! use pipecheck_core::FaultSet;
-//! use pipecheck_properties::{Engine, Threads, Verdict};
+//! //! use pipecheck_properties::{Engine, Threads, Verdict};
 //!
 //! // A built-in scenario, run three times on plain threads under the whole registry.
 //! let scenario = pipecheck_models::find("bytes-across-segments").expect("a built-in scenario");
-//! let checked = Threads { runs: 3 }.check(scenario.execution(FaultSet::NONE));
+//! let checked = Threads { runs: 3 }.check(scenario.execution(None));
 //! assert_eq!(checked.verdict, Verdict::Pass);
 //! ```
 //!
@@ -23,10 +22,10 @@
 //! monitor. [`engine`] has the loom and shuttle engines, and
 //! [`must_fail`] the child-process runner of planted-bug twins.
 //!
-//! [`target`] opens all of it to users' own code: a [`Target`] declares scenarios over
+//! [`Target`] opens all of it to users' own code: a target declares scenarios over
 //! the user's events, invariants and planted faults, and every engine and tool takes
 //! it; the pipe and the seed primitives are registered through it
-//! ([`target::builtin`]).
+//! ([`builtin`]).
 
 pub mod engine;
 #[cfg(feature = "loom")]
@@ -35,13 +34,16 @@ pub mod must_fail;
 pub mod primitives;
 mod scenario;
 pub mod scenarios;
-pub mod target;
+mod targets;
 
 use pipecheck_core::InvariantId;
 
 pub use scenario::{Scale, Scenario};
 pub use scenarios::{all, find, sequential_model};
-pub use target::{EventScenario, Target, TargetError, TargetScenario};
+pub use targets::{
+    EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Sequences, SequencesFailure,
+    SequencesRun, Target, TargetError, TargetScenario, builtin, find_target,
+};
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the
 /// seed primitives' invariants included).

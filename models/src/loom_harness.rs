@@ -14,7 +14,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use pipecheck_core::{Fault, FaultSet, InvariantId, PlantedFault};
+use pipecheck_core::{InvariantId, PlantedFault};
 use pipecheck_properties::{
     Checked, Engine, FailureKind, Invariant, Monitor, Row, RunLog, Verdict, registry,
 };
@@ -22,8 +22,8 @@ use pipecheck_properties::{
 use crate::engine::loom::Loom;
 pub use crate::engine::loom::with_loom_log;
 use crate::must_fail::{ChildVerdict, must_fail_in_child};
-use crate::target::{Target, TargetError, TargetScenario};
 use crate::{Scenario, find};
+use crate::{Target, TargetError, TargetScenario};
 
 /// Which invariants a scenario's monitor checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,14 +68,19 @@ pub fn explore(model: &str, bound: usize, body: impl Fn() + Send + Sync + 'stati
     checked
 }
 
-/// Explores scenario `name` with `faults` switched on.
+/// Explores scenario `name` with `fault` (if any) switched on.
 ///
 /// # Panics
 ///
 /// When the scenario does not exist, or loom finds a failing interleaving.
-pub fn check_scenario(name: &str, faults: FaultSet, bound: usize, checks: Checks) -> Checked {
+pub fn check_scenario(
+    name: &str,
+    fault: Option<&'static PlantedFault>,
+    bound: usize,
+    checks: Checks,
+) -> Checked {
     let scenario = find(name).unwrap_or_else(|| panic!("no scenario called `{name}`"));
-    explore(name, bound, move || run_scenario(&scenario, faults, checks))
+    explore(name, bound, move || run_scenario(&scenario, fault, checks))
 }
 
 /// Explores scenario `name` with `fault` planted, in a child process, and asserts that
@@ -84,10 +89,9 @@ pub fn check_scenario(name: &str, faults: FaultSet, bound: usize, checks: Checks
 /// # Panics
 ///
 /// When the model passes despite the planted bug, or fails naming another invariant.
-pub fn expect_caught(name: &str, fault: Fault, bound: usize, checks: Checks) -> ChildVerdict {
+pub fn expect_caught(name: &str, fault: &'static PlantedFault, bound: usize, checks: Checks) -> ChildVerdict {
     let scenario = find(name).unwrap_or_else(|| panic!("no scenario called `{name}`"));
-    let faults = FaultSet::NONE.with(fault);
-    expect_model_caught(fault.breaks(), bound, move || run_scenario(&scenario, faults, checks))
+    expect_model_caught(fault.breaks(), bound, move || run_scenario(&scenario, Some(fault), checks))
 }
 
 /// Like [`expect_caught`], for any model `body` (e.g. a queue-level model) that plants
@@ -106,11 +110,16 @@ pub fn expect_model_caught(
 }
 
 /// One execution of `scenario` under a fresh monitor.
-fn run_scenario(scenario: &Scenario, faults: FaultSet, checks: Checks) {
+fn run_scenario(scenario: &Scenario, fault: Option<&'static PlantedFault>, checks: Checks) {
+    PlantedFault::activate_opt(fault, || run_monitored(scenario, checks));
+}
+
+/// One execution of `scenario` under a fresh monitor, its fault already switched on.
+fn run_monitored(scenario: &Scenario, checks: Checks) {
     let monitor = match checks {
-        Checks::Registry => scenario.monitor(faults),
+        Checks::Registry => scenario.monitor(),
         Checks::MemoryByLoomOnly => {
-            let config = pipecheck_properties::CheckConfig { faults, ..(scenario.config)() };
+            let config = (scenario.config)();
             let invariants: Vec<Box<dyn Invariant>> = registry(&config)
                 .into_iter()
                 .filter(|i| ![InvariantId::NO_DATA_RACE, InvariantId::BYTE_EXACT].contains(&i.id()))

@@ -23,7 +23,7 @@ use pipecheck_core::primitive::sync::Arc;
 use pipecheck_core::primitive::sync::atomic::{AtomicUsize, Ordering};
 use pipecheck_core::primitive::thread;
 use pipecheck_core::{AsyncMutex, CompletionError, CompletionSource, Message, PartitionedPool};
-use pipecheck_core::{Fault, InvariantId, message_channel_observed};
+use pipecheck_core::{InvariantId, fault, message_channel_observed};
 use pipecheck_properties::{CheckConfig, Monitor, ensure};
 
 use crate::scenarios::join;
@@ -35,7 +35,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "mutex-mutual-exclusion",
         summary: "three tasks take the async mutex and increment its value",
         scale: Scale::Small,
-        catches: &[Fault::MutexDoubleAdmit],
+        catches: &[&fault::MutexDoubleAdmit],
         config: CheckConfig::default,
         body: mutex_mutual_exclusion,
     },
@@ -43,7 +43,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "mutex-exit-races-enter",
         summary: "the async mutex's holder exits while an entrant counts itself in and queues",
         scale: Scale::Small,
-        catches: &[Fault::MutexSkipWakeOnExit],
+        catches: &[&fault::MutexSkipWakeOnExit],
         config: CheckConfig::default,
         body: mutex_exit_races_enter,
     },
@@ -59,7 +59,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "channel-close-races-receive",
         summary: "a message-channel receive and close race for one message and the close frame",
         scale: Scale::Small,
-        catches: &[Fault::CloseDropsFrame],
+        catches: &[&fault::CloseDropsFrame],
         config: channel_config,
         body: channel_close_races_receive,
     },
@@ -67,7 +67,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "completion-wakes-waiter",
         summary: "a completion source is completed while its waiter registers",
         scale: Scale::Small,
-        catches: &[Fault::LostCompletionWake],
+        catches: &[&fault::LostCompletionWake],
         config: CheckConfig::default,
         body: completion_wakes_waiter,
     },
@@ -75,7 +75,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "completion-stale-token",
         summary: "a late duplicate completion races the reuse of the completion source",
         scale: Scale::Small,
-        catches: &[Fault::StaleTokenAccepted],
+        catches: &[&fault::StaleTokenAccepted],
         config: CheckConfig::default,
         body: completion_stale_token,
     },
@@ -83,7 +83,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "pool-rents-and-returns-balance",
         summary: "two workers rent and return on a partitioned pool while one steals from the other",
         scale: Scale::Small,
-        catches: &[Fault::PartitionLeak],
+        catches: &[&fault::PartitionLeak],
         config: CheckConfig::default,
         body: pool_rents_and_returns_balance,
     },
@@ -91,7 +91,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "mutex-lock-dropped-at-handoff",
         summary: "a queued async-mutex Lock is dropped around the hand-over to it while a second waiter waits",
         scale: Scale::Small,
-        catches: &[Fault::MutexDropLosesHandoff],
+        catches: &[&fault::MutexDropLosesHandoff],
         config: CheckConfig::default,
         body: mutex_lock_dropped_at_handoff,
     },
@@ -99,7 +99,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "completion-abandoned-then-reset",
         summary: "a completion wait is dropped without a result and completed late while the source is reset and awaited",
         scale: Scale::Small,
-        catches: &[Fault::StaleTokenAccepted],
+        catches: &[&fault::StaleTokenAccepted],
         config: CheckConfig::default,
         body: completion_abandoned_then_reset,
     },
@@ -107,7 +107,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "completion-reset-wakes-stale-waiter",
         summary: "a completion source is reset and completed while a waiter of the previous operation waits",
         scale: Scale::Small,
-        catches: &[Fault::ResetStrandsWaiter],
+        catches: &[&fault::ResetStrandsWaiter],
         config: CheckConfig::default,
         body: completion_reset_wakes_stale_waiter,
     },
@@ -115,7 +115,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "channel-receive-dropped-while-close-drains",
         summary: "a message-channel receive is polled and dropped while close drains two messages",
         scale: Scale::Small,
-        catches: &[Fault::CloseDropsFrame],
+        catches: &[&fault::CloseDropsFrame],
         config: channel_config,
         body: channel_receive_dropped_while_close_drains,
     },
@@ -150,8 +150,7 @@ fn poll_once_then_drop<F: std::future::Future>(future: F) -> Option<F::Output> {
 /// first, so a double admission is reported as the invariant it breaks. (Only the
 /// mutex's own acquire/release ordering makes the load see the last store.)
 pub fn mutex_mutual_exclusion(monitor: &StdArc<Monitor>) {
-    let faults = monitor.config().faults;
-    let mutex = Arc::new(AsyncMutex::with_faults(AtomicUsize::new(0), faults).observed(observer(monitor)));
+    let mutex = Arc::new(AsyncMutex::new(AtomicUsize::new(0)).observed(observer(monitor)));
     let critical = {
         let mutex = mutex.clone();
         move || {
@@ -174,8 +173,7 @@ pub fn mutex_mutual_exclusion(monitor: &StdArc<Monitor>) {
 /// the gate but not queued itself yet, and the exit owes it the lock (the monitor's
 /// **no-lost-wakeup** obligation). Stated outcome: the entrant ran.
 pub fn mutex_exit_races_enter(monitor: &StdArc<Monitor>) {
-    let faults = monitor.config().faults;
-    let mutex = Arc::new(AsyncMutex::with_faults(Vec::new(), faults).observed(observer(monitor)));
+    let mutex = Arc::new(AsyncMutex::new(Vec::new()).observed(observer(monitor)));
     let guard = block_on(mutex.lock());
     let entrant = {
         let mutex = mutex.clone();
@@ -191,8 +189,7 @@ pub fn mutex_exit_races_enter(monitor: &StdArc<Monitor>) {
 /// afterwards exactly one permit exists: a new holder gets the lock, a second entrant
 /// must wait, and gets it when the first exits.
 pub fn mutex_cancel_races_exit(monitor: &StdArc<Monitor>) {
-    let faults = monitor.config().faults;
-    let mutex = Arc::new(AsyncMutex::with_faults((), faults).observed(observer(monitor)));
+    let mutex = Arc::new(AsyncMutex::new(()).observed(observer(monitor)));
     let guard = block_on(mutex.lock());
     let canceller = {
         let mutex = mutex.clone();
@@ -221,8 +218,7 @@ pub fn mutex_cancel_races_exit(monitor: &StdArc<Monitor>) {
 /// Stated outcomes: B got the lock, and afterwards the mutex is free (no permit leaked,
 /// none lost).
 pub fn mutex_lock_dropped_at_handoff(monitor: &StdArc<Monitor>) {
-    let faults = monitor.config().faults;
-    let mutex = Arc::new(AsyncMutex::with_faults(Vec::new(), faults).observed(observer(monitor)));
+    let mutex = Arc::new(AsyncMutex::new(Vec::new()).observed(observer(monitor)));
     let guard = block_on(mutex.lock());
     let a = {
         let mutex = mutex.clone();
@@ -324,7 +320,7 @@ pub fn channel_receive_dropped_while_close_drains(monitor: &StdArc<Monitor>) {
 /// wake `set_result` owes the waiter (**no-lost-wakeup**); stated outcome: the waiter
 /// gets the result.
 pub fn completion_wakes_waiter(monitor: &StdArc<Monitor>) {
-    let source = CompletionSource::with_faults(monitor.config().faults).observed(observer(monitor));
+    let source = CompletionSource::new().observed(observer(monitor));
     let token = source.reset();
     let completer = {
         let source = source.clone();
@@ -341,7 +337,7 @@ pub fn completion_wakes_waiter(monitor: &StdArc<Monitor>) {
 /// accepted result. Stated outcomes: the late completion is refused (as a double
 /// result or a stale token, by when it lands), and operation 2 has its own result.
 pub fn completion_stale_token(monitor: &StdArc<Monitor>) {
-    let source = CompletionSource::with_faults(monitor.config().faults).observed(observer(monitor));
+    let source = CompletionSource::new().observed(observer(monitor));
     let first = source.reset();
     let completer = {
         let source = source.clone();
@@ -376,7 +372,7 @@ pub fn completion_stale_token(monitor: &StdArc<Monitor>) {
 /// only if it landed before the reset (which then discards it), else refused as stale;
 /// operation 2's waiter gets operation 2's result.
 pub fn completion_abandoned_then_reset(monitor: &StdArc<Monitor>) {
-    let source = CompletionSource::with_faults(monitor.config().faults).observed(observer(monitor));
+    let source = CompletionSource::new().observed(observer(monitor));
     let first = source.reset();
     let abandoner = {
         let source = source.clone();
@@ -416,7 +412,7 @@ pub fn completion_abandoned_then_reset(monitor: &StdArc<Monitor>) {
 /// Stated outcomes: the old waiter resolves with its token stale; operation 2's result
 /// is 2.
 pub fn completion_reset_wakes_stale_waiter(monitor: &StdArc<Monitor>) {
-    let source = CompletionSource::with_faults(monitor.config().faults).observed(observer(monitor));
+    let source = CompletionSource::new().observed(observer(monitor));
     let first = source.reset();
     let waiter = {
         let source = source.clone();
@@ -442,8 +438,7 @@ pub fn completion_reset_wakes_stale_waiter(monitor: &StdArc<Monitor>) {
 /// log's) and at the end (every rent returned). Stated outcome: the pool's own
 /// counters balance.
 pub fn pool_rents_and_returns_balance(monitor: &StdArc<Monitor>) {
-    let pool =
-        Arc::new(PartitionedPool::with_faults(2, 8, monitor.config().faults).observed(observer(monitor)));
+    let pool = Arc::new(PartitionedPool::new(2, 8).observed(observer(monitor)));
     // Two buffers wait in partition 0: the worker rents one from its home while the
     // other worker, finding its own home empty, steals the other one.
     let seed = pool.handle(0);

@@ -5,7 +5,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use pipecheck_core::{Fault, FaultSet, InvariantId, Violation};
+use pipecheck_core::{InvariantId, PlantedFault, Violation};
 use pipecheck_properties::{CheckConfig, Execution, Monitor};
 
 /// How big a scenario is, i.e. which engines can afford it.
@@ -27,31 +27,34 @@ pub struct Scenario {
     /// Which engines can afford it.
     pub scale: Scale,
     /// Planted bugs this scenario is designed to expose.
-    pub catches: &'static [Fault],
-    /// The run's settings (sizes, thresholds); faults are added by the caller.
+    pub catches: &'static [&'static PlantedFault],
+    /// The run's settings (sizes, thresholds).
     pub config: fn() -> CheckConfig,
     /// The body: builds a pipe from the monitor, spawns facade threads, joins them.
     pub body: fn(&Arc<Monitor>),
 }
 
 impl Scenario {
-    /// The monitor for one execution with `faults` switched on.
-    pub fn monitor(&self, faults: FaultSet) -> Arc<Monitor> {
-        Monitor::new(CheckConfig { faults, ..(self.config)() })
+    /// The monitor for one execution.
+    pub fn monitor(&self) -> Arc<Monitor> {
+        Monitor::new((self.config)())
     }
 
-    /// One execution: runs the body under a fresh monitor and checks the end of the run.
-    /// Raises the [`Violation`](pipecheck_properties::Violation) on a violation. Call it
-    /// inside a loom model, a shuttle test, or directly.
-    pub fn run_once(&self, faults: FaultSet) {
-        let monitor = self.monitor(faults);
-        (self.body)(&monitor);
-        monitor.assert_finished();
+    /// One execution with `fault` (if any) switched on: runs the body under a fresh
+    /// monitor and checks the end of the run. Raises the
+    /// [`Violation`](pipecheck_properties::Violation) on a violation. Call it inside a
+    /// loom model, a shuttle test, or directly.
+    pub fn run_once(&self, fault: Option<&'static PlantedFault>) {
+        PlantedFault::activate_opt(fault, || {
+            let monitor = self.monitor();
+            (self.body)(&monitor);
+            monitor.assert_finished();
+        });
     }
 
-    /// This scenario with `faults` as an [`Execution`] for any engine.
-    pub fn execution(self, faults: FaultSet) -> Execution {
-        Arc::new(move || self.run_once(faults))
+    /// This scenario with `fault` as an [`Execution`] for any engine.
+    pub fn execution(self, fault: Option<&'static PlantedFault>) -> Execution {
+        Arc::new(move || self.run_once(fault))
     }
 
     /// As [`execution`](Self::execution), except that a violation of `tolerated` that
@@ -62,21 +65,23 @@ impl Scenario {
     /// else in this scenario.
     pub fn execution_tolerating(
         self,
-        faults: FaultSet,
+        fault: Option<&'static PlantedFault>,
         tolerated: InvariantId,
         hits: Arc<AtomicU64>,
     ) -> Execution {
         Arc::new(move || {
-            let monitor = self.monitor(faults);
-            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| (self.body)(&monitor))) {
-                match payload.downcast_ref::<Violation>() {
-                    Some(violation) if violation.invariant == tolerated => {
-                        hits.fetch_add(1, Ordering::Relaxed);
+            PlantedFault::activate_opt(fault, || {
+                let monitor = self.monitor();
+                if let Err(payload) = catch_unwind(AssertUnwindSafe(|| (self.body)(&monitor))) {
+                    match payload.downcast_ref::<Violation>() {
+                        Some(violation) if violation.invariant == tolerated => {
+                            hits.fetch_add(1, Ordering::Relaxed);
+                        }
+                        _ => resume_unwind(payload),
                     }
-                    _ => resume_unwind(payload),
                 }
-            }
-            monitor.assert_finished();
+                monitor.assert_finished();
+            })
         })
     }
 }

@@ -2,7 +2,7 @@
 //! crossed concurrently by flushes and consumes.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 3. A flush crossing the pause threshold against a consume crossing the resume
@@ -15,10 +15,10 @@ const BOUND: usize = 3;
 
 #[test]
 fn thresholds_crossed_concurrently() {
-    check_scenario("thresholds-crossed-concurrently", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("thresholds-crossed-concurrently", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn thresholds_crossed_concurrently_catches_no_pause_on_flush() {
-    expect_caught("thresholds-crossed-concurrently", Fault::NoPauseOnFlush, BOUND, Checks::Registry);
+    expect_caught("thresholds-crossed-concurrently", &fault::NoPauseOnFlush, BOUND, Checks::Registry);
 }

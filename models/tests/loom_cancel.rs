@@ -2,7 +2,7 @@
 //! `advance_to` before the next read, whichever way the cancel races the read.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 4: the cancel can land before, during or after the reader's wait, and the
@@ -13,7 +13,7 @@ const BOUND: usize = 4;
 
 #[test]
 fn canceled_read_is_tentative() {
-    check_scenario("canceled-read-is-tentative", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("canceled-read-is-tentative", None, BOUND, Checks::Registry);
 }
 
 /// Bound 2 for the flush-cancel model: at 5 it explores 77,973 interleavings (40 s); a
@@ -24,15 +24,15 @@ const FLUSH_CANCEL_BOUND: usize = 2;
 /// cancel-observed, flush side.
 #[test]
 fn cancel_flush_races_flush() {
-    check_scenario("cancel-flush-races-flush", FaultSet::NONE, FLUSH_CANCEL_BOUND, Checks::Registry);
+    check_scenario("cancel-flush-races-flush", None, FLUSH_CANCEL_BOUND, Checks::Registry);
 }
 
 #[test]
 fn cancel_flush_races_flush_catches_flush_loses_cancel() {
-    expect_caught("cancel-flush-races-flush", Fault::FlushLosesCancel, FLUSH_CANCEL_BOUND, Checks::Registry);
+    expect_caught("cancel-flush-races-flush", &fault::FlushLosesCancel, FLUSH_CANCEL_BOUND, Checks::Registry);
 }
 
 #[test]
 fn canceled_read_is_tentative_catches_canceled_read_needs_advance() {
-    expect_caught("canceled-read-is-tentative", Fault::CanceledReadNeedsAdvance, BOUND, Checks::Registry);
+    expect_caught("canceled-read-is-tentative", &fault::CanceledReadNeedsAdvance, BOUND, Checks::Registry);
 }

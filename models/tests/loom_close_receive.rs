@@ -3,7 +3,7 @@
 //! which the harness reports as a no-lost-wakeup violation.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 4. A lost wake needs only two preemptions: the waiting side between its
@@ -16,22 +16,22 @@ const BOUND: usize = 4;
 
 #[test]
 fn writer_complete_races_read() {
-    check_scenario("writer-complete-races-read", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("writer-complete-races-read", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn writer_complete_races_read_catches_lost_wake_on_complete() {
-    expect_caught("writer-complete-races-read", Fault::LostWakeOnComplete, BOUND, Checks::Registry);
+    expect_caught("writer-complete-races-read", &fault::LostWakeOnComplete, BOUND, Checks::Registry);
 }
 
 #[test]
 fn cancel_races_read() {
-    check_scenario("cancel-races-read", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("cancel-races-read", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn cancel_races_read_catches_lost_wake_on_complete() {
-    expect_caught("cancel-races-read", Fault::LostWakeOnComplete, BOUND, Checks::Registry);
+    expect_caught("cancel-races-read", &fault::LostWakeOnComplete, BOUND, Checks::Registry);
 }
 
 /// Bound 2 for the one three-thread model: a lost wake needs only two preemptions. It
@@ -47,14 +47,14 @@ const PAUSED_FLUSH: usize = 3;
 
 #[test]
 fn cancel_from_third_thread_races_read() {
-    check_scenario("cancel-from-third-thread-races-read", FaultSet::NONE, THREE_THREADS, Checks::Registry);
+    check_scenario("cancel-from-third-thread-races-read", None, THREE_THREADS, Checks::Registry);
 }
 
 #[test]
 fn cancel_from_third_thread_races_read_catches_lost_wake_on_complete() {
     expect_caught(
         "cancel-from-third-thread-races-read",
-        Fault::LostWakeOnComplete,
+        &fault::LostWakeOnComplete,
         THREE_THREADS,
         Checks::Registry,
     );
@@ -62,30 +62,30 @@ fn cancel_from_third_thread_races_read_catches_lost_wake_on_complete() {
 
 #[test]
 fn flush_races_read() {
-    check_scenario("flush-races-read", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("flush-races-read", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn flush_races_read_catches_lost_wake_on_complete() {
-    expect_caught("flush-races-read", Fault::LostWakeOnComplete, BOUND, Checks::Registry);
+    expect_caught("flush-races-read", &fault::LostWakeOnComplete, BOUND, Checks::Registry);
 }
 
 #[test]
 fn consume_races_paused_flush() {
-    check_scenario("consume-races-paused-flush", FaultSet::NONE, PAUSED_FLUSH, Checks::Registry);
+    check_scenario("consume-races-paused-flush", None, PAUSED_FLUSH, Checks::Registry);
 }
 
 #[test]
 fn consume_races_paused_flush_catches_no_resume_on_consume() {
-    expect_caught("consume-races-paused-flush", Fault::NoResumeOnConsume, PAUSED_FLUSH, Checks::Registry);
+    expect_caught("consume-races-paused-flush", &fault::NoResumeOnConsume, PAUSED_FLUSH, Checks::Registry);
 }
 
 #[test]
 fn reader_complete_races_paused_flush() {
-    check_scenario("reader-complete-races-paused-flush", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("reader-complete-races-paused-flush", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn reader_complete_races_paused_flush_catches_no_pause_on_flush() {
-    expect_caught("reader-complete-races-paused-flush", Fault::NoPauseOnFlush, BOUND, Checks::Registry);
+    expect_caught("reader-complete-races-paused-flush", &fault::NoPauseOnFlush, BOUND, Checks::Registry);
 }

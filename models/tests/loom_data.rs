@@ -3,7 +3,7 @@
 //! front (**no-data-race**, found by loom's own race detector).
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 4. Each race is a read (or its advance) against one flush or completion; bound
@@ -14,28 +14,28 @@ const BOUND: usize = 4;
 
 #[test]
 fn bytes_across_segments() {
-    check_scenario("bytes-across-segments", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("bytes-across-segments", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn bytes_across_segments_catches_read_past_commit() {
-    expect_caught("bytes-across-segments", Fault::ReadPastCommit, BOUND, Checks::Registry);
+    expect_caught("bytes-across-segments", &fault::ReadPastCommit, BOUND, Checks::Registry);
 }
 
 #[test]
 fn both_complete_race_last_read() {
-    check_scenario("both-complete-race-last-read", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("both-complete-race-last-read", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn both_complete_race_last_read_catches_leak_on_complete() {
-    expect_caught("both-complete-race-last-read", Fault::LeakOnComplete, BOUND, Checks::Registry);
+    expect_caught("both-complete-race-last-read", &fault::LeakOnComplete, BOUND, Checks::Registry);
 }
 
 /// The full registry plus loom's detector: disjoint ranges raise no false alarm.
 #[test]
 fn writer_fills_tail_while_reader_reads() {
-    check_scenario("writer-fills-tail-while-reader-reads", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("writer-fills-tail-while-reader-reads", None, BOUND, Checks::Registry);
 }
 
 /// The protocol-level read-bound check is left out, so the overlap must be found by
@@ -44,7 +44,7 @@ fn writer_fills_tail_while_reader_reads() {
 fn writer_fills_tail_while_reader_reads_catches_read_past_commit_by_race_detector() {
     let verdict = expect_caught(
         "writer-fills-tail-while-reader-reads",
-        Fault::ReadPastCommit,
+        &fault::ReadPastCommit,
         BOUND,
         Checks::MemoryByLoomOnly,
     );

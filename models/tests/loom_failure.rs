@@ -2,7 +2,7 @@
 //! reader intact, however its completion races the reader's reads.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 5, as the other two-thread close/receive models: the completion can land
@@ -11,10 +11,10 @@ const BOUND: usize = 5;
 
 #[test]
 fn writer_failure_reaches_reader() {
-    check_scenario("writer-failure-reaches-reader", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("writer-failure-reaches-reader", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn writer_failure_reaches_reader_catches_failure_loses_cause() {
-    expect_caught("writer-failure-reaches-reader", Fault::FailureLosesCause, BOUND, Checks::Registry);
+    expect_caught("writer-failure-reaches-reader", &fault::FailureLosesCause, BOUND, Checks::Registry);
 }

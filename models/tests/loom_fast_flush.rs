@@ -15,7 +15,7 @@
 //!   the existing cancel and completion bugs are caught by their families).
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 2: each race needs one preemption inside the reader's or the writer's step and
@@ -24,18 +24,18 @@ const BOUND: usize = 2;
 
 #[test]
 fn read_parks_while_flush_publishes() {
-    check_scenario("read-parks-while-flush-publishes", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("read-parks-while-flush-publishes", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn read_parks_while_flush_publishes_catches_parks_without_recheck() {
-    expect_caught("read-parks-while-flush-publishes", Fault::ParksWithoutRecheck, BOUND, Checks::Registry);
+    expect_caught("read-parks-while-flush-publishes", &fault::ParksWithoutRecheck, BOUND, Checks::Registry);
 }
 
 #[test]
 fn read_parks_while_flush_publishes_catches_relaxed_publish() {
     let verdict =
-        expect_caught("read-parks-while-flush-publishes", Fault::RelaxedPublish, BOUND, Checks::Registry);
+        expect_caught("read-parks-while-flush-publishes", &fault::RelaxedPublish, BOUND, Checks::Registry);
     // The read bound is right (the end is the writer's): only the memory model sees it.
     assert_eq!(
         verdict.kind, "data-race",
@@ -46,23 +46,23 @@ fn read_parks_while_flush_publishes_catches_relaxed_publish() {
 
 #[test]
 fn pause_crossed_while_consuming() {
-    check_scenario("pause-crossed-while-consuming", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("pause-crossed-while-consuming", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn pause_crossed_while_consuming_catches_resumes_on_stale_count() {
-    expect_caught("pause-crossed-while-consuming", Fault::ResumesOnStaleCount, BOUND, Checks::Registry);
+    expect_caught("pause-crossed-while-consuming", &fault::ResumesOnStaleCount, BOUND, Checks::Registry);
 }
 
 #[test]
 fn cancel_and_complete_race() {
-    check_scenario("cancel-and-complete-race", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("cancel-and-complete-race", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn read_parks_while_flush_publishes_catches_relaxed_fast_read() {
     let verdict =
-        expect_caught("read-parks-while-flush-publishes", Fault::RelaxedFastRead, BOUND, Checks::Registry);
+        expect_caught("read-parks-while-flush-publishes", &fault::RelaxedFastRead, BOUND, Checks::Registry);
     // As for the relaxed publish: the bytes are the writer's, only their ordering is not.
     assert_eq!(
         verdict.kind, "data-race",
@@ -73,20 +73,20 @@ fn read_parks_while_flush_publishes_catches_relaxed_fast_read() {
 
 #[test]
 fn cancel_races_lock_free_read() {
-    check_scenario("cancel-races-lock-free-read", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("cancel-races-lock-free-read", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn cancel_races_lock_free_read_catches_fast_read_ignores_cancel() {
-    expect_caught("cancel-races-lock-free-read", Fault::FastReadIgnoresCancel, BOUND, Checks::Registry);
+    expect_caught("cancel-races-lock-free-read", &fault::FastReadIgnoresCancel, BOUND, Checks::Registry);
 }
 
 #[test]
 fn advance_races_locked_flush() {
-    check_scenario("advance-races-locked-flush", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("advance-races-locked-flush", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn advance_races_locked_flush_catches_advance_skips_handshake() {
-    expect_caught("advance-races-locked-flush", Fault::AdvanceSkipsHandshake, BOUND, Checks::Registry);
+    expect_caught("advance-races-locked-flush", &fault::AdvanceSkipsHandshake, BOUND, Checks::Registry);
 }

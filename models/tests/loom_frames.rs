@@ -3,7 +3,7 @@
 //! the frame is whole.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 2. Both flushes pause the writer and each examine-all releases it: the race is a
@@ -15,10 +15,10 @@ const BOUND: usize = 2;
 
 #[test]
 fn frame_crosses_pause() {
-    check_scenario("frame-crosses-pause", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("frame-crosses-pause", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn frame_crosses_pause_catches_backpressure_by_consumed() {
-    expect_caught("frame-crosses-pause", Fault::BackpressureByConsumed, BOUND, Checks::Registry);
+    expect_caught("frame-crosses-pause", &fault::BackpressureByConsumed, BOUND, Checks::Registry);
 }

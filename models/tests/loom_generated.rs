@@ -6,7 +6,7 @@
 //! Run: `cargo test -p pipecheck-models --features loom --test loom_generated`.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_core::{InvariantId, fault};
 use pipecheck_models::loom_harness::{expect_model_caught, explore};
 use pipecheck_properties::linearizability::{
     ConcurrentShape, MutexOp, MutexSpec, fixed_scenarios, run_concurrent,
@@ -20,7 +20,7 @@ const SEED: u64 = 0x5eed;
 
 #[test]
 fn generated_mutex_scenarios_are_linearizable_in_every_interleaving() {
-    let spec = MutexSpec::default();
+    let spec = MutexSpec;
     for (index, threads) in fixed_scenarios(&spec, ConcurrentShape::SMALL, SEED, 4).into_iter().enumerate() {
         eprintln!("scenario {index} (proptest seed {SEED:#x}): {threads:?}");
         explore(&format!("generated-mutex-{index}"), BOUND, move || {
@@ -31,9 +31,8 @@ fn generated_mutex_scenarios_are_linearizable_in_every_interleaving() {
 
 #[test]
 fn try_lock_fails_after_release_is_caught_as_linearizable() {
-    let spec = MutexSpec { faults: FaultSet::NONE.with(Fault::TryLockFailsAfterRelease) };
     let threads = vec![vec![MutexOp::Lock, MutexOp::Unlock], vec![MutexOp::TryLock, MutexOp::Unlock]];
     expect_model_caught(InvariantId::LINEARIZABLE, BOUND, move || {
-        run_concurrent(&spec, &threads);
+        fault::TryLockFailsAfterRelease.activate(|| run_concurrent(&MutexSpec, &threads));
     });
 }

@@ -2,7 +2,7 @@
 //! model, in every interleaving within the bound.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 2 for this three-thread model (see models/LOOM.md for its size and time).
@@ -10,45 +10,45 @@ const BOUND: usize = 2;
 
 #[test]
 fn pipe_linearizable() {
-    check_scenario("pipe-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("pipe-linearizable", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn mutex_linearizable() {
-    check_scenario("mutex-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("mutex-linearizable", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn mutex_linearizable_catches_try_lock_fails_after_release() {
-    expect_caught("mutex-linearizable", Fault::TryLockFailsAfterRelease, BOUND, Checks::Registry);
+    expect_caught("mutex-linearizable", &fault::TryLockFailsAfterRelease, BOUND, Checks::Registry);
 }
 
 #[test]
 fn completion_linearizable() {
-    check_scenario("completion-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("completion-linearizable", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn channel_linearizable() {
-    check_scenario("channel-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("channel-linearizable", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn channel_linearizable_catches_close_returns_while_receiving() {
-    expect_caught("channel-linearizable", Fault::CloseReturnsWhileReceiving, BOUND, Checks::Registry);
+    expect_caught("channel-linearizable", &fault::CloseReturnsWhileReceiving, BOUND, Checks::Registry);
 }
 
 #[test]
 fn pipe_reread_linearizable() {
-    check_scenario("pipe-reread-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("pipe-reread-linearizable", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn pipe_reread_linearizable_catches_read_skips_published_end() {
-    expect_caught("pipe-reread-linearizable", Fault::ReadSkipsPublishedEnd, BOUND, Checks::Registry);
+    expect_caught("pipe-reread-linearizable", &fault::ReadSkipsPublishedEnd, BOUND, Checks::Registry);
 }
 
 #[test]
 fn pipe_backpressure_linearizable() {
-    check_scenario("pipe-backpressure-linearizable", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("pipe-backpressure-linearizable", None, BOUND, Checks::Registry);
 }

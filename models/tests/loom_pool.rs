@@ -3,7 +3,7 @@
 //! takes them, and the pool at its maximum.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 4. The race that matters is one return batch (count, push, count, push,
@@ -17,30 +17,30 @@ const BOUND: usize = 4;
 
 #[test]
 fn return_races_take() {
-    check_scenario("return-races-take", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("return-races-take", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn return_races_take_catches_lifo_pool() {
-    expect_caught("return-races-take", Fault::LifoPool, BOUND, Checks::Registry);
+    expect_caught("return-races-take", &fault::LifoPool, BOUND, Checks::Registry);
 }
 
 #[test]
 fn return_races_take_catches_double_return() {
-    expect_caught("return-races-take", Fault::DoubleReturn, BOUND, Checks::Registry);
+    expect_caught("return-races-take", &fault::DoubleReturn, BOUND, Checks::Registry);
 }
 
 #[test]
 fn return_races_take_catches_return_write_head() {
-    expect_caught("return-races-take", Fault::ReturnWriteHead, BOUND, Checks::Registry);
+    expect_caught("return-races-take", &fault::ReturnWriteHead, BOUND, Checks::Registry);
 }
 
 #[test]
 fn pool_at_maximum() {
-    check_scenario("pool-at-maximum", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("pool-at-maximum", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn pool_at_maximum_catches_pool_overflow() {
-    expect_caught("pool-at-maximum", Fault::PoolOverflow, BOUND, Checks::Registry);
+    expect_caught("pool-at-maximum", &fault::PoolOverflow, BOUND, Checks::Registry);
 }

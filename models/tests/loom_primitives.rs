@@ -6,17 +6,17 @@
 //! Run: `cargo test -p pipecheck-models --features loom --test loom_primitives`.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::{PlantedFault, fault};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Explores scenario `name` with no planted bug.
 fn explore(name: &str, bound: usize) {
-    check_scenario(name, FaultSet::NONE, bound, Checks::Registry);
+    check_scenario(name, None, bound, Checks::Registry);
 }
 
 /// Explores scenario `name` with `fault` planted, in a child process, and asserts that
 /// the verdict names the invariant the fault breaks.
-fn explore_must_fail(name: &str, bound: usize, fault: Fault) {
+fn explore_must_fail(name: &str, bound: usize, fault: &'static PlantedFault) {
     expect_caught(name, fault, bound, Checks::Registry);
 }
 
@@ -31,7 +31,7 @@ mod async_mutex {
 
     #[test]
     fn double_admit_is_caught() {
-        explore_must_fail("mutex-mutual-exclusion", 3, Fault::MutexDoubleAdmit);
+        explore_must_fail("mutex-mutual-exclusion", 3, &fault::MutexDoubleAdmit);
     }
 
     // Bound 3: the holder's exit against the entrant's count-then-queue.
@@ -42,7 +42,7 @@ mod async_mutex {
 
     #[test]
     fn skipped_wake_on_exit_is_caught() {
-        explore_must_fail("mutex-exit-races-enter", 3, Fault::MutexSkipWakeOnExit);
+        explore_must_fail("mutex-exit-races-enter", 3, &fault::MutexSkipWakeOnExit);
     }
 
     // Bound 3: the cancellation against the holder's exit.
@@ -60,7 +60,7 @@ mod async_mutex {
 
     #[test]
     fn drop_losing_the_handoff_is_caught() {
-        explore_must_fail("mutex-lock-dropped-at-handoff", 2, Fault::MutexDropLosesHandoff);
+        explore_must_fail("mutex-lock-dropped-at-handoff", 2, &fault::MutexDropLosesHandoff);
     }
 }
 
@@ -78,7 +78,7 @@ mod message_channel {
 
     #[test]
     fn close_dropping_a_frame_is_caught() {
-        explore_must_fail("channel-close-races-receive", 2, Fault::CloseDropsFrame);
+        explore_must_fail("channel-close-races-receive", 2, &fault::CloseDropsFrame);
     }
 
     // Bound 2: three tasks and two messages through the pipe.
@@ -89,7 +89,7 @@ mod message_channel {
 
     #[test]
     fn close_dropping_a_frame_after_a_dropped_receive_is_caught() {
-        explore_must_fail("channel-receive-dropped-while-close-drains", 2, Fault::CloseDropsFrame);
+        explore_must_fail("channel-receive-dropped-while-close-drains", 2, &fault::CloseDropsFrame);
     }
 }
 
@@ -104,7 +104,7 @@ mod completion_source {
 
     #[test]
     fn lost_completion_wake_is_caught() {
-        explore_must_fail("completion-wakes-waiter", 3, Fault::LostCompletionWake);
+        explore_must_fail("completion-wakes-waiter", 3, &fault::LostCompletionWake);
     }
 
     // Bound 3: the late completion against the await, reset and second completion.
@@ -115,7 +115,7 @@ mod completion_source {
 
     #[test]
     fn accepted_stale_token_is_caught() {
-        explore_must_fail("completion-stale-token", 3, Fault::StaleTokenAccepted);
+        explore_must_fail("completion-stale-token", 3, &fault::StaleTokenAccepted);
     }
 
     // Bound 2: three tasks (owner, abandoner, completer).
@@ -126,7 +126,7 @@ mod completion_source {
 
     #[test]
     fn late_result_of_an_abandoned_operation_accepted_is_caught() {
-        explore_must_fail("completion-abandoned-then-reset", 2, Fault::StaleTokenAccepted);
+        explore_must_fail("completion-abandoned-then-reset", 2, &fault::StaleTokenAccepted);
     }
 
     // Bound 3: the old waiter's registration against the reset.
@@ -137,7 +137,7 @@ mod completion_source {
 
     #[test]
     fn reset_stranding_its_waiter_is_caught() {
-        explore_must_fail("completion-reset-wakes-stale-waiter", 3, Fault::ResetStrandsWaiter);
+        explore_must_fail("completion-reset-wakes-stale-waiter", 3, &fault::ResetStrandsWaiter);
     }
 }
 
@@ -152,6 +152,6 @@ mod partitioned_pool {
 
     #[test]
     fn leaked_return_is_caught() {
-        explore_must_fail("pool-rents-and-returns-balance", 3, Fault::PartitionLeak);
+        explore_must_fail("pool-rents-and-returns-balance", 3, &fault::PartitionLeak);
     }
 }

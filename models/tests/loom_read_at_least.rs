@@ -3,7 +3,7 @@
 //! family (**buffered-length**): the length a reader sees while the writer flushes.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 3, as the framing model it mirrors: each flush races the read-at-least's
@@ -13,20 +13,20 @@ const BOUND: usize = 3;
 
 #[test]
 fn read_at_least_above_pause() {
-    check_scenario("read-at-least-above-pause", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("read-at-least-above-pause", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn read_at_least_above_pause_catches_read_at_least_keeps_writer_paused() {
-    expect_caught("read-at-least-above-pause", Fault::ReadAtLeastKeepsWriterPaused, BOUND, Checks::Registry);
+    expect_caught("read-at-least-above-pause", &fault::ReadAtLeastKeepsWriterPaused, BOUND, Checks::Registry);
 }
 
 #[test]
 fn length_while_flushing() {
-    check_scenario("length-while-flushing", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("length-while-flushing", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn length_while_flushing_catches_length_counts_consumed() {
-    expect_caught("length-while-flushing", Fault::LengthCountsConsumed, BOUND, Checks::Registry);
+    expect_caught("length-while-flushing", &fault::LengthCountsConsumed, BOUND, Checks::Registry);
 }

@@ -3,7 +3,7 @@
 //! segment more.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 4. The race is the reader's completion (one lock section) against each point
@@ -15,14 +15,14 @@ const BOUND: usize = 4;
 
 #[test]
 fn writes_after_reader_completes() {
-    check_scenario("writes-after-reader-completes", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("writes-after-reader-completes", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn writes_after_reader_completes_catches_writes_pile_up_after_reader_completed() {
     expect_caught(
         "writes-after-reader-completes",
-        Fault::WritesPileUpAfterReaderCompleted,
+        &fault::WritesPileUpAfterReaderCompleted,
         BOUND,
         Checks::Registry,
     );

@@ -4,7 +4,7 @@
 //! second run from 0 and catches a reset that keeps the examined offset.
 #![cfg(feature = "loom")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
 /// Bound 5, as the other two-thread pipe models (`loom_data.rs`): the second run has
@@ -15,10 +15,10 @@ const BOUND: usize = 5;
 
 #[test]
 fn reset_then_reuse() {
-    check_scenario("reset-then-reuse", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("reset-then-reuse", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn reset_then_reuse_catches_reset_keeps_examined() {
-    expect_caught("reset-then-reuse", Fault::ResetKeepsExamined, BOUND, Checks::Registry);
+    expect_caught("reset-then-reuse", &fault::ResetKeepsExamined, BOUND, Checks::Registry);
 }

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
-use pipecheck_core::{Fault, FaultSet, PipeEvent};
+use pipecheck_core::{PipeEvent, fault};
 use pipecheck_models::find;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught, explore};
 use pipecheck_properties::Observation;
@@ -21,7 +21,7 @@ const BOUND: usize = 3;
 
 #[test]
 fn idle_head_races_next_write() {
-    check_scenario("idle-head-races-next-write", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("idle-head-races-next-write", None, BOUND, Checks::Registry);
 }
 
 /// Both outcomes of the race are reached: the reader reclaims the idle head, or finds
@@ -31,7 +31,7 @@ fn idle_head_races_next_write_reaches_both_outcomes() {
     static SEEN: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
     let scenario = find("idle-head-races-next-write").expect("the scenario exists");
     explore("idle-head-races-next-write (outcomes)", BOUND, move || {
-        let monitor = scenario.monitor(FaultSet::NONE);
+        let monitor = scenario.monitor();
         (scenario.body)(&monitor);
         monitor.assert_finished();
         let mut seen = SEEN.lock().unwrap();
@@ -50,22 +50,22 @@ fn idle_head_races_next_write_reaches_both_outcomes() {
 
 #[test]
 fn idle_head_races_next_write_catches_keeps_idle_write_head() {
-    expect_caught("idle-head-races-next-write", Fault::KeepsIdleWriteHead, BOUND, Checks::Registry);
+    expect_caught("idle-head-races-next-write", &fault::KeepsIdleWriteHead, BOUND, Checks::Registry);
 }
 
 /// The classic mistake: the reader returns the head because everything is consumed,
 /// without winning the hand-off, while the writer may be writing into it.
 #[test]
 fn idle_head_races_next_write_catches_return_write_head() {
-    expect_caught("idle-head-races-next-write", Fault::ReturnWriteHead, BOUND, Checks::Registry);
+    expect_caught("idle-head-races-next-write", &fault::ReturnWriteHead, BOUND, Checks::Registry);
 }
 
 #[test]
 fn consume_to_segment_boundary() {
-    check_scenario("consume-to-segment-boundary", FaultSet::NONE, BOUND, Checks::Registry);
+    check_scenario("consume-to-segment-boundary", None, BOUND, Checks::Registry);
 }
 
 #[test]
 fn consume_to_segment_boundary_catches_keeps_consumed_segment() {
-    expect_caught("consume-to-segment-boundary", Fault::KeepsConsumedSegment, BOUND, Checks::Registry);
+    expect_caught("consume-to-segment-boundary", &fault::KeepsConsumedSegment, BOUND, Checks::Registry);
 }

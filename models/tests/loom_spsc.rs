@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pipecheck_core::primitive::thread;
 use pipecheck_core::spsc::{self, Consumer, Producer};
-use pipecheck_core::{Fault, InvariantId, PipeEvent, SegmentId};
+use pipecheck_core::{InvariantId, PipeEvent, SegmentId, fault};
 use pipecheck_models::loom_harness::{expect_model_caught, explore};
 use pipecheck_properties::{CheckConfig, Monitor, Observation, ensure};
 
@@ -174,7 +174,7 @@ fn consumer_races_chunk_growths_with_the_cap_in_play() {
 
 #[test]
 fn chunk_growth_under_cap_catches_pool_overflow() {
-    expect_model_caught(Fault::PoolOverflow.breaks(), GROWTH_BOUND, || {
+    expect_model_caught(fault::PoolOverflow.breaks(), GROWTH_BOUND, || {
         growth_under_cap(true);
     });
 }
@@ -186,7 +186,7 @@ fn count_never_below_true_size_and_order_is_fifo_across_chunks() {
 
 #[test]
 fn count_never_below_true_size_catches_pool_overflow() {
-    expect_model_caught(Fault::PoolOverflow.breaks(), BOUND, || fifo_and_count(true));
+    expect_model_caught(fault::PoolOverflow.breaks(), BOUND, || fifo_and_count(true));
 }
 
 #[test]
@@ -196,5 +196,5 @@ fn cap_never_exceeded_while_returns_race_takes() {
 
 #[test]
 fn cap_never_exceeded_catches_pool_overflow() {
-    expect_model_caught(Fault::PoolOverflow.breaks(), BOUND, || cap_at_two(true));
+    expect_model_caught(fault::PoolOverflow.breaks(), BOUND, || cap_at_two(true));
 }

@@ -6,7 +6,7 @@
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle_generated`.
 #![cfg(feature = "shuttle")]
 
-use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_core::{InvariantId, fault};
 use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
 use pipecheck_properties::linearizability::{
     ConcurrentConfig, ConcurrentShape, MutexOp, MutexSpec, concurrent_execution, shrink_concurrent,
@@ -42,13 +42,18 @@ fn config() -> ConcurrentConfig {
 #[test]
 fn generated_mutex_histories_are_linearizable() {
     eprintln!("shuttle seed {SEED:#x}, {SCHEDULES} schedules per scenario and scheduler");
-    let spec = MutexSpec::default();
+    let spec = MutexSpec;
     shrink_concurrent(&spec, &config(), |threads| check(spec, threads)).unwrap();
 }
 
 #[test]
 fn try_lock_fails_after_release_shrinks_to_a_minimal_scenario() {
-    let spec = MutexSpec { faults: FaultSet::NONE.with(Fault::TryLockFailsAfterRelease) };
+    fault::TryLockFailsAfterRelease.activate(try_lock_fails_after_release_shrinks);
+}
+
+/// The body of the test above, with the planted bug switched on.
+fn try_lock_fails_after_release_shrinks() {
+    let spec = MutexSpec;
     let config = ConcurrentConfig { cases: 64, ..config() };
     let failure = shrink_concurrent(&spec, &config, |threads| check(spec, threads))
         .expect_err("the planted bug escaped");

@@ -5,7 +5,7 @@
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle_primitives`.
 #![cfg(feature = "shuttle")]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::{PlantedFault, fault};
 use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
 use pipecheck_models::find;
 use pipecheck_models::must_fail::{CHILD_TEST_ENV, must_fail_in_child};
@@ -29,10 +29,10 @@ fn engines(iterations: usize) -> [Shuttle; 2] {
 }
 
 /// Runs scenario `name` under shuttle's random and PCT schedulers; every schedule must pass.
-fn schedule(name: &str, faults: FaultSet, iterations: usize) {
+fn schedule(name: &str, fault: Option<&'static PlantedFault>, iterations: usize) {
     let scenario = find(name).expect("a scenario of that name");
     for engine in engines(iterations) {
-        let checked = engine.check(scenario.execution(faults));
+        let checked = engine.check(scenario.execution(fault));
         assert_eq!(checked.verdict, Verdict::Pass, "{} failed: {}", engine.name(), checked.verdict);
     }
 }
@@ -43,14 +43,13 @@ const ENGINE_ENV: &str = "PIPECHECK_SHUTTLE_ENGINE";
 /// Runs scenario `name` with `fault` planted under the random and, separately, the PCT engine,
 /// each in a child process (see [`must_fail_in_child`]), and asserts that each fails
 /// naming the broken invariant. `test` is the calling test's name.
-fn schedule_must_fail(test: &str, name: &str, fault: Fault) {
+fn schedule_must_fail(test: &str, name: &str, fault: &'static PlantedFault) {
     let scenario = find(name).expect("a scenario of that name");
-    let faults = FaultSet::NONE.with(fault);
     for index in 0..engines(TWIN_ITERATIONS).len() {
         let chosen = index.to_string();
         must_fail_in_child(test, fault.breaks(), &[(ENGINE_ENV, &chosen)], || {
             let index: usize = std::env::var(ENGINE_ENV).ok().and_then(|i| i.parse().ok()).unwrap_or(0);
-            engines(TWIN_ITERATIONS)[index].check(scenario.execution(faults))
+            engines(TWIN_ITERATIONS)[index].check(scenario.execution(Some(fault)))
         });
         if std::env::var(CHILD_TEST_ENV).is_ok() {
             return; // the child runs one engine, chosen by its parent
@@ -63,7 +62,7 @@ mod async_mutex {
 
     #[test]
     fn admits_one_holder() {
-        schedule("mutex-mutual-exclusion", FaultSet::NONE, ITERATIONS);
+        schedule("mutex-mutual-exclusion", None, ITERATIONS);
     }
 
     #[test]
@@ -71,13 +70,13 @@ mod async_mutex {
         schedule_must_fail(
             "async_mutex::double_admit_is_caught",
             "mutex-mutual-exclusion",
-            Fault::MutexDoubleAdmit,
+            &fault::MutexDoubleAdmit,
         );
     }
 
     #[test]
     fn exit_hands_over_to_an_entrant_not_yet_queued() {
-        schedule("mutex-exit-races-enter", FaultSet::NONE, ITERATIONS);
+        schedule("mutex-exit-races-enter", None, ITERATIONS);
     }
 
     #[test]
@@ -85,18 +84,18 @@ mod async_mutex {
         schedule_must_fail(
             "async_mutex::skipped_wake_on_exit_is_caught",
             "mutex-exit-races-enter",
-            Fault::MutexSkipWakeOnExit,
+            &fault::MutexSkipWakeOnExit,
         );
     }
 
     #[test]
     fn cancelled_enter_leaks_no_permit() {
-        schedule("mutex-cancel-races-exit", FaultSet::NONE, ITERATIONS);
+        schedule("mutex-cancel-races-exit", None, ITERATIONS);
     }
 
     #[test]
     fn lock_dropped_at_handoff_passes_the_lock_on() {
-        schedule("mutex-lock-dropped-at-handoff", FaultSet::NONE, ITERATIONS);
+        schedule("mutex-lock-dropped-at-handoff", None, ITERATIONS);
     }
 
     #[test]
@@ -104,7 +103,7 @@ mod async_mutex {
         schedule_must_fail(
             "async_mutex::drop_losing_the_handoff_is_caught",
             "mutex-lock-dropped-at-handoff",
-            Fault::MutexDropLosesHandoff,
+            &fault::MutexDropLosesHandoff,
         );
     }
 }
@@ -114,7 +113,7 @@ mod message_channel {
 
     #[test]
     fn close_racing_receive_loses_and_duplicates_nothing() {
-        schedule("channel-close-races-receive", FaultSet::NONE, ITERATIONS);
+        schedule("channel-close-races-receive", None, ITERATIONS);
     }
 
     #[test]
@@ -122,13 +121,13 @@ mod message_channel {
         schedule_must_fail(
             "message_channel::close_dropping_a_frame_is_caught",
             "channel-close-races-receive",
-            Fault::CloseDropsFrame,
+            &fault::CloseDropsFrame,
         );
     }
 
     #[test]
     fn receive_dropped_while_close_drains_loses_nothing() {
-        schedule("channel-receive-dropped-while-close-drains", FaultSet::NONE, ITERATIONS);
+        schedule("channel-receive-dropped-while-close-drains", None, ITERATIONS);
     }
 
     #[test]
@@ -136,7 +135,7 @@ mod message_channel {
         schedule_must_fail(
             "message_channel::close_dropping_a_frame_after_a_dropped_receive_is_caught",
             "channel-receive-dropped-while-close-drains",
-            Fault::CloseDropsFrame,
+            &fault::CloseDropsFrame,
         );
     }
 }
@@ -146,7 +145,7 @@ mod completion_source {
 
     #[test]
     fn completion_wakes_the_waiter() {
-        schedule("completion-wakes-waiter", FaultSet::NONE, ITERATIONS);
+        schedule("completion-wakes-waiter", None, ITERATIONS);
     }
 
     #[test]
@@ -154,13 +153,13 @@ mod completion_source {
         schedule_must_fail(
             "completion_source::lost_completion_wake_is_caught",
             "completion-wakes-waiter",
-            Fault::LostCompletionWake,
+            &fault::LostCompletionWake,
         );
     }
 
     #[test]
     fn stale_tokens_are_refused() {
-        schedule("completion-stale-token", FaultSet::NONE, ITERATIONS);
+        schedule("completion-stale-token", None, ITERATIONS);
     }
 
     #[test]
@@ -168,13 +167,13 @@ mod completion_source {
         schedule_must_fail(
             "completion_source::accepted_stale_token_is_caught",
             "completion-stale-token",
-            Fault::StaleTokenAccepted,
+            &fault::StaleTokenAccepted,
         );
     }
 
     #[test]
     fn abandoned_operation_then_reset() {
-        schedule("completion-abandoned-then-reset", FaultSet::NONE, ITERATIONS);
+        schedule("completion-abandoned-then-reset", None, ITERATIONS);
     }
 
     #[test]
@@ -182,13 +181,13 @@ mod completion_source {
         schedule_must_fail(
             "completion_source::late_result_of_an_abandoned_operation_accepted_is_caught",
             "completion-abandoned-then-reset",
-            Fault::StaleTokenAccepted,
+            &fault::StaleTokenAccepted,
         );
     }
 
     #[test]
     fn reset_wakes_the_stale_waiter() {
-        schedule("completion-reset-wakes-stale-waiter", FaultSet::NONE, ITERATIONS);
+        schedule("completion-reset-wakes-stale-waiter", None, ITERATIONS);
     }
 
     #[test]
@@ -196,7 +195,7 @@ mod completion_source {
         schedule_must_fail(
             "completion_source::reset_stranding_its_waiter_is_caught",
             "completion-reset-wakes-stale-waiter",
-            Fault::ResetStrandsWaiter,
+            &fault::ResetStrandsWaiter,
         );
     }
 }
@@ -206,7 +205,7 @@ mod partitioned_pool {
 
     #[test]
     fn rents_and_returns_balance() {
-        schedule("pool-rents-and-returns-balance", FaultSet::NONE, ITERATIONS);
+        schedule("pool-rents-and-returns-balance", None, ITERATIONS);
     }
 
     #[test]
@@ -214,7 +213,7 @@ mod partitioned_pool {
         schedule_must_fail(
             "partitioned_pool::leaked_return_is_caught",
             "pool-rents-and-returns-balance",
-            Fault::PartitionLeak,
+            &fault::PartitionLeak,
         );
     }
 }
@@ -232,32 +231,32 @@ mod linearizable {
 
     #[test]
     fn pipe_history_is_linearizable() {
-        schedule("pipe-linearizable", FaultSet::NONE, ITERATIONS);
+        schedule("pipe-linearizable", None, ITERATIONS);
     }
 
     #[test]
     fn mutex_history_is_linearizable() {
-        schedule("mutex-linearizable", FaultSet::NONE, ITERATIONS);
+        schedule("mutex-linearizable", None, ITERATIONS);
     }
 
     #[test]
     fn completion_history_is_linearizable() {
-        schedule("completion-linearizable", FaultSet::NONE, ITERATIONS);
+        schedule("completion-linearizable", None, ITERATIONS);
     }
 
     #[test]
     fn channel_history_is_linearizable() {
-        schedule("channel-linearizable", FaultSet::NONE, ITERATIONS);
+        schedule("channel-linearizable", None, ITERATIONS);
     }
 
     #[test]
     fn pipe_reread_history_is_linearizable() {
-        schedule("pipe-reread-linearizable", FaultSet::NONE, ITERATIONS);
+        schedule("pipe-reread-linearizable", None, ITERATIONS);
     }
 
     #[test]
     fn pipe_backpressure_history_is_linearizable() {
-        schedule("pipe-backpressure-linearizable", FaultSet::NONE, ITERATIONS);
+        schedule("pipe-backpressure-linearizable", None, ITERATIONS);
     }
 
     #[test]
@@ -265,7 +264,7 @@ mod linearizable {
         schedule_must_fail(
             "linearizable::close_returning_while_a_receive_runs_is_caught",
             "channel-linearizable",
-            Fault::CloseReturnsWhileReceiving,
+            &fault::CloseReturnsWhileReceiving,
         );
     }
 
@@ -274,7 +273,7 @@ mod linearizable {
         schedule_must_fail(
             "linearizable::read_missing_a_returned_flush_is_caught",
             "pipe-reread-linearizable",
-            Fault::ReadSkipsPublishedEnd,
+            &fault::ReadSkipsPublishedEnd,
         );
     }
 
@@ -285,15 +284,14 @@ mod linearizable {
     #[test]
     fn history_only_faults_break_no_other_invariant() {
         for (name, fault) in [
-            ("channel-linearizable", Fault::CloseReturnsWhileReceiving),
-            ("pipe-reread-linearizable", Fault::ReadSkipsPublishedEnd),
-            ("mutex-linearizable", Fault::TryLockFailsAfterRelease),
+            ("channel-linearizable", &fault::CloseReturnsWhileReceiving),
+            ("pipe-reread-linearizable", &fault::ReadSkipsPublishedEnd),
+            ("mutex-linearizable", &fault::TryLockFailsAfterRelease),
         ] {
             let scenario = find(name).expect("a scenario of that name");
             for engine in engines(ITERATIONS) {
                 let hits = Arc::new(AtomicU64::new(0));
-                let execution =
-                    scenario.execution_tolerating(FaultSet::NONE.with(fault), fault.breaks(), hits.clone());
+                let execution = scenario.execution_tolerating(Some(fault), fault.breaks(), hits.clone());
                 let checked = engine.check(execution);
                 assert_eq!(
                     checked.verdict,
@@ -319,7 +317,7 @@ mod linearizable {
     #[test]
     fn a_fault_breaking_another_invariant_is_not_tolerated() {
         let scenario = find("channel-linearizable").expect("a scenario of that name");
-        let faults = FaultSet::NONE.with(Fault::CloseDropsFrame);
+        let faults = Some(&fault::CloseDropsFrame);
         for engine in engines(ITERATIONS) {
             let hits = Arc::new(AtomicU64::new(0));
             let checked =
@@ -338,7 +336,7 @@ mod linearizable {
         schedule_must_fail(
             "linearizable::try_lock_refusing_a_free_mutex_is_caught",
             "mutex-linearizable",
-            Fault::TryLockFailsAfterRelease,
+            &fault::TryLockFailsAfterRelease,
         );
     }
 }

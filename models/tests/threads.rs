@@ -5,7 +5,7 @@
 //! Run: `cargo test -p pipecheck-models --test threads`.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::fault;
 use pipecheck_properties::{Engine, Threads, Verdict};
 
 /// Executions per scenario: enough for the OS to vary the interleaving a little.
@@ -14,7 +14,7 @@ const RUNS: u64 = 20;
 #[test]
 fn every_scenario_passes_on_plain_threads() {
     for scenario in pipecheck_models::all() {
-        let checked = Threads { runs: RUNS }.check(scenario.execution(FaultSet::NONE));
+        let checked = Threads { runs: RUNS }.check(scenario.execution(None));
         assert_eq!(checked.verdict, Verdict::Pass, "{}: {}", scenario.name, checked.verdict);
         assert_eq!(checked.executions, RUNS);
     }
@@ -24,7 +24,7 @@ fn every_scenario_passes_on_plain_threads() {
 fn a_sequential_planted_bug_is_caught_as_its_invariant_on_plain_threads() {
     // A leaked buffer is found at the end of every run, whatever the interleaving.
     let scenario = pipecheck_models::find("both-complete-race-last-read").expect("scenario");
-    let fault = Fault::LeakOnComplete;
-    let checked = Threads { runs: 1 }.check(scenario.execution(FaultSet::NONE.with(fault)));
+    let fault = &fault::LeakOnComplete;
+    let checked = Threads { runs: 1 }.check(scenario.execution(Some(fault)));
     assert!(checked.verdict.names(fault.breaks()), "{}", checked.verdict);
 }

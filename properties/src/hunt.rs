@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use pipecheck_core::{Fault, FaultSet};
+use pipecheck_core::{PlantedFault, fault};
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
@@ -17,35 +17,12 @@ use crate::panic_hook::Capture;
 use crate::verdict::{FailureKind, classify, panic_message};
 use crate::{CheckConfig, Op};
 
-/// The planted bugs that pipe operations reach, i.e. those [`hunt`] is for. The other
-/// faults are planted in the seed primitives beside the pipe (async mutex, message
-/// channel, completion source, partitioned pool).
-pub const PIPE_FAULTS: &[Fault] = &[
-    Fault::LifoPool,
-    Fault::DoubleReturn,
-    Fault::PoolOverflow,
-    Fault::LostWakeOnComplete,
-    Fault::ReturnWriteHead,
-    Fault::ReadPastCommit,
-    Fault::NoResumeOnConsume,
-    Fault::NoPauseOnFlush,
-    Fault::LeakOnComplete,
-    Fault::BackpressureByConsumed,
-    Fault::CanceledReadNeedsAdvance,
-    Fault::WritesPileUpAfterReaderCompleted,
-    Fault::FailureLosesCause,
-    Fault::KeepsIdleWriteHead,
-    Fault::KeepsConsumedSegment,
-    Fault::ReadAtLeastKeepsWriterPaused,
-    Fault::LengthCountsConsumed,
-    Fault::FlushForgetsWake,
-    Fault::KeepsStaleWaker,
-    Fault::CompleteDropsUnflushed,
-    Fault::PausesAfterReaderCompleted,
-    Fault::ReadLosesCancel,
-    Fault::FlushLosesCancel,
-    Fault::FastReadIgnoresCancel,
-];
+/// The planted bugs that pipe operations reach, i.e. those [`hunt`] is for: the pipe's
+/// faults declared `in_sequences` (the others are planted in the seed primitives beside
+/// the pipe, or need a schedule or weak memory that one thread's sequence cannot give).
+pub fn pipe_faults() -> impl Iterator<Item = &'static PlantedFault> {
+    fault::ALL.iter().copied().filter(|f| f.reached_by_sequences())
+}
 
 /// How long the generated sequences are (transitions per case). Deep states — the
 /// reader completed with a pause threshold's worth written after it, two segments
@@ -86,13 +63,18 @@ pub struct Hunt {
 // Under loom and shuttle the pipe's primitives only work inside a model: compile only.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::{Fault, FaultSet};
+/// use pipecheck_core::fault;
 /// # std::panic::set_hook(Box::new(|_| {}));
-/// let hunt = pipecheck_properties::hunt(FaultSet::NONE.with(Fault::LostWakeOnComplete), 1000, 7, None);
+/// let hunt = pipecheck_properties::hunt(Some(&fault::LostWakeOnComplete), 1000, 7, None);
 /// let failure = hunt.failure.expect("the planted bug is caught");
 /// assert_eq!(failure.failure.invariant(), Some(pipecheck_core::InvariantId::NO_LOST_WAKEUP));
 /// ```
-pub fn hunt(faults: FaultSet, cases: u32, seed: u64, time: Option<Duration>) -> Hunt {
+pub fn hunt(fault: Option<&'static PlantedFault>, cases: u32, seed: u64, time: Option<Duration>) -> Hunt {
+    PlantedFault::activate_opt(fault, || hunt_switched_on(cases, seed, time))
+}
+
+/// [`hunt`] with its fault (if any) already switched on for this thread.
+fn hunt_switched_on(cases: u32, seed: u64, time: Option<Duration>) -> Hunt {
     let config = Config { cases, failure_persistence: None, ..Config::default() };
     let mut seed_bytes = [0u8; 32];
     for chunk in seed_bytes.chunks_mut(8) {
@@ -105,11 +87,10 @@ pub fn hunt(faults: FaultSet, cases: u32, seed: u64, time: Option<Duration>) -> 
     let started = Instant::now();
     let runs = Cell::new(0usize);
     let first_failure = Cell::new(None);
-    let result = runner.run(&strategy, |(mut model, ops, seen)| {
+    let result = runner.run(&strategy, |(model, ops, seen)| {
         if first_failure.get().is_none() && time.is_some_and(|t| started.elapsed() > t) {
             return Ok(()); // out of time: pass the remaining cases without running them
         }
-        model.config_mut().faults = faults;
         runs.set(runs.get() + 1);
         catch_unwind(AssertUnwindSafe(|| PipeTest::test_sequential(config.clone(), model, ops, seen)))
             .map_err(|panic| {
@@ -121,9 +102,8 @@ pub fn hunt(faults: FaultSet, cases: u32, seed: u64, time: Option<Duration>) -> 
     });
     let failure = match result {
         Ok(()) => None,
-        Err(TestError::Fail(_, (mut model, ops, seen))) => {
+        Err(TestError::Fail(_, (model, ops, seen))) => {
             // The shrunk case, once more, for its typed failure (the runs are deterministic).
-            model.config_mut().faults = faults;
             let settings = model.config().clone();
             let rerun = catch_unwind(AssertUnwindSafe(|| {
                 PipeTest::test_sequential(config, model, ops.clone(), seen)
@@ -144,7 +124,7 @@ pub fn hunt(faults: FaultSet, cases: u32, seed: u64, time: Option<Duration>) -> 
         }
         Err(TestError::Abort(reason)) => Some(HuntFailure {
             first_failing_case: 0,
-            config: CheckConfig { faults, ..CheckConfig::default() },
+            config: CheckConfig::default(),
             ops: Vec::new(),
             failure: FailureKind::Panic { message: format!("the hunt aborted: {reason}"), location: None },
         }),

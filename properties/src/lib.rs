@@ -61,7 +61,7 @@ pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe, reset
 pub use driver::{Driver, check_sequence};
 pub use engine::{Checked, Engine, Execution, Threads};
 pub use event_monitor::EventMonitor;
-pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, PIPE_FAULTS, hunt};
+pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, hunt, pipe_faults};
 pub use invariant::{Invariant, ensure};
 pub use machine::{PipeMachine, PipeTest};
 pub use monitor::{CheckConfig, Entry, Monitor};

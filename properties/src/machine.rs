@@ -37,7 +37,6 @@ pub fn config_strategy() -> impl Strategy<Value = CheckConfig> {
             resume_writer_threshold: resume,
             max_pooled_segments: pooled,
             pool_first_chunk: first_chunk,
-            ..CheckConfig::default()
         },
     )
 }

@@ -20,8 +20,8 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use pipecheck_core::{
-    BufferPool, FaultSet, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveId,
-    PrimitiveObserver, Violation,
+    BufferPool, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveId, PrimitiveObserver,
+    Violation,
 };
 
 use crate::invariant::{Constructor, Invariant, first_violation};
@@ -43,8 +43,6 @@ pub struct CheckConfig {
     pub max_pooled_segments: usize,
     /// Slots in the pool queue's first chunk.
     pub pool_first_chunk: usize,
-    /// Planted bugs switched on.
-    pub faults: FaultSet,
 }
 
 impl Default for CheckConfig {
@@ -57,7 +55,6 @@ impl Default for CheckConfig {
             resume_writer_threshold: 8,
             max_pooled_segments: 2,
             pool_first_chunk: 1,
-            faults: FaultSet::NONE,
         }
     }
 }
@@ -143,7 +140,6 @@ impl Monitor {
             .resume_writer_threshold(c.resume_writer_threshold)
             .max_pooled_segments(c.max_pooled_segments)
             .pool_first_chunk(c.pool_first_chunk)
-            .faults(c.faults)
             .observer(self.clone());
         options.buffer_pool(self.clone())
     }

@@ -10,7 +10,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
-use pipecheck_core::{Fault, FaultSet, InvariantId, Violation};
+use pipecheck_core::{InvariantId, Violation, fault};
 use pipecheck_properties::linearizability::{
     ConcurrentConfig, ConcurrentShape, MutexOp, MutexSpec, OpsSpec, SequenceConfig, SequentialModel,
     check_sequences, fixed_scenarios, run_concurrent, shrink_concurrent,
@@ -80,10 +80,10 @@ fn a_wrong_result_fails_with_a_shrunk_sequence_and_both_outputs() {
 
 #[test]
 fn the_mutex_spec_passes_and_its_planted_fault_fails_on_the_third_operation() {
-    let passed = check_sequences(&MutexSpec::default(), &SequenceConfig::default()).unwrap();
+    let passed = check_sequences(&MutexSpec, &SequenceConfig::default()).unwrap();
     assert!(passed.skipped > 0, "no lock was skipped while held: {passed:?}");
-    let planted = MutexSpec { faults: FaultSet::NONE.with(Fault::TryLockFailsAfterRelease) };
-    let mismatch = check_sequences(&planted, &SequenceConfig::default()).unwrap_err();
+    let planted = || check_sequences(&MutexSpec, &SequenceConfig::default());
+    let mismatch = fault::TryLockFailsAfterRelease.activate(planted).unwrap_err();
     eprintln!("{mismatch}");
     // Take, release, then a try_lock refused on a free mutex.
     assert_eq!(mismatch.sequence.len(), 3, "{mismatch}");
@@ -126,7 +126,7 @@ fn shrink_concurrent_finds_a_minimal_failing_split() {
 
 #[test]
 fn fixed_scenarios_are_reproducible_and_keep_the_spec_rule() {
-    let spec = MutexSpec::default();
+    let spec = MutexSpec;
     let drawn = fixed_scenarios(&spec, ConcurrentShape::LARGE, 7, 32);
     assert_eq!(drawn, fixed_scenarios(&spec, ConcurrentShape::LARGE, 7, 32));
     assert_ne!(drawn, fixed_scenarios(&spec, ConcurrentShape::LARGE, 8, 32));

@@ -12,8 +12,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use pipecheck_core::fault;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, FaultSet};
 use pipecheck_properties::driver::{Wait, driven_pipe};
 use pipecheck_properties::{CheckConfig, Monitor, Op, PipeMachine, Side, classify, panic_message};
 use proptest::prelude::*;
@@ -102,11 +102,11 @@ proptest! {
 /// that failed. Reproduction is what this twin checks; the property itself shrinks.
 #[test]
 fn a_lost_wakeup_fails_the_split_property_and_reproduces() {
-    let fault = Fault::LostWakeOnComplete;
+    let fault = fault::LostWakeOnComplete;
     let config = Config { cases: 256, failure_persistence: None, max_shrink_iters: 0, ..Config::default() };
     let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
     let result = runner.run(&case(), |(config, ops, seed)| {
-        let config = CheckConfig { faults: FaultSet::NONE.with(fault), ..config };
+        let config = config;
         catch_unwind(AssertUnwindSafe(|| run_split(config, &ops, seed)))
             .map_err(|panic| TestCaseError::fail(panic_message(&*panic)))
     });
@@ -115,7 +115,7 @@ fn a_lost_wakeup_fails_the_split_property_and_reproduces() {
     };
     println!("{fault}: caught with {} op(s), shuttle seed {seed}: {ops:?}\n{reason}", ops.len());
     // Shuttle reports a lost wakeup as a deadlock (the reader waits forever).
-    let config = CheckConfig { faults: FaultSet::NONE.with(fault), ..config };
+    let config = config;
     let again = catch_unwind(AssertUnwindSafe(|| run_split(config, &ops, seed)));
     let failure = classify(&*again.expect_err("the shrunk case did not reproduce from its seed"), None);
     assert_eq!(failure.invariant(), Some(fault.breaks()), "{failure}");

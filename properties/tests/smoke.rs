@@ -4,16 +4,16 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_core::{InvariantId, PlantedFault, fault};
 use pipecheck_properties::invariants::MonotonicOffsets;
 use pipecheck_properties::{CheckConfig, FailureKind, Invariant, Monitor, checked_pipe, classify};
 
 /// Writes 40 bytes in 3-byte pieces, reading everything after every sixth, then
 /// completes both sides,
 /// under the whole registry.
-fn scenario(faults: FaultSet) -> Result<(), FailureKind> {
-    let config = CheckConfig { faults, pause_writer_threshold: 0, ..CheckConfig::default() };
-    run_under(Monitor::new(config))
+fn scenario(fault: Option<&'static PlantedFault>) -> Result<(), FailureKind> {
+    let config = CheckConfig { pause_writer_threshold: 0, ..CheckConfig::default() };
+    PlantedFault::activate_opt(fault, || run_under(Monitor::new(config)))
 }
 
 /// The same run under one monitor.
@@ -44,20 +44,20 @@ fn run_under(monitor: std::sync::Arc<Monitor>) -> Result<(), FailureKind> {
 
 #[test]
 fn clean_run_passes() {
-    scenario(FaultSet::NONE).unwrap();
+    scenario(None).unwrap();
 }
 
 #[test]
 fn sequential_faults_are_named() {
     for fault in [
-        Fault::LifoPool,
-        Fault::DoubleReturn,
-        Fault::PoolOverflow,
-        Fault::ReturnWriteHead,
-        Fault::ReadPastCommit,
-        Fault::LeakOnComplete,
+        &fault::LifoPool,
+        &fault::DoubleReturn,
+        &fault::PoolOverflow,
+        &fault::ReturnWriteHead,
+        &fault::ReadPastCommit,
+        &fault::LeakOnComplete,
     ] {
-        let failure = scenario(FaultSet::NONE.with(fault)).expect_err(fault.name());
+        let failure = scenario(Some(fault)).expect_err(fault.name());
         assert_eq!(failure.invariant(), Some(fault.breaks()), "{fault}: {failure}");
     }
 }
@@ -67,12 +67,9 @@ fn sequential_faults_are_named() {
 /// would report no-data-race first), monotonic-offsets catches it.
 #[test]
 fn monotonic_offsets_catches_consuming_past_the_commit() {
-    let config = CheckConfig {
-        faults: FaultSet::NONE.with(Fault::ReadPastCommit),
-        pause_writer_threshold: 0,
-        ..CheckConfig::default()
-    };
+    let config = CheckConfig { pause_writer_threshold: 0, ..CheckConfig::default() };
     let only = vec![Box::new(MonotonicOffsets::default()) as Box<dyn Invariant>];
-    let failure = run_under(Monitor::with_invariants(config, only)).expect_err("the planted bug is caught");
+    let planted = || run_under(Monitor::with_invariants(config, only));
+    let failure = fault::ReadPastCommit.activate(planted).expect_err("the planted bug is caught");
     assert_eq!(failure.invariant(), Some(InvariantId::MONOTONIC_OFFSETS), "{failure}");
 }

@@ -4,9 +4,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use pipecheck_core::Fault;
-use pipecheck_models::Scale;
+use pipecheck_core::PlantedFault;
+use pipecheck_models::{Scale, Target};
 use serde::{Deserialize, Serialize};
+
+use crate::registry;
 
 /// A checking engine.
 #[derive(
@@ -62,35 +64,23 @@ pub(crate) struct Job {
     /// Stable index in the full plan (the same whatever the shard).
     pub(crate) id: usize,
     pub(crate) engine: Engine,
+    /// The target whose scenario (and planted bug) it runs.
+    pub(crate) target: String,
     pub(crate) scenario: String,
-    /// The planted bug switched on, if any.
-    #[serde(with = "fault_name")]
-    pub(crate) fault: Option<Fault>,
-}
-
-/// Faults serialize as their stable names.
-mod fault_name {
-    use pipecheck_core::Fault;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub(super) fn serialize<S: Serializer>(fault: &Option<Fault>, s: S) -> Result<S::Ok, S::Error> {
-        match fault {
-            Some(f) => s.serialize_some(f.name()),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Fault>, D::Error> {
-        let name: Option<String> = Option::deserialize(d)?;
-        name.map(|n| n.parse().map_err(serde::de::Error::custom)).transpose()
-    }
+    /// The planted bug switched on, if any, by its name in the target.
+    pub(crate) fault: Option<String>,
 }
 
 impl Job {
-    /// `id:engine:scenario:fault` (fault `-` for none), as passed to workers.
+    /// `id:engine:target/scenario:fault` (fault `-` for none), as passed to workers.
     pub(crate) fn spec(&self) -> String {
-        let fault = self.fault.map_or("-", Fault::name);
-        format!("{}:{}:{}:{}", self.id, self.engine, self.scenario, fault)
+        let fault = self.fault.as_deref().unwrap_or("-");
+        format!("{}:{}:{}/{}:{}", self.id, self.engine, self.target, self.scenario, fault)
+    }
+
+    /// The planted bug switched on, as its target declares it.
+    pub(crate) fn planted(&self) -> Option<&'static PlantedFault> {
+        registry::fault(&self.target, self.fault.as_deref()?)
     }
 }
 
@@ -100,17 +90,18 @@ impl FromStr for Job {
     fn from_str(spec: &str) -> Result<Job, String> {
         let parts: Vec<&str> = spec.split(':').collect();
         let [id, engine, scenario, fault] = parts[..] else {
-            return Err(format!("job spec `{spec}`: expected id:engine:scenario:fault"));
+            return Err(format!("job spec `{spec}`: expected id:engine:target/scenario:fault"));
+        };
+        let Some((target, scenario)) = scenario.split_once('/') else {
+            return Err(format!("job spec `{spec}`: expected target/scenario, got `{scenario}`"));
         };
         Ok(Job {
             id: id.parse().map_err(|e| format!("job spec `{spec}`: bad id: {e}"))?,
             engine: <Engine as clap::ValueEnum>::from_str(engine, true)
                 .map_err(|e| format!("job spec `{spec}`: {e}"))?,
+            target: target.to_owned(),
             scenario: scenario.to_owned(),
-            fault: match fault {
-                "-" => None,
-                name => Some(name.parse().map_err(|e| format!("job spec `{spec}`: {e}"))?),
-            },
+            fault: (fault != "-").then(|| fault.to_owned()),
         })
     }
 }
@@ -144,38 +135,50 @@ impl Shard {
     }
 }
 
-/// The full plan: clean runs of every scenario each engine can afford, then (with
-/// `faults`) every planted bug under every engine, on the scenarios built to expose it.
-pub(crate) fn plan(engines: &[Engine], clean: bool, faults: bool) -> Vec<Job> {
-    let scenarios = pipecheck_models::all();
+/// The full plan: clean runs of every scenario of every target each engine can afford,
+/// then (with `faults`) every planted bug under every engine that can see it, on the
+/// scenarios built to expose it. Proptest runs a target's operation sequences (if it
+/// declares them) with the bugs they reach.
+pub(crate) fn plan(targets: &[Target], engines: &[Engine], clean: bool, faults: bool) -> Vec<Job> {
     let mut jobs = Vec::new();
-    let mut push = |engine: Engine, scenario: &str, fault: Option<Fault>| {
-        jobs.push(Job { id: jobs.len(), engine, scenario: scenario.to_owned(), fault });
+    let mut push = |engine: Engine, target: &Target, scenario: &str, fault: Option<&PlantedFault>| {
+        jobs.push(Job {
+            id: jobs.len(),
+            engine,
+            target: target.name().to_owned(),
+            scenario: scenario.to_owned(),
+            fault: fault.map(|f| f.name().to_owned()),
+        });
     };
     for &engine in engines {
-        if engine == Engine::Proptest {
-            if clean {
-                push(engine, OP_SEQUENCES, None);
+        for target in targets {
+            if engine == Engine::Proptest {
+                if target.sequences_runner().is_none() {
+                    continue;
+                }
+                if clean {
+                    push(engine, target, OP_SEQUENCES, None);
+                }
+                if faults {
+                    for fault in target.planted().iter().filter(|f| f.reached_by_sequences()) {
+                        push(engine, target, OP_SEQUENCES, Some(fault));
+                    }
+                }
+                continue;
+            }
+            let affordable =
+                target.all_scenarios().iter().filter(|s| engine != Engine::Loom || s.scale == Scale::Small);
+            for scenario in affordable.clone().filter(|_| clean) {
+                push(engine, target, scenario.name, None);
             }
             if faults {
-                // Only the pipe's faults: op sequences cannot reach the seed primitives.
-                for &fault in pipecheck_properties::PIPE_FAULTS {
-                    push(engine, OP_SEQUENCES, Some(fault));
-                }
-            }
-            continue;
-        }
-        let affordable = scenarios.iter().filter(|s| engine != Engine::Loom || s.scale == Scale::Small);
-        for scenario in affordable.clone().filter(|_| clean) {
-            push(engine, scenario.name, None);
-        }
-        if faults {
-            for scenario in affordable {
-                // Only loom models weak memory (see `Fault::needs_weak_memory`).
-                for &fault in
-                    scenario.catches.iter().filter(|f| engine == Engine::Loom || !f.needs_weak_memory())
-                {
-                    push(engine, scenario.name, Some(fault));
+                for scenario in affordable {
+                    // Only loom models weak memory (`PlantedFault::weak_memory`).
+                    for fault in
+                        scenario.catches.iter().filter(|f| engine == Engine::Loom || !f.needs_weak_memory())
+                    {
+                        push(engine, target, scenario.name, Some(fault));
+                    }
                 }
             }
         }
@@ -189,16 +192,22 @@ mod tests {
 
     #[test]
     fn job_specs_round_trip() {
-        let job =
-            Job { id: 7, engine: Engine::ShuttlePct, scenario: "x-y".into(), fault: Some(Fault::LifoPool) };
+        let job = Job {
+            id: 7,
+            engine: Engine::ShuttlePct,
+            target: "pipe".into(),
+            scenario: "x-y".into(),
+            fault: Some("LifoPool".into()),
+        };
         assert_eq!(job.spec().parse::<Job>(), Ok(job));
         assert!("1:loom:x".parse::<Job>().is_err());
-        assert!("1:nope:x:-".parse::<Job>().is_err());
+        assert!("1:loom:x:-".parse::<Job>().is_err());
+        assert!("1:nope:t/x:-".parse::<Job>().is_err());
     }
 
     #[test]
     fn shards_partition_the_plan() {
-        let jobs = plan(&Engine::ALL, true, true);
+        let jobs = plan(registry::targets(), &Engine::ALL, true, true);
         let n = 3;
         let mut seen = vec![0; jobs.len()];
         for i in 1..=n {
@@ -209,5 +218,14 @@ mod tests {
         }
         assert!(seen.iter().all(|&c| c == 1));
         assert!("0/2".parse::<Shard>().is_err() && "3/2".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn weak_memory_bugs_are_planned_for_loom_only() {
+        let jobs = plan(registry::targets(), &Engine::ALL, false, true);
+        let weak: Vec<&Job> =
+            jobs.iter().filter(|j| j.planted().is_some_and(|f| f.needs_weak_memory())).collect();
+        assert!(!weak.is_empty());
+        assert!(weak.iter().all(|j| j.engine == Engine::Loom));
     }
 }

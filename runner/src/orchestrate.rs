@@ -15,6 +15,7 @@ use pipecheck_properties::first_line;
 
 use crate::outcome::{Fired, JobResult, RESULT_PREFIX, START_PREFIX};
 use crate::worker::{self, Budget};
+use crate::{Campaign, registry};
 
 /// Runs `jobs`: std jobs in this process, loom and shuttle jobs in workers built with
 /// their feature. Returns one result per job, in job order.
@@ -99,8 +100,8 @@ impl Progress {
 }
 
 fn describe(job: &Job) -> String {
-    let fault = job.fault.map_or(String::new(), |f| format!(" + {f}"));
-    format!("{} {}{fault}", job.engine, job.scenario)
+    let fault = job.fault.as_deref().map_or(String::new(), |f| format!(" + {f}"));
+    format!("{} {}/{}{fault}", job.engine, job.target, job.scenario)
 }
 
 fn run_group(
@@ -126,7 +127,7 @@ fn run_group(
     let log_path = log_dir.join(format!("{feature}-worker.log"));
     let _ = std::fs::remove_file(&log_path);
     let mut results: BTreeMap<usize, JobResult> = BTreeMap::new();
-    let why_none = match build_worker(feature, log_dir, &log_path) {
+    let why_none = match build_worker(feature, log_dir) {
         Ok(binary) => Workers { binary: &binary, budget, log_path: &log_path, bar }.run(jobs, &mut results),
         Err(e) => e,
     };
@@ -243,31 +244,30 @@ impl Workers<'_> {
 
 /// Builds the worker for `feature` once, and copies it into `log_dir`: every restart
 /// then runs that very binary, without cargo, and no later build can replace it.
-fn build_worker(feature: &str, log_dir: &Path, log_path: &Path) -> Result<PathBuf, String> {
-    let log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log_path)
-        .map_err(|e| format!("could not open {}: {e}", log_path.display()))?;
+fn build_worker(feature: &str, log_dir: &Path) -> Result<PathBuf, String> {
+    let Campaign { package, bin, .. } = *registry::campaign();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // The build's progress and diagnostics go to the terminal: a first build takes
+    // minutes and must not look hung.
     let output = Command::new(&cargo)
-        .args(["build", "-q", "-p", "pipecheck-runner", "--bin", "pipecheck", "--features", feature])
+        .args(["build", "-p", package, "--bin", bin, "--features", feature])
         .arg("--message-format=json-render-diagnostics")
-        .stderr(Stdio::from(log))
+        .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("could not start {cargo}: {e}"))?;
     if !output.status.success() {
-        return Err(format!("`cargo build --features {feature}` failed ({})", output.status));
+        return Err(format!(
+            "`cargo build -p {package} --bin {bin} --features {feature}` failed ({})",
+            output.status
+        ));
     }
     let built = String::from_utf8_lossy(&output.stdout)
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|message| {
-            message["reason"] == "compiler-artifact" && message["target"]["name"] == "pipecheck"
-        })
+        .filter(|message| message["reason"] == "compiler-artifact" && message["target"]["name"] == bin)
         .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| format!("`cargo build --features {feature}` named no `pipecheck` executable"))?;
-    let copy = log_dir.join(format!("pipecheck-{feature}-worker{}", std::env::consts::EXE_SUFFIX));
+        .ok_or_else(|| format!("`cargo build --features {feature}` named no `{bin}` executable"))?;
+    let copy = log_dir.join(format!("{bin}-{feature}-worker{}", std::env::consts::EXE_SUFFIX));
     std::fs::copy(&built, &copy)
         .map_err(|e| format!("could not copy {} to {}: {e}", built.display(), copy.display()))?;
     Ok(copy)

@@ -2,7 +2,7 @@
 //! object per line on the worker's stdout) and written by `--json`, and how a job with
 //! a planted bug is judged: caught only as the invariant the bug breaks.
 
-use pipecheck_core::{Fault, InvariantId};
+use pipecheck_core::InvariantId;
 use pipecheck_properties::{FailureKind, first_line};
 use serde::{Deserialize, Serialize};
 
@@ -97,7 +97,7 @@ impl JobResult {
     pub(crate) fn new(job: &Job, fired: Option<Fired>, iterations: u64, seconds: f64) -> Self {
         JobResult {
             job: job.clone(),
-            outcome: judge(job.fault.map(Fault::breaks), fired.as_ref()),
+            outcome: judge(job.planted().map(|f| f.breaks()), fired.as_ref()),
             kind: fired.as_ref().map(|f| f.kind.clone()),
             invariant: fired.as_ref().and_then(|f| f.invariant).map(|i| i.name().to_owned()),
             label: fired.as_ref().map(|f| f.label.clone()),
@@ -146,7 +146,13 @@ mod tests {
 
     #[test]
     fn caught_results_carry_the_faults_own_invariant() {
-        let job = Job { id: 0, engine: Engine::Proptest, scenario: "x".into(), fault: Some(Fault::LifoPool) };
+        let job = Job {
+            id: 0,
+            engine: Engine::Proptest,
+            target: "pipe".into(),
+            scenario: "x".into(),
+            fault: Some("LifoPool".into()),
+        };
         let own =
             FailureKind::InvariantViolated(pipecheck_properties::Violation::new(InvariantId::FIFO_POOL, "x"));
         let result = JobResult::new(&job, Some(fired(&own)), 1, 0.0);

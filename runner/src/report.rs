@@ -4,11 +4,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use pipecheck_core::{Fault, InvariantId};
+use pipecheck_core::{InvariantId, PlantedFault};
+use pipecheck_models::Target;
 use serde::Serialize;
 
 use crate::jobs::Engine;
 use crate::outcome::{JobResult, Outcome};
+use crate::registry;
 
 /// One cell of a table: a short verdict plus iterations and time.
 fn cell(result: &JobResult) -> String {
@@ -60,8 +62,8 @@ fn engines_of(results: &[JobResult]) -> Vec<Engine> {
 /// The `linearizable` column of the clean runs of one scenario: `-` when it records no
 /// history; otherwise whether every clean run's history check ran green, under the
 /// object whose sequential model checks it.
-fn linearizable_cell(scenario: &str, runs: &[&JobResult]) -> String {
-    let Some(model) = pipecheck_models::sequential_model(scenario) else {
+fn linearizable_cell(runs: &[&JobResult]) -> String {
+    let Some(model) = runs.first().and_then(|r| model_of(r)) else {
         return "-".to_owned();
     };
     let linearizable = InvariantId::LINEARIZABLE.name();
@@ -80,13 +82,16 @@ fn linearizable_cell(scenario: &str, runs: &[&JobResult]) -> String {
 pub(crate) fn linearizable_column(results: &[JobResult]) -> BTreeMap<String, String> {
     let mut runs: BTreeMap<&str, Vec<&JobResult>> = BTreeMap::new();
     for r in results.iter().filter(|r| r.job.fault.is_none()) {
-        if pipecheck_models::sequential_model(&r.job.scenario).is_some() {
+        if model_of(r).is_some() {
             runs.entry(&r.job.scenario).or_default().push(r);
         }
     }
-    runs.into_iter()
-        .map(|(scenario, runs)| (scenario.to_owned(), linearizable_cell(scenario, &runs)))
-        .collect()
+    runs.into_iter().map(|(scenario, runs)| (scenario.to_owned(), linearizable_cell(&runs))).collect()
+}
+
+/// The sequential model the job's scenario checks its histories against, if any.
+fn model_of(result: &JobResult) -> Option<&'static str> {
+    registry::scenario(&result.job.target, &result.job.scenario).and_then(|s| s.model)
 }
 
 /// Scenario × engine for runs without faults, and the `linearizable` column: whether
@@ -107,7 +112,7 @@ pub(crate) fn summary(results: &[JobResult]) -> Option<String> {
     let rows: Vec<(String, Vec<String>)> = rows
         .into_iter()
         .map(|(scenario, (mut cells, runs))| {
-            cells.push(linearizable_cell(scenario, &runs));
+            cells.push(linearizable_cell(&runs));
             (scenario.to_owned(), cells)
         })
         .collect();
@@ -119,6 +124,7 @@ pub(crate) fn summary(results: &[JobResult]) -> Option<String> {
 /// One kill-matrix cell: the first catch of a fault under an engine.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Kill {
+    pub(crate) target: String,
     pub(crate) fault: String,
     pub(crate) engine: Engine,
     /// Caught as the invariant the fault breaks, by at least one of its jobs.
@@ -137,10 +143,16 @@ pub(crate) struct Kill {
 /// Fault × engine: caught or escaped, with iterations and seconds to the first catch.
 pub(crate) fn kills(results: &[JobResult]) -> Vec<Kill> {
     let mut kills = Vec::new();
-    for &fault in Fault::ALL {
+    for (target, fault) in declared_faults() {
         for engine in engines_of(results) {
-            let runs: Vec<&JobResult> =
-                results.iter().filter(|r| r.job.fault == Some(fault) && r.job.engine == engine).collect();
+            let runs: Vec<&JobResult> = results
+                .iter()
+                .filter(|r| {
+                    r.job.target == target.name()
+                        && r.job.fault.as_deref() == Some(fault.name())
+                        && r.job.engine == engine
+                })
+                .collect();
             if runs.is_empty() {
                 continue;
             }
@@ -148,9 +160,11 @@ pub(crate) fn kills(results: &[JobResult]) -> Vec<Kill> {
                 .iter()
                 .filter(|r| r.outcome == Outcome::Caught)
                 .min_by(|a, b| a.iterations.cmp(&b.iterations).then(a.seconds.total_cmp(&b.seconds)));
+            let (target, fault) = (target.name().to_owned(), fault.name().to_owned());
             kills.push(match best {
                 Some(r) => Kill {
-                    fault: fault.name().to_owned(),
+                    target,
+                    fault,
                     engine,
                     caught: true,
                     scenario: Some(r.job.scenario.clone()),
@@ -160,7 +174,8 @@ pub(crate) fn kills(results: &[JobResult]) -> Vec<Kill> {
                     seconds: r.seconds,
                 },
                 None => Kill {
-                    fault: fault.name().to_owned(),
+                    target,
+                    fault,
                     engine,
                     caught: false,
                     scenario: None,
@@ -178,17 +193,61 @@ pub(crate) fn kills(results: &[JobResult]) -> Vec<Kill> {
     kills
 }
 
-/// The kill matrix as a table.
-pub(crate) fn kill_matrix(kills: &[Kill]) -> Option<String> {
-    if kills.is_empty() {
+/// Every planted bug of the campaign's targets, with its target, in declaration order.
+fn declared_faults() -> impl Iterator<Item = (&'static Target, &'static PlantedFault)> {
+    registry::targets().iter().flat_map(|t| t.planted().iter().map(move |&f| (t, f)))
+}
+
+/// A planted bug that no engine of this run can see, and why.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct NotRun {
+    pub(crate) target: String,
+    pub(crate) fault: String,
+    pub(crate) why: &'static str,
+}
+
+/// The planted bugs (among `wanted`, all if empty) that none of `engines` can see: a
+/// weak-memory bug when loom does not run. They are "not run here", neither caught nor
+/// escaped.
+pub(crate) fn not_run_here(targets: &[Target], engines: &[Engine], wanted: &[String]) -> Vec<NotRun> {
+    let loom = engines.contains(&Engine::Loom);
+    targets
+        .iter()
+        .flat_map(|t| t.planted().iter().map(move |f| (t, f)))
+        .filter(|(_, f)| wanted.is_empty() || wanted.iter().any(|w| w.eq_ignore_ascii_case(f.name())))
+        .filter(|(_, f)| f.needs_weak_memory() && !loom)
+        .map(|(t, f)| NotRun {
+            target: t.name().to_owned(),
+            fault: f.name().to_owned(),
+            why: "weak memory: only loom sees it, and loom is not in this run",
+        })
+        .collect()
+}
+
+/// The kill matrix as a table: a row per planted bug that ran (and one per bug not run
+/// here, saying so).
+pub(crate) fn kill_matrix(kills: &[Kill], not_run: &[NotRun]) -> Option<String> {
+    if kills.is_empty() && not_run.is_empty() {
         return None;
     }
     let mut engines: Vec<Engine> = kills.iter().map(|k| k.engine).collect();
     engines.sort();
     engines.dedup();
+    let several = registry::targets().len() > 1;
     let mut rows: Vec<(String, Vec<String>)> = Vec::new();
-    for &fault in Fault::ALL {
-        let mine: Vec<&Kill> = kills.iter().filter(|k| k.fault == fault.name()).collect();
+    for (target, fault) in declared_faults() {
+        let label = if several {
+            format!("{}: {} ({})", target.name(), fault.name(), fault.breaks())
+        } else {
+            format!("{} ({})", fault.name(), fault.breaks())
+        };
+        if let Some(skipped) = not_run.iter().find(|n| n.target == target.name() && n.fault == fault.name()) {
+            let cells = engines.iter().map(|_| format!("not run here ({})", skipped.why)).collect();
+            rows.push((label, cells));
+            continue;
+        }
+        let mine: Vec<&Kill> =
+            kills.iter().filter(|k| k.target == target.name() && k.fault == fault.name()).collect();
         if mine.is_empty() {
             continue;
         }
@@ -206,7 +265,10 @@ pub(crate) fn kill_matrix(kills: &[Kill]) -> Option<String> {
                 None => "-".to_owned(),
             })
             .collect();
-        rows.push((format!("{} ({})", fault.name(), fault.breaks()), cells));
+        rows.push((label, cells));
+    }
+    if engines.is_empty() {
+        engines.push(Engine::ShuttleRandom);
     }
     Some(table("fault (invariant it breaks)", &rows, &engines))
 }
@@ -214,10 +276,16 @@ pub(crate) fn kill_matrix(kills: &[Kill]) -> Option<String> {
 /// The legend of the kill matrix: each invariant a listed fault breaks, with its statement.
 pub(crate) fn legend(kills: &[Kill]) -> String {
     let mut out = String::new();
-    for (id, statement) in pipecheck_models::invariants() {
-        let listed = Fault::ALL.iter().any(|f| f.breaks() == id && kills.iter().any(|k| k.fault == f.name()));
-        if listed {
-            let _ = writeln!(out, "  {id}: {statement}");
+    let mut seen = Vec::new();
+    for target in registry::targets() {
+        for &(id, statement) in target.invariants() {
+            let listed = target.planted().iter().any(|f| {
+                f.breaks() == id && kills.iter().any(|k| k.target == target.name() && k.fault == f.name())
+            });
+            if listed && !seen.contains(&id) {
+                seen.push(id);
+                let _ = writeln!(out, "  {id}: {statement}");
+            }
         }
     }
     out
@@ -225,9 +293,14 @@ pub(crate) fn legend(kills: &[Kill]) -> String {
 
 /// Faults that no engine caught as their own invariant.
 pub(crate) fn escaped_everywhere(kills: &[Kill]) -> Vec<String> {
-    let mut faults: Vec<String> = kills.iter().map(|k| k.fault.clone()).collect();
+    let mut faults: Vec<(String, String)> =
+        kills.iter().map(|k| (k.target.clone(), k.fault.clone())).collect();
     faults.dedup();
-    faults.into_iter().filter(|f| !kills.iter().any(|k| &k.fault == f && k.caught)).collect()
+    faults
+        .into_iter()
+        .filter(|(t, f)| !kills.iter().any(|k| &k.target == t && &k.fault == f && k.caught))
+        .map(|(_, f)| f)
+        .collect()
 }
 
 /// Whether the campaign is green: no real failure, no job that could not run, and
@@ -243,6 +316,8 @@ pub(crate) struct Document<'a> {
     pub(crate) jobs: &'a [JobResult],
     pub(crate) kill_matrix: &'a [Kill],
     pub(crate) escaped_everywhere: Vec<String>,
+    /// Planted bugs no engine of this run can see.
+    pub(crate) not_run_here: &'a [NotRun],
     pub(crate) failed: Vec<String>,
     /// The summary's `linearizable` column: scenario → cell.
     pub(crate) linearizable: BTreeMap<String, String>,
@@ -258,8 +333,14 @@ mod tests {
     use crate::worker::{Budget, run_one};
 
     /// A real proptest job with `fault`, small budget.
-    fn run(fault: Fault) -> JobResult {
-        let job = Job { id: 0, engine: Engine::Proptest, scenario: OP_SEQUENCES.into(), fault: Some(fault) };
+    fn run(fault: &str) -> JobResult {
+        let job = Job {
+            id: 0,
+            engine: Engine::Proptest,
+            target: "pipe".into(),
+            scenario: OP_SEQUENCES.into(),
+            fault: Some(fault.into()),
+        };
         let budget = Budget {
             iterations: 2_000,
             time: std::time::Duration::from_secs(60),
@@ -272,17 +353,28 @@ mod tests {
 
     #[test]
     fn a_planted_bug_caught_as_its_invariant_is_green() {
-        let results = vec![run(Fault::LifoPool)];
+        let results = vec![run("LifoPool")];
         assert_eq!(results[0].outcome, Outcome::Caught, "{:?}", results[0]);
         let kills = kills(&results);
         assert!(kills[0].caught && kills[0].invariant.as_deref() == Some("fifo-pool"));
         assert!(green(&results, &kills));
     }
 
+    /// The built-in target that has `scenario`.
+    fn target_of(scenario: &str) -> &'static str {
+        registry::targets().iter().find(|t| t.scenario(scenario).is_ok()).expect("a built-in scenario").name()
+    }
+
     /// A clean result of `scenario` under `engine`, as a worker reports it.
     fn clean(scenario: &str, engine: Engine, outcome: Outcome, invariant: Option<&str>) -> JobResult {
         JobResult {
-            job: Job { id: 0, engine, scenario: scenario.into(), fault: None },
+            job: Job {
+                id: 0,
+                engine,
+                target: target_of(scenario).into(),
+                scenario: scenario.into(),
+                fault: None,
+            },
             outcome,
             kind: None,
             invariant: invariant.map(str::to_owned),
@@ -327,7 +419,7 @@ mod tests {
     /// `caught`, and the campaign is not green.
     #[test]
     fn a_fault_whose_checker_is_broken_escapes_and_fails_the_campaign() {
-        let mut result = run(Fault::LifoPool);
+        let mut result = run("LifoPool");
         let fired = Fired {
             kind: result.kind.clone().expect("it failed"),
             invariant: result.invariant.as_deref().map(InvariantId::intern),
@@ -342,12 +434,17 @@ mod tests {
         assert_eq!(kills[0].instead.as_deref(), Some("fifo-pool"));
         assert_eq!(escaped_everywhere(&kills), ["LifoPool"]);
         assert!(!green(&results, &kills));
-        let table = kill_matrix(&kills).expect("a row");
+        let table = kill_matrix(&kills, &[]).expect("a row");
         assert!(table.contains("ESCAPED (failed as fifo-pool)"), "{table}");
+        let not_run = not_run_here(registry::targets(), &[Engine::ShuttleRandom], &[]);
+        assert!(not_run.iter().any(|n| n.fault == "RelaxedPublish"), "{not_run:?}");
+        let table = kill_matrix(&kills, &not_run).expect("rows");
+        assert!(table.contains("not run here"), "{table}");
         let json = serde_json::to_string(&Document {
             jobs: &results,
             kill_matrix: &kills,
             escaped_everywhere: escaped_everywhere(&kills),
+            not_run_here: &[],
             failed: Vec::new(),
             linearizable: linearizable_column(&results),
         })

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use pipecheck_models::target::{Target, builtin};
+use pipecheck_models::{Target, builtin};
 
 /// Which targets the command serves and where their traces live.
 // Without shuttle only `list` runs, which reads none of the directories but the list's.
@@ -294,7 +294,7 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
     use crate::replay::{replay_in, replay_without_fault_in};
     use crate::table::render;
     use crate::trace_file::{Trace, replay_command};
-    use pipecheck_models::target::find_target;
+    use pipecheck_models::find_target;
     let targets = &setup.targets;
 
     /// Minimizes and saves a found failure.

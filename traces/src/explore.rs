@@ -4,11 +4,11 @@
 use std::str::FromStr;
 use std::time::Instant;
 
-use pipecheck_core::{Fault, InvariantId, PlantedFault};
+use pipecheck_core::{InvariantId, PlantedFault};
+use pipecheck_models::TargetScenario;
 use pipecheck_models::engine::shuttle::PCT_DEPTHS;
 pub use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind};
-use pipecheck_models::target::{Target, builtin, find_target};
-use pipecheck_models::{Scale, Scenario, TargetScenario};
+use pipecheck_models::{Target, find_target};
 use pipecheck_properties::{FailureKind, Violation};
 
 use crate::record::Recorder;
@@ -181,28 +181,6 @@ pub enum Exploration {
     Failed(Box<Found>),
 }
 
-/// [`explore_in`] for a scenario of pipecheck's own targets, with a [`Fault`] of the
-/// pipe or the seed primitives.
-///
-/// # Panics
-///
-/// When no built-in target has the scenario (it always has: they are registered from
-/// the same list).
-pub fn explore(
-    scenario: Scenario,
-    fault: Option<Fault>,
-    scheduler: SchedulerKind,
-    settings: &Settings,
-) -> Exploration {
-    let targets = builtin::all();
-    let target = targets
-        .iter()
-        .find(|t| t.scenario(scenario.name).is_ok())
-        .expect("every scenario is in a built-in target");
-    let scenario = target.scenario(scenario.name).expect("just found");
-    explore_in(target, scenario, fault.map(builtin::planted), scheduler, settings)
-}
-
 /// Runs up to `settings.iterations` executions of `target`'s `scenario` with `fault`
 /// on, under each scheduler of `scheduler`'s [`policy`](SchedulerKind::policy) in turn
 /// (PCT: its depth, then depth 2), stopping at the first failure.
@@ -238,24 +216,6 @@ pub fn explore_in(
         }));
     }
     Exploration::Passed { iterations: before, seconds: start.elapsed().as_secs_f64() }
-}
-
-/// The scenarios declaring that they catch `fault`: large ones first.
-pub fn scenarios_catching(fault: Fault) -> Vec<Scenario> {
-    let mut found: Vec<Scenario> =
-        pipecheck_models::all().into_iter().filter(|s| s.catches.contains(&fault)).collect();
-    found.sort_by_key(|s| s.scale != Scale::Large);
-    found
-}
-
-/// [`hunt_in`] for a [`Fault`] of pipecheck's own targets.
-pub fn hunt(fault: Fault, scheduler: SchedulerKind, settings: &Settings) -> (Option<Found>, usize) {
-    let planted = builtin::planted(fault);
-    let targets = builtin::all();
-    match targets.iter().find(|t| t.fault(planted.name()).is_ok()) {
-        Some(target) => hunt_in(target, planted, scheduler, settings),
-        None => (None, 0),
-    }
 }
 
 /// Explores each scenario of `target` that declares `fault` until one fails. Returns

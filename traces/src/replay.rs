@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use pipecheck_models::target::{Target, builtin, find_target};
+use pipecheck_models::{Target, builtin, find_target};
 use pipecheck_properties::{Row, first_line};
 
 use crate::record::{Guided, Plan};

@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pipecheck_models::target::{Target, builtin, find_target};
+use pipecheck_models::{Target, builtin, find_target};
 
 use crate::explore::{Exploration, Found, SchedulerKind, Settings, explore_in};
 use crate::location;

@@ -35,7 +35,7 @@ use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use pipecheck_core::InvariantId;
-use pipecheck_models::target::{Target, builtin, find_target};
+use pipecheck_models::{Target, builtin, find_target};
 
 use crate::schedule::Schedule;
 

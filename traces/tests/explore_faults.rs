@@ -5,9 +5,9 @@
 //! `PIPECHECK_SHUTTLE_PCT_DEPTH`, `PIPECHECK_SHUTTLE_MAX_STEPS` (see traces/README.md).
 #![cfg(feature = "shuttle")]
 
-use pipecheck_core::Fault;
-use pipecheck_models::Scale;
-use pipecheck_traces::explore::{Exploration, Settings, explore, hunt, scenarios_catching};
+use pipecheck_core::fault;
+use pipecheck_models::{Scale, builtin};
+use pipecheck_traces::explore::{Exploration, Settings, explore_in, hunt_in};
 use pipecheck_traces::location;
 use pipecheck_traces::minimize::{DEFAULT_RUNS, minimized_trace};
 use pipecheck_traces::trace_file::{known_invariants, replay_command};
@@ -25,28 +25,30 @@ fn settings() -> Settings {
 fn every_scenario_passes_under_random_and_pct_schedules() {
     let settings = settings();
     // Random, and PCT by its depth policy (the configured depth, then depth 2).
-    for scenario in pipecheck_models::all() {
-        for kind in settings.schedulers() {
-            match explore(scenario, None, kind, &settings) {
-                Exploration::Passed { iterations, seconds } => {
-                    eprintln!(
-                        "{:<28} {:<14} passed {iterations} iterations in {seconds:.2}s",
-                        scenario.name,
-                        kind.to_string()
-                    );
-                }
-                Exploration::Failed(found) => {
-                    // A real failure: minimize it and save it under target/ for replay.
-                    let trace = minimized_trace(&found, settings.max_steps, DEFAULT_RUNS);
-                    let path = location::save_found(&trace).unwrap_or_else(|e| panic!("{e}"));
-                    panic!(
-                        "{} failed under {kind} at iteration {}: {}\nsaved {}; replay it with:\n    {}",
-                        scenario.name,
-                        found.iteration,
-                        found.failure.message(),
-                        location::from_root(&path).display(),
-                        replay_command(&path)
-                    );
+    for target in builtin::all() {
+        for scenario in target.all_scenarios() {
+            for kind in settings.schedulers() {
+                match explore_in(&target, scenario, None, kind, &settings) {
+                    Exploration::Passed { iterations, seconds } => {
+                        eprintln!(
+                            "{:<28} {:<14} passed {iterations} iterations in {seconds:.2}s",
+                            scenario.name,
+                            kind.to_string()
+                        );
+                    }
+                    Exploration::Failed(found) => {
+                        // A real failure: minimize it and save it under target/ for replay.
+                        let trace = minimized_trace(&found, settings.max_steps, DEFAULT_RUNS);
+                        let path = location::save_found(&trace).unwrap_or_else(|e| panic!("{e}"));
+                        panic!(
+                            "{} failed under {kind} at iteration {}: {}\nsaved {}; replay it with:\n    {}",
+                            scenario.name,
+                            found.iteration,
+                            found.failure.message(),
+                            location::from_root(&path).display(),
+                            replay_command(&path)
+                        );
+                    }
                 }
             }
         }
@@ -57,17 +59,18 @@ fn every_scenario_passes_under_random_and_pct_schedules() {
 fn every_fault_is_caught_under_random_and_under_pct() {
     let settings = settings();
     let mut missed = Vec::new();
-    for &fault in Fault::ALL {
-        if scenarios_catching(fault).is_empty() {
-            eprintln!("{fault}: skipped, no pipe scenario declares it");
+    let targets = builtin::all();
+    for &fault in fault::ALL {
+        let Some(target) = targets.iter().find(|t| !t.scenarios_catching(fault).is_empty()) else {
+            eprintln!("{fault}: skipped, no scenario declares it");
             continue;
-        }
+        };
         if fault.needs_weak_memory() {
             eprintln!("{fault}: skipped, shuttle runs sequentially consistent (loom catches it)");
             continue;
         }
         for kind in settings.schedulers() {
-            match hunt(fault, kind, &settings) {
+            match hunt_in(target, fault, kind, &settings) {
                 (Some(found), spent) => {
                     let invariant = &found.failure.invariant;
                     assert!(
@@ -98,13 +101,18 @@ fn every_large_scenario_catches_each_fault_it_declares() {
     // Small scenarios are sized for loom's exhaustive search, which checks their catches.
     let settings = settings();
     let mut missed = Vec::new();
-    for scenario in pipecheck_models::all().into_iter().filter(|s| s.scale == Scale::Large) {
-        for &fault in scenario.catches {
-            let caught = settings.schedulers().iter().any(|&kind| {
-                matches!(explore(scenario, Some(fault), kind, &settings), Exploration::Failed(_))
-            });
-            if !caught {
-                missed.push(format!("{} does not catch {fault}", scenario.name));
+    for target in builtin::all() {
+        for scenario in target.all_scenarios().iter().filter(|s| s.scale == Scale::Large) {
+            for &fault in &scenario.catches {
+                let caught = settings.schedulers().iter().any(|&kind| {
+                    matches!(
+                        explore_in(&target, scenario, Some(fault), kind, &settings),
+                        Exploration::Failed(_)
+                    )
+                });
+                if !caught {
+                    missed.push(format!("{} does not catch {fault}", scenario.name));
+                }
             }
         }
     }

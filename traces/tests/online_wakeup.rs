@@ -7,17 +7,17 @@
 //! Budgets and seeds: as `explore_faults.rs` (`PIPECHECK_SHUTTLE_SEED`, ...).
 #![cfg(feature = "shuttle")]
 
-use pipecheck_core::Fault;
+use pipecheck_core::{PlantedFault, fault};
 use pipecheck_properties::FailureKind;
-use pipecheck_traces::explore::{Exploration, Settings, explore, scenarios_catching};
+use pipecheck_traces::explore::{Exploration, Settings, explore_in};
 
-const FAULTS: &[Fault] = &[
-    Fault::FlushForgetsWake,
-    Fault::KeepsStaleWaker,
-    Fault::CompleteDropsUnflushed,
-    Fault::PausesAfterReaderCompleted,
-    Fault::ReadLosesCancel,
-    Fault::FlushLosesCancel,
+const FAULTS: &[&PlantedFault] = &[
+    &fault::FlushForgetsWake,
+    &fault::KeepsStaleWaker,
+    &fault::CompleteDropsUnflushed,
+    &fault::PausesAfterReaderCompleted,
+    &fault::ReadLosesCancel,
+    &fault::FlushLosesCancel,
 ];
 
 #[test]
@@ -25,12 +25,13 @@ fn wake_and_outcome_bugs_are_caught_online_in_every_declaring_scenario() {
     let settings = Settings::from_env().unwrap_or_else(|e| panic!("{e}"));
     eprintln!("seed {} (PIPECHECK_SHUTTLE_SEED), {} iterations", settings.seed, settings.iterations);
     let mut missed = Vec::new();
+    let pipe = pipecheck_models::builtin::pipe();
     for &fault in FAULTS {
-        let scenarios = scenarios_catching(fault);
+        let scenarios = pipe.scenarios_catching(fault);
         assert!(!scenarios.is_empty(), "no scenario declares {fault}");
         for scenario in scenarios {
             for kind in settings.schedulers() {
-                match explore(scenario, Some(fault), kind, &settings) {
+                match explore_in(&pipe, scenario, Some(fault), kind, &settings) {
                     Exploration::Failed(found) => {
                         let online = matches!(&found.failure.kind, FailureKind::InvariantViolated(v)
                             if v.invariant == fault.breaks());

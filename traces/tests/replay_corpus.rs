@@ -55,11 +55,11 @@ fn stock_shuttle_replays_a_trace_body_to_the_same_invariant() {
         corpus().into_iter().find(|p| p.to_string_lossy().contains("NoPauseOnFlush")).expect("a trace");
     let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
     let scenario = pipecheck_models::find(&trace.scenario).expect("known scenario");
-    let fault: pipecheck_core::Fault =
-        trace.fault.as_deref().expect("a fault trace").parse().expect("a pipe fault");
-    let faults = pipecheck_core::FaultSet::NONE.with(fault);
+    let name = trace.fault.as_deref().expect("a fault trace");
+    let fault = pipecheck_core::fault::ALL.iter().copied().find(|f| f.name() == name).expect("a pipe fault");
     let encoded = trace.schedule.encode();
-    let result = std::panic::catch_unwind(|| shuttle::replay(move || scenario.run_once(faults), &encoded));
+    let result =
+        std::panic::catch_unwind(|| shuttle::replay(move || scenario.run_once(Some(fault)), &encoded));
     let payload = result.expect_err("the replay fails");
     let failure = pipecheck_properties::classify(&*payload, None);
     assert_eq!(failure.invariant().map(|i| i.name()), Some(trace.invariant.as_str()), "{failure}");

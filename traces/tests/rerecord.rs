@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pipecheck_models::target::builtin;
+use pipecheck_models::builtin;
 use pipecheck_traces::explore::{Found, Settings};
 use pipecheck_traces::location;
 use pipecheck_traces::minimize::{DEFAULT_RUNS, minimized_trace};

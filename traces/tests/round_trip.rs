@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use pipecheck_core::Fault;
-use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore};
+use pipecheck_core::fault;
+use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore_in};
 use pipecheck_traces::minimize::{DEFAULT_RUNS, minimize};
 use pipecheck_traces::replay::{replay, replay_without_fault};
 use pipecheck_traces::table::render;
@@ -20,9 +20,10 @@ fn temp_dir(name: &str) -> PathBuf {
 /// Finds, minimizes and saves a PoolOverflow failure (a schedule-dependent one).
 fn saved_trace(dir: &std::path::Path) -> (PathBuf, Trace) {
     let settings = Settings::default();
-    let scenario = pipecheck_models::find("large-pool-churn").expect("scenario");
+    let pipe = pipecheck_models::builtin::pipe();
+    let scenario = pipe.scenario("large-pool-churn").expect("scenario");
     let Exploration::Failed(found) =
-        explore(scenario, Some(Fault::PoolOverflow), SchedulerKind::Random, &settings)
+        explore_in(&pipe, scenario, Some(&fault::PoolOverflow), SchedulerKind::Random, &settings)
     else {
         panic!("PoolOverflow is caught within the default budget");
     };

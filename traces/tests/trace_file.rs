@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pipecheck_core::Fault;
+use pipecheck_core::fault;
 use pipecheck_traces::location;
 use pipecheck_traces::schedule::{Schedule, Step};
 use pipecheck_traces::trace_file::{
@@ -63,7 +63,7 @@ fn every_committed_trace_parses() {
 #[test]
 fn the_corpus_holds_a_trace_for_every_fault_a_scenario_declares() {
     let traces: Vec<Trace> = corpus().iter().map(|p| Trace::load(p).expect("parses")).collect();
-    for &fault in Fault::ALL {
+    for &fault in fault::ALL {
         let declared = pipecheck_models::all().iter().any(|s| s.catches.contains(&fault));
         if !declared {
             eprintln!("{fault}: no scenario declares it, so no trace is expected");

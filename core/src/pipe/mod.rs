@@ -61,8 +61,7 @@ use published::{FLUSH_SLOW, Published, READ_SLOW, READER_PARKED};
 
 /// Builds a pipe from validated options.
 pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
-    let design =
-        if fault::LifoPool.is_active() { PoolDesign::LockedStack } else { options.pool_design };
+    let design = if fault::LifoPool.is_active() { PoolDesign::LockedStack } else { options.pool_design };
     let (returner, taker) = pool::segment_pool(design, options.pool_first_chunk);
     let shared = Arc::new(Shared {
         state: Mutex::new(State::default()),
@@ -182,10 +181,7 @@ impl State {
         let pause = config.pause_writer_threshold;
         let read_waits_for_more = self.read_minimum.is_some_and(|minimum| self.unexamined() < minimum)
             && !fault::ReadAtLeastKeepsWriterPaused.is_active();
-        pause > 0
-            && self.unconsumed() >= pause
-            && !fault::NoPauseOnFlush.is_active()
-            && !read_waits_for_more
+        pause > 0 && self.unconsumed() >= pause && !fault::NoPauseOnFlush.is_active() && !read_waits_for_more
     }
 
     /// Back to a new pipe's state, keeping the segment list's allocation (it is empty:

@@ -182,8 +182,7 @@ impl Reader {
         }
         let shared = &*self.shared;
         if self.outstanding.is_some() {
-            let tentative =
-                self.outstanding_tentative && !fault::CanceledReadNeedsAdvance.is_active();
+            let tentative = self.outstanding_tentative && !fault::CanceledReadNeedsAdvance.is_active();
             if !tentative {
                 return Poll::Ready(Err(PipeError::AdvanceRequired));
             }
@@ -209,10 +208,7 @@ impl Reader {
             return Poll::Ready(Err(PipeError::WriterFailed(hand_over(failure))));
         }
         let mut is_canceled = std::mem::take(&mut state.read_canceled);
-        if is_canceled
-            && state.committed > state.examined
-            && fault::ReadLosesCancel.is_active()
-        {
+        if is_canceled && state.committed > state.examined && fault::ReadLosesCancel.is_active() {
             // The planted bug: bytes are ready, so the cancel is dropped unreported.
             is_canceled = false;
         }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
 use pipecheck_models::Scale;
-use pipecheck_models::target::{EventScenario, GeneratedScenarios, Target};
+use pipecheck_models::{EventScenario, GeneratedScenarios, Target};
 use pipecheck_properties::EventMonitor;
 
 use crate::events::{OneshotEvent, OneshotObserver};

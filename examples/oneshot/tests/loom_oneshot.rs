@@ -35,19 +35,14 @@ fn complete_before_value_is_caught_as_oneshot_delivery() {
 
 #[test]
 fn the_generated_small_scenario_is_linearizable() {
-    check_target(&oneshot::target(), pipecheck_models::target::SMALL_SCENARIO, None, BOUND).unwrap();
+    check_target(&oneshot::target(), pipecheck_models::SMALL_SCENARIO, None, BOUND).unwrap();
 }
 
 #[test]
 fn send_ignores_closed_receiver_is_caught_as_linearizable() {
     let target = oneshot::target();
-    expect_target_caught(
-        &target,
-        pipecheck_models::target::SMALL_SCENARIO,
-        "SendIgnoresClosedReceiver",
-        BOUND,
-    )
-    .unwrap();
+    expect_target_caught(&target, pipecheck_models::SMALL_SCENARIO, "SendIgnoresClosedReceiver", BOUND)
+        .unwrap();
 }
 
 /// Four more 2-thread scenarios of at most two operations each, drawn from a fixed

@@ -229,7 +229,7 @@ mod generated {
         use pipecheck_traces::trace_file::Trace;
         let targets = [oneshot::target()];
         let target = &targets[0];
-        let scenario = target.scenario(pipecheck_models::target::LARGE_SCENARIO).unwrap();
+        let scenario = target.scenario(pipecheck_models::LARGE_SCENARIO).unwrap();
         let settings = Settings { seed: SEED, ..Settings::default() };
         let Exploration::Failed(found) =
             explore_in(target, scenario, Some(&SEND_IGNORES_CLOSED), SchedulerKind::Random, &settings)

@@ -26,7 +26,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
 
 use super::data::one_segment_of_four;
@@ -41,7 +41,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
                   the reader examines without consuming until all are there; the writer then waits for the \
                   reader's reply before completing",
         scale: Scale::Small,
-        catches: &[Fault::RelaxedPublish, Fault::ParksWithoutRecheck, Fault::RelaxedFastRead],
+        catches: &[&fault::RelaxedPublish, &fault::ParksWithoutRecheck, &fault::RelaxedFastRead],
         config: one_segment_of_four,
         body: read_parks_while_flush_publishes,
     },
@@ -50,7 +50,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "the writer's second byte crosses a pause threshold of two while the reader consumes the \
                   first byte, resume below one",
         scale: Scale::Small,
-        catches: &[Fault::ResumesOnStaleCount],
+        catches: &[&fault::ResumesOnStaleCount],
         config: pause_at_two,
         body: pause_crossed_while_consuming,
     },
@@ -59,7 +59,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "three one-byte flushes (pause at two) while the reader examines every byte and consumes \
                   all but the last, so its advances take no lock, until all three are there",
         scale: Scale::Small,
-        catches: &[Fault::AdvanceSkipsHandshake],
+        catches: &[&fault::AdvanceSkipsHandshake],
         config: pause_at_two,
         body: advance_races_locked_flush,
     },
@@ -68,7 +68,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "a read cancel from another thread racing a second byte flushed without the lock into \
                   the head the reader already holds, and the read that finds that byte",
         scale: Scale::Small,
-        catches: &[Fault::FastReadIgnoresCancel],
+        catches: &[&fault::FastReadIgnoresCancel],
         config: one_segment_of_four,
         body: cancel_races_lock_free_read,
     },
@@ -94,9 +94,9 @@ fn pause_at_one() -> CheckConfig {
 }
 
 fn read_parks_while_flush_publishes(monitor: &Arc<Monitor>) {
-    // The reply pipe has a monitor of its own (its events must not mix with the data
-    // pipe's) and no planted bug.
-    let replies = Monitor::new(CheckConfig { faults: FaultSet::NONE, ..monitor.config().clone() });
+    // The reply pipe has a monitor of its own: its events must not mix with the data
+    // pipe's. A planted bug switched on for the run is on in both pipes.
+    let replies = Monitor::new(monitor.config().clone());
     let (mut writer, mut reader) = checked_pipe(monitor);
     let (mut reply_writer, mut reply_reader) = checked_pipe(&replies);
     let writer = thread::spawn(move || {

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{
     CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe, ensure,
 };
@@ -26,7 +26,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "one 4-byte frame (4x the pause threshold of 1) in two 2-byte flushes; the reader \
                   examines all and consumes nothing until the frame is whole",
         scale: Scale::Small,
-        catches: &[Fault::BackpressureByConsumed],
+        catches: &[&fault::BackpressureByConsumed],
         config: small_frames,
         body: frame_crosses_pause,
     },
@@ -35,7 +35,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "twelve 64-byte frames (4x the pause threshold of 16) sent in 1-9 byte flushes; the \
                   reader examines all and consumes only whole frames",
         scale: Scale::Large,
-        catches: &[Fault::BackpressureByConsumed, Fault::NoResumeOnConsume, Fault::NoPauseOnFlush],
+        catches: &[&fault::BackpressureByConsumed, &fault::NoResumeOnConsume, &fault::NoPauseOnFlush],
         config: large_frames_config,
         body: large_frames,
     },
@@ -54,7 +54,6 @@ pub(super) fn small_frames() -> CheckConfig {
         resume_writer_threshold: 1,
         max_pooled_segments: 2,
         pool_first_chunk: 1,
-        faults: FaultSet::NONE,
     }
 }
 
@@ -66,7 +65,6 @@ pub(super) fn large_frames_config() -> CheckConfig {
         resume_writer_threshold: 8,
         max_pooled_segments: 4,
         pool_first_chunk: 1,
-        faults: FaultSet::NONE,
     }
 }
 

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
+use pipecheck_core::fault;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, FaultSet};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
 use super::large_stream::{expect_all_consumed, message, read_to_end};
@@ -19,7 +19,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "writer, reader and a canceller: 150 messages while 30 read and flush cancels \
                   land at random points",
         scale: Scale::Large,
-        catches: &[Fault::LostWakeOnComplete, Fault::NoResumeOnConsume, Fault::ReadPastCommit],
+        catches: &[&fault::LostWakeOnComplete, &fault::NoResumeOnConsume, &fault::ReadPastCommit],
         config: cancel_config,
         body: large_cancel,
     },
@@ -28,7 +28,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "the reader consumes 300 bytes and completes while the writer keeps sending and \
                   may be paused; the writer stops once a flush reports completion",
         scale: Scale::Large,
-        catches: &[Fault::LeakOnComplete, Fault::NoPauseOnFlush, Fault::DoubleReturn],
+        catches: &[&fault::LeakOnComplete, &fault::NoPauseOnFlush, &fault::DoubleReturn],
         config: cancel_config,
         body: large_reader_closes,
     },
@@ -42,7 +42,6 @@ fn cancel_config() -> CheckConfig {
         resume_writer_threshold: 10,
         max_pooled_segments: 3,
         pool_first_chunk: 1,
-        faults: FaultSet::NONE,
     }
 }
 

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{Fault, FaultSet, InvariantId};
+use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
 use crate::scenarios::drive::join;
@@ -21,14 +21,14 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
                   consumes most reads fully and some partially; back-pressure pauses the writer",
         scale: Scale::Large,
         catches: &[
-            Fault::LifoPool,
-            Fault::DoubleReturn,
-            Fault::LostWakeOnComplete,
-            Fault::ReturnWriteHead,
-            Fault::ReadPastCommit,
-            Fault::NoResumeOnConsume,
-            Fault::NoPauseOnFlush,
-            Fault::LeakOnComplete,
+            &fault::LifoPool,
+            &fault::DoubleReturn,
+            &fault::LostWakeOnComplete,
+            &fault::ReturnWriteHead,
+            &fault::ReadPastCommit,
+            &fault::NoResumeOnConsume,
+            &fault::NoPauseOnFlush,
+            &fault::LeakOnComplete,
         ],
         config: stream_config,
         body: large_stream,
@@ -38,7 +38,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "300 full 8-byte segments cycle through a pool of at most 4, so the reader's \
                   batched returns keep the pool at its maximum",
         scale: Scale::Large,
-        catches: &[Fault::LifoPool, Fault::DoubleReturn, Fault::PoolOverflow, Fault::NoPauseOnFlush],
+        catches: &[&fault::LifoPool, &fault::DoubleReturn, &fault::PoolOverflow, &fault::NoPauseOnFlush],
         config: churn_config,
         body: large_pool_churn,
     },
@@ -52,7 +52,6 @@ fn stream_config() -> CheckConfig {
         resume_writer_threshold: 12,
         max_pooled_segments: 4,
         pool_first_chunk: 1,
-        faults: FaultSet::NONE,
     }
 }
 
@@ -67,7 +66,6 @@ fn churn_config() -> CheckConfig {
         // no longer overfilled it under `PoolOverflow` within 3,000 runs; at 4, within 20).
         max_pooled_segments: 4,
         pool_first_chunk: 2,
-        faults: FaultSet::NONE,
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{AsyncMutex, ChannelError, CompletionSource, Fault, Message, message_channel_observed};
+use pipecheck_core::{AsyncMutex, ChannelError, CompletionSource, Message, fault, message_channel_observed};
 use pipecheck_properties::linearizability::{
     BackpressurePipeModel, Budget, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput,
     MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog,
@@ -37,7 +37,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "mutex-linearizable",
         summary: "one task locks and unlocks the async mutex while another tries to lock it three times: the history is linearizable",
         scale: Scale::Small,
-        catches: &[Fault::TryLockFailsAfterRelease],
+        catches: &[&fault::TryLockFailsAfterRelease],
         config: CheckConfig::default,
         body: mutex_linearizable,
     },
@@ -53,7 +53,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "channel-linearizable",
         summary: "a sender sends a message and the close frame while one task receives and another closes the receiving end: the history is linearizable",
         scale: Scale::Small,
-        catches: &[Fault::CloseReturnsWhileReceiving],
+        catches: &[&fault::CloseReturnsWhileReceiving],
         config: channel_config,
         body: channel_linearizable,
     },
@@ -61,7 +61,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "pipe-reread-linearizable",
         summary: "a writer flushes two frames and completes while the reader reads, examines nothing and reads again: the history is linearizable",
         scale: Scale::Small,
-        catches: &[Fault::ReadSkipsPublishedEnd],
+        catches: &[&fault::ReadSkipsPublishedEnd],
         config: CheckConfig::default,
         body: pipe_reread_linearizable,
     },
@@ -177,9 +177,8 @@ fn pipe_linearizable(monitor: &Arc<Monitor>) {
 /// to the history.
 fn mutex_linearizable(monitor: &Arc<Monitor>) {
     let recorder = Recorder::new();
-    let mutex = pipecheck_core::primitive::sync::Arc::new(
-        AsyncMutex::with_faults((), monitor.config().faults).observed(monitor.primitive_observer()),
-    );
+    let mutex =
+        pipecheck_core::primitive::sync::Arc::new(AsyncMutex::new(()).observed(monitor.primitive_observer()));
     let mut locker_log = recorder.thread(0);
     let mut trier_log = recorder.thread(1);
     let locker = {
@@ -217,7 +216,7 @@ fn mutex_linearizable(monitor: &Arc<Monitor>) {
 fn completion_linearizable(monitor: &Arc<Monitor>) {
     let recorder = Recorder::new();
     let source = pipecheck_core::primitive::sync::Arc::new(
-        CompletionSource::with_faults(monitor.config().faults).observed(monitor.primitive_observer()),
+        CompletionSource::new().observed(monitor.primitive_observer()),
     );
     let mut waiter_log = recorder.thread(0);
     let mut setter_log = recorder.thread(1);

@@ -11,7 +11,7 @@ use std::fmt;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::sync::Mutex;
-use pipecheck_core::{AsyncMutex, AsyncMutexGuard, FaultSet};
+use pipecheck_core::{AsyncMutex, AsyncMutexGuard};
 use proptest::collection::vec;
 use proptest::prelude::{Just, prop_oneof};
 use proptest::strategy::{BoxedStrategy, Strategy};
@@ -34,19 +34,16 @@ use super::ops_spec::OpsSpec;
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::{Fault, FaultSet};
+/// use pipecheck_core::fault;
 /// use pipecheck_properties::linearizability::{MutexSpec, SequenceConfig, check_sequences};
 ///
-/// check_sequences(&MutexSpec::default(), &SequenceConfig::default()).unwrap();
-/// let planted = MutexSpec { faults: FaultSet::NONE.with(Fault::TryLockFailsAfterRelease) };
-/// let mismatch = check_sequences(&planted, &SequenceConfig::default()).unwrap_err();
+/// check_sequences(&MutexSpec, &SequenceConfig::default()).unwrap();
+/// let planted = || check_sequences(&MutexSpec, &SequenceConfig::default());
+/// let mismatch = fault::TryLockFailsAfterRelease.activate(planted).unwrap_err();
 /// assert_eq!(mismatch.sequence.len(), 3); // try_lock, unlock, try_lock refused
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
-pub struct MutexSpec {
-    /// The planted bugs the mutex is built with.
-    pub faults: FaultSet,
-}
+pub struct MutexSpec;
 
 /// The real object of a [`MutexSpec`]: a mutex and the slot of its current guard.
 pub struct SharedMutex {
@@ -89,7 +86,7 @@ impl OpsSpec for MutexSpec {
     type Real = SharedMutex;
 
     fn build(&self) -> SharedMutex {
-        let mutex = Box::leak(Box::new(AsyncMutex::with_faults((), self.faults)));
+        let mutex = Box::leak(Box::new(AsyncMutex::new(())));
         SharedMutex { mutex, held: Mutex::new(None) }
     }
 

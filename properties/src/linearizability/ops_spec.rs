@@ -37,8 +37,7 @@ use super::model::SequentialModel;
 /// The real object is built on pipecheck's sync facade (`pipecheck_core::primitive`),
 /// so the same spec runs on `std` threads, under loom and under shuttle. A planted
 /// fault is read by the real code itself, as usual
-/// ([`PlantedFault::is_active`](pipecheck_core::PlantedFault::is_active), or a
-/// [`FaultSet`](pipecheck_core::FaultSet) the spec carries into [`OpsSpec::build`]).
+/// ([`PlantedFault::is_active`](pipecheck_core::PlantedFault::is_active)).
 ///
 /// # Examples
 ///

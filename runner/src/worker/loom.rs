@@ -1,25 +1,27 @@
 //! Loom jobs: every interleaving of a small scenario within the preemption bound,
 //! through the models' [`Loom`] engine.
 
-use pipecheck_core::FaultSet;
-use pipecheck_models::Scenario;
+use pipecheck_models::TargetScenario;
 use pipecheck_models::engine::loom::Loom;
 use pipecheck_properties::Engine;
 
 use super::Budget;
 use crate::jobs::Job;
 use crate::outcome::{Fired, JobResult};
+use crate::registry;
 
-pub(crate) fn run(job: &Job, scenario: Scenario, faults: FaultSet, budget: Budget) -> JobResult {
+pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
     let engine = Loom { bound: budget.loom_bound, max_duration: Some(budget.time) };
-    let checked = engine.check(scenario.execution(faults));
+    let checked = engine.check(scenario.execution(job.planted()));
     let fired = checked.verdict.failure().map(Fired::from);
     let mut result = JobResult::new(job, fired, checked.executions, checked.elapsed.as_secs_f64());
     if result.message.is_some() {
-        let fault = job.fault.map_or(String::new(), |f| format!(" --fault {f}"));
+        let fault = job.fault.as_deref().map_or(String::new(), |f| format!(" --fault {f}"));
         result.reproduce = Some(format!(
-            "LOOM_MAX_PREEMPTIONS={} cargo campaign --engine loom --scenario {}{fault}   (add LOOM_LOG=1 for loom's interleaving log)",
-            budget.loom_bound, scenario.name
+            "LOOM_MAX_PREEMPTIONS={} {} --engine loom --scenario {}{fault}   (add LOOM_LOG=1 for loom's interleaving log)",
+            budget.loom_bound,
+            registry::campaign().command(),
+            scenario.name
         ));
     }
     result

@@ -12,11 +12,11 @@ mod shuttle;
 
 use std::time::Duration;
 
-use pipecheck_core::FaultSet;
-use pipecheck_models::Scenario;
+use pipecheck_models::TargetScenario;
 
 use crate::jobs::{Engine, Job};
 use crate::outcome::{JobResult, RESULT_PREFIX, START_PREFIX};
+use crate::registry;
 
 /// Limits for one job.
 #[derive(Clone, Copy, Debug)]
@@ -68,33 +68,42 @@ pub(crate) fn run(jobs: &[Job], budget: Budget) {
 
 /// Runs one job in this process (the engines keep their checkers' panics quiet).
 pub(crate) fn run_one(job: &Job, budget: Budget) -> JobResult {
-    let faults = job.fault.map_or(FaultSet::NONE, |f| FaultSet::NONE.with(f));
-    if job.engine == Engine::Proptest {
-        return proptest::run(job, faults, budget);
+    if job.fault.is_some() && job.planted().is_none() {
+        return JobResult::error(
+            job,
+            format!(
+                "target `{}` declares no planted bug `{}`",
+                job.target,
+                job.fault.as_deref().unwrap_or("")
+            ),
+        );
     }
-    let Some(scenario) = pipecheck_models::find(&job.scenario) else {
-        return JobResult::error(job, format!("no scenario named `{}`", job.scenario));
+    if job.engine == Engine::Proptest {
+        return proptest::run(job, budget);
+    }
+    let Some(scenario) = registry::scenario(&job.target, &job.scenario) else {
+        return JobResult::error(job, format!("target `{}` has no scenario `{}`", job.target, job.scenario));
     };
-    run_scenario(job, scenario, faults, budget)
+    run_scenario(job, scenario, budget)
 }
 
 #[cfg(feature = "loom")]
-fn run_scenario(job: &Job, scenario: Scenario, faults: FaultSet, budget: Budget) -> JobResult {
+fn run_scenario(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
     match job.engine {
-        Engine::Loom => loom::run(job, scenario, faults, budget),
+        Engine::Loom => loom::run(job, scenario, budget),
         _ => JobResult::error(job, format!("this worker was built for loom, not {}", job.engine)),
     }
 }
 
 #[cfg(feature = "shuttle")]
-fn run_scenario(job: &Job, scenario: Scenario, faults: FaultSet, budget: Budget) -> JobResult {
+fn run_scenario(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
     match job.engine {
-        Engine::ShuttleRandom | Engine::ShuttlePct => shuttle::run(job, scenario, faults, budget),
+        Engine::ShuttleRandom | Engine::ShuttlePct => shuttle::run(job, scenario, budget),
         _ => JobResult::error(job, format!("this worker was built for shuttle, not {}", job.engine)),
     }
 }
 
 #[cfg(not(any(feature = "loom", feature = "shuttle")))]
-fn run_scenario(job: &Job, _: Scenario, _: FaultSet, _: Budget) -> JobResult {
+fn run_scenario(job: &Job, _: &TargetScenario, _: Budget) -> JobResult {
     JobResult::error(job, format!("{} jobs need a worker built with `--features {}`", job.engine, job.engine))
 }

@@ -2,8 +2,7 @@
 //! `pipecheck-traces`. A failure without a planted bug is a real bug: its schedule is
 //! minimized and saved under `target/pipecheck/traces/`, with the one command that replays it.
 
-use pipecheck_core::FaultSet;
-use pipecheck_models::Scenario;
+use pipecheck_models::TargetScenario;
 use pipecheck_models::engine::shuttle::PCT_DEPTHS;
 use pipecheck_traces::explore::{self, Exploration, SchedulerKind, Settings};
 use pipecheck_traces::location;
@@ -13,15 +12,17 @@ use pipecheck_traces::trace_file::replay_command;
 use super::Budget;
 use crate::jobs::{Engine, Job};
 use crate::outcome::{Fired, JobResult};
+use crate::registry;
 
-pub(crate) fn run(job: &Job, scenario: Scenario, _faults: FaultSet, budget: Budget) -> JobResult {
+pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
     let seed = budget.seed_for(job.id);
     let settings = Settings { iterations: budget.iterations as usize, seed, ..Settings::default() };
     let scheduler = match job.engine {
         Engine::ShuttlePct => SchedulerKind::Pct { depth: PCT_DEPTHS[0] },
         _ => SchedulerKind::Random,
     };
-    let exploration = explore::explore(scenario, job.fault, scheduler, &settings);
+    let target = registry::target(&job.target).expect("the job's scenario was found in it");
+    let exploration = explore::explore_in(target, scenario, job.planted(), scheduler, &settings);
     let mut result = match exploration {
         Exploration::Passed { iterations, seconds } => JobResult::new(job, None, iterations as u64, seconds),
         Exploration::Failed(found) => {
@@ -39,10 +40,13 @@ pub(crate) fn run(job: &Job, scenario: Scenario, _faults: FaultSet, budget: Budg
     };
     result.seed = Some(seed);
     if result.message.is_some() && result.reproduce.is_none() {
-        let fault = job.fault.map_or(String::new(), |f| format!(" --fault {f}"));
+        let fault = job.fault.as_deref().map_or(String::new(), |f| format!(" --fault {f}"));
         result.reproduce = Some(format!(
-            "cargo campaign --engine {} --scenario {}{fault} --iterations {} --exact-seed {seed}",
-            job.engine, scenario.name, budget.iterations
+            "{} --engine {} --scenario {}{fault} --iterations {} --exact-seed {seed}",
+            registry::campaign().command(),
+            job.engine,
+            scenario.name,
+            budget.iterations
         ));
     }
     result

@@ -112,10 +112,7 @@ impl Writer {
                 }
                 // The planted bug: the dropped bytes still count against the threshold.
                 let pause = shared.config.pause_writer_threshold;
-                if fault::PausesAfterReaderCompleted.is_active()
-                    && pause > 0
-                    && self.unflushed >= pause
-                {
+                if fault::PausesAfterReaderCompleted.is_active() && pause > 0 && self.unflushed >= pause {
                     state.writer_paused = true;
                 }
                 self.unflushed = 0;
@@ -167,9 +164,7 @@ impl Writer {
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
                 let published = shared.published.publish_locked(to_publish);
                 assert_eq!(published, committed, "only the writer moves the committed end");
-                let waker = if state.committed > state.examined
-                    && !fault::FlushForgetsWake.is_active()
-                {
+                let waker = if state.committed > state.examined && !fault::FlushForgetsWake.is_active() {
                     shared.take_reader_waker(&mut state)
                 } else {
                     None

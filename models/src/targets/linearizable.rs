@@ -69,7 +69,7 @@ impl Target {
     ///
     /// ```no_run
     /// # fn demo<S: pipecheck_properties::linearizability::OpsSpec>(spec: S) {
-    /// use pipecheck_models::target::{GeneratedScenarios, Target};
+    /// use pipecheck_models::{GeneratedScenarios, Target};
     ///
     /// let target = Target::new("my-type", "my concurrent type").linearizable(spec, GeneratedScenarios::new(&[]));
     /// target.validate().unwrap();
@@ -123,9 +123,11 @@ impl Target {
                 },
             ),
         ];
+        let model = short_type_name::<S>();
+        let scenarios = scenarios.into_iter().map(|s| s.checking_model(model)).collect();
         let statement: (InvariantId, &'static str) = (Linearizable.id(), Linearizable.statement());
         let mut target = self.scenarios(vec![statement], scenarios);
-        target.model = Some(short_type_name::<S>());
+        target.model = Some(model);
         target
     }
 }
@@ -147,7 +149,7 @@ mod tests {
     #[test]
     fn a_spec_adds_a_small_and_a_large_scenario_and_the_linearizable_invariant() {
         let target = Target::new("mutex-spec", "the async mutex from its spec")
-            .linearizable(MutexSpec::default(), GeneratedScenarios::new(&[]));
+            .linearizable(MutexSpec, GeneratedScenarios::new(&[]));
         target.validate().unwrap();
         let scales: Vec<_> = target.all_scenarios().iter().map(|s| (s.name, s.scale)).collect();
         assert_eq!(scales, [(SMALL_SCENARIO, Scale::Small), (LARGE_SCENARIO, Scale::Large)]);
@@ -166,8 +168,7 @@ mod tests {
     fn a_small_scenario_that_may_deadlock_is_refused() {
         let deadlocks = vec![vec![MutexOp::Lock, MutexOp::Lock], vec![MutexOp::TryLock, MutexOp::Unlock]];
         let refused = std::panic::catch_unwind(|| {
-            Target::new("t", "t")
-                .linearizable(MutexSpec::default(), GeneratedScenarios::new(&[]).small(deadlocks))
+            Target::new("t", "t").linearizable(MutexSpec, GeneratedScenarios::new(&[]).small(deadlocks))
         });
         let message = pipecheck_properties::panic_message(refused.unwrap_err().as_ref());
         assert!(message.contains("may deadlock"), "{message}");

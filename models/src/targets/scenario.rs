@@ -27,6 +27,9 @@ pub struct TargetScenario {
     pub scale: Scale,
     /// The planted faults it is designed to expose.
     pub catches: Vec<&'static PlantedFault>,
+    /// The sequential model whose histories it checks for `linearizable`, if any (the
+    /// campaign's `linearizable` column).
+    pub model: Option<&'static str>,
     run: Arc<Run>,
 }
 
@@ -40,7 +43,13 @@ impl TargetScenario {
         catches: Vec<&'static PlantedFault>,
         run: impl Fn(Option<&'static PlantedFault>, &Publish) + Send + Sync + 'static,
     ) -> TargetScenario {
-        TargetScenario { name, summary, scale, catches, run: Arc::new(run) }
+        TargetScenario { name, summary, scale, catches, model: None, run: Arc::new(run) }
+    }
+
+    /// This scenario, declared to check its recorded histories against the sequential
+    /// model called `model`.
+    pub fn checking_model(self, model: &'static str) -> TargetScenario {
+        TargetScenario { model: Some(model), ..self }
     }
 
     /// `scenario` checked by a fresh monitor of `invariants()` on each execution, with
@@ -58,6 +67,29 @@ impl TargetScenario {
                 monitor.assert_finished();
             });
         })
+    }
+
+    /// A pipe-monitor [`Scenario`](crate::Scenario) (see [`Target::monitored`](super::Target::monitored)).
+    pub(super) fn from_monitored(scenario: crate::Scenario) -> TargetScenario {
+        let catches = scenario.catches.to_vec();
+        let erased = TargetScenario::new(
+            scenario.name,
+            scenario.summary,
+            scenario.scale,
+            catches,
+            move |fault, publish| {
+                PlantedFault::activate_opt(fault, || {
+                    let monitor = scenario.monitor();
+                    publish(monitor.clone() as Arc<dyn RunLog>);
+                    (scenario.body)(&monitor);
+                    monitor.assert_finished();
+                });
+            },
+        );
+        match crate::sequential_model(scenario.name) {
+            Some(model) => erased.checking_model(model),
+            None => erased,
+        }
     }
 
     /// One execution with `fault` switched on; `publish` receives its log first. Call

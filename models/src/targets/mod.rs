@@ -16,7 +16,7 @@
 //!
 //! The loom harness (`loom_harness::check_target`, feature `loom`), the shuttle engine
 //! ([`TargetScenario::execution`] with `engine::shuttle::Shuttle`, feature `shuttle`), the traces
-//! tool (`pipecheck_traces::replay_main`) and the campaign ([`campaign::main`]) all
+//! tool (`pipecheck_traces::replay_main`) and the campaign (`pipecheck_runner::main`) all
 //! take targets, and the
 //! pipe and the seed primitives are registered through this same API
 //! ([`builtin`]).
@@ -28,7 +28,7 @@
 //!
 //! use pipecheck_core::{InvariantId, PlantedFault};
 //! use pipecheck_models::Scale;
-//! use pipecheck_models::target::{EventScenario, Target};
+//! use pipecheck_models::{EventScenario, Target};
 //! use pipecheck_properties::{EventMonitor, Invariant};
 //!
 //! const COUNTS: InvariantId = InvariantId::new("counts-every-add");
@@ -79,15 +79,15 @@
 //! ```
 
 pub mod builtin;
-pub mod campaign;
 mod error;
 mod linearizable;
 mod scenario;
 
 use std::fmt;
+use std::time::Duration;
 
 use pipecheck_core::{InvariantId, PlantedFault};
-use pipecheck_properties::Invariant;
+use pipecheck_properties::{FailureKind, Invariant};
 
 pub use error::TargetError;
 pub use linearizable::{GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO};
@@ -102,6 +102,33 @@ pub struct Target {
     invariants: Vec<(InvariantId, &'static str)>,
     scenarios: Vec<TargetScenario>,
     model: Option<&'static str>,
+    sequences: Option<Sequences>,
+}
+
+/// A target's operation sequences, the campaign's proptest engine: runs up to `cases`
+/// random sequences from `seed` with `fault` (if any) switched on, within `time`, and
+/// reports the first failure after shrinking.
+pub type Sequences =
+    fn(fault: Option<&'static PlantedFault>, cases: u32, seed: u64, time: Option<Duration>) -> SequencesRun;
+
+/// What one run of a target's [`Sequences`] did.
+#[derive(Clone, Debug)]
+pub struct SequencesRun {
+    /// Cases run, including those run while shrinking.
+    pub cases_run: usize,
+    /// The failure, if a case failed.
+    pub failure: Option<SequencesFailure>,
+}
+
+/// The first failing sequence, shrunk.
+#[derive(Clone, Debug)]
+pub struct SequencesFailure {
+    /// The case (1-based) at which the first failure happened, before shrinking.
+    pub first_failing_case: usize,
+    /// How the shrunk case fails.
+    pub failure: FailureKind,
+    /// The shrunk sequence, printed.
+    pub shrunk: String,
 }
 
 impl Target {
@@ -114,7 +141,21 @@ impl Target {
             invariants: Vec::new(),
             scenarios: Vec::new(),
             model: None,
+            sequences: None,
         }
+    }
+
+    /// Declares the target's operation sequences: the campaign runs them as its
+    /// proptest engine, clean and with each fault declared
+    /// [`in_sequences`](PlantedFault::in_sequences).
+    pub fn sequences(mut self, run: Sequences) -> Target {
+        self.sequences = Some(run);
+        self
+    }
+
+    /// Its operation sequences, if declared.
+    pub fn sequences_runner(&self) -> Option<Sequences> {
+        self.sequences
     }
 
     /// Declares planted faults (names unique within the target).
@@ -154,6 +195,21 @@ impl Target {
         }
         self.scenarios.extend(scenarios);
         self
+    }
+
+    /// Adds scenarios over the pipe's [`Monitor`](pipecheck_properties::Monitor) (its
+    /// pipes, seed primitives and whole invariant registry), as pipecheck declares its
+    /// own targets; the faults they claim are declared with them.
+    pub fn monitored(mut self, scenarios: &[crate::Scenario]) -> Target {
+        for scenario in scenarios {
+            for &fault in scenario.catches {
+                if !self.faults.iter().any(|f| f.name() == fault.name()) {
+                    self.faults.push(fault);
+                }
+            }
+        }
+        let erased = scenarios.iter().map(|&s| TargetScenario::from_monitored(s)).collect();
+        self.scenarios(crate::invariants(), erased)
     }
 
     /// The target's name.

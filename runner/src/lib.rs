@@ -1,0 +1,94 @@
+//! # pipecheck-runner
+//!
+//! The verification campaign in one command, for any set of [`Target`]s: pipecheck's
+//! own (`cargo campaign`) or a user's crate (a two-line binary, below). Every scenario
+//! runs clean under every engine (loom, shuttle random, shuttle PCT, and the target's
+//! operation sequences under proptest), then every planted bug runs on the scenarios
+//! that claim it: the kill matrix, where a bug counts as caught only when the verdict
+//! names the invariant it breaks.
+//!
+//! The campaign builds its own binary again with the crate's `loom` and `shuttle`
+//! features (they replace the sync primitives of the whole program, so each is its own
+//! build), runs those workers, and merges their results into one report. A bug that no
+//! engine of this run can see (a weak-memory bug when loom is not run) is reported
+//! "not run here", never "NOT CAUGHT".
+//!
+//! A user's crate forwards its `loom` and `shuttle` features to this crate's and
+//! declares the binary:
+//!
+//! ```ignore
+//! // src/bin/campaign.rs
+//! pipecheck_runner::campaign_main!(|| vec![my_crate::target()]);
+//! ```
+//!
+//! and runs `cargo run --bin campaign` (options: `-- --help`).
+//!
+//! [`Target`]: pipecheck_models::Target
+
+mod cli;
+mod jobs;
+mod orchestrate;
+mod outcome;
+mod registry;
+mod report;
+mod worker;
+
+use std::process::ExitCode;
+
+use pipecheck_models::Target;
+
+/// A campaign: the crate and binary that runs it (its workers are that binary, built
+/// with the crate's `loom` or `shuttle` feature) and its targets.
+#[derive(Clone, Copy, Debug)]
+pub struct Campaign {
+    /// The package of the campaign's binary (`CARGO_PKG_NAME`).
+    pub package: &'static str,
+    /// The campaign's binary (`CARGO_BIN_NAME`).
+    pub bin: &'static str,
+    /// The targets it checks.
+    pub targets: fn() -> Vec<Target>,
+}
+
+impl Campaign {
+    /// pipecheck's own campaign: the pipe and the seed primitives, run by the
+    /// `pipecheck` binary of this crate (`cargo campaign`).
+    pub fn builtin() -> Campaign {
+        Campaign { package: "pipecheck-runner", bin: "pipecheck", targets: pipecheck_models::builtin::all }
+    }
+}
+
+impl Campaign {
+    /// The command that runs this campaign again: `cargo campaign` for pipecheck's own,
+    /// `cargo run -p <package> --bin <bin> --` for a user's.
+    pub fn command(&self) -> String {
+        if self.package == "pipecheck-runner" {
+            "cargo campaign".to_owned()
+        } else {
+            format!("cargo run -p {} --bin {} --", self.package, self.bin)
+        }
+    }
+}
+
+/// Runs the campaign's command line (`campaign` and the hidden `worker`) and returns
+/// the exit code: success when every clean run passed and every planted bug that ran
+/// was caught as its own invariant by some engine.
+pub fn main(campaign: Campaign) -> ExitCode {
+    registry::register(campaign);
+    cli::main()
+}
+
+/// Declares `fn main` of a campaign binary over the targets `targets` returns (an
+/// expression of type `fn() -> Vec<Target>`, e.g. a closure without captures): the
+/// package and binary names come from cargo.
+#[macro_export]
+macro_rules! campaign_main {
+    ($targets:expr) => {
+        fn main() -> ::std::process::ExitCode {
+            $crate::main($crate::Campaign {
+                package: env!("CARGO_PKG_NAME"),
+                bin: env!("CARGO_BIN_NAME"),
+                targets: $targets,
+            })
+        }
+    };
+}

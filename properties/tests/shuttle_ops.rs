@@ -102,12 +102,11 @@ proptest! {
 /// that failed. Reproduction is what this twin checks; the property itself shrinks.
 #[test]
 fn a_lost_wakeup_fails_the_split_property_and_reproduces() {
-    let fault = fault::LostWakeOnComplete;
+    let fault = &fault::LostWakeOnComplete;
     let config = Config { cases: 256, failure_persistence: None, max_shrink_iters: 0, ..Config::default() };
     let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
     let result = runner.run(&case(), |(config, ops, seed)| {
-        let config = config;
-        catch_unwind(AssertUnwindSafe(|| run_split(config, &ops, seed)))
+        catch_unwind(AssertUnwindSafe(|| fault.activate(|| run_split(config, &ops, seed))))
             .map_err(|panic| TestCaseError::fail(panic_message(&*panic)))
     });
     let Err(proptest::test_runner::TestError::Fail(reason, (config, ops, seed))) = result else {
@@ -115,8 +114,7 @@ fn a_lost_wakeup_fails_the_split_property_and_reproduces() {
     };
     println!("{fault}: caught with {} op(s), shuttle seed {seed}: {ops:?}\n{reason}", ops.len());
     // Shuttle reports a lost wakeup as a deadlock (the reader waits forever).
-    let config = config;
-    let again = catch_unwind(AssertUnwindSafe(|| run_split(config, &ops, seed)));
+    let again = catch_unwind(AssertUnwindSafe(|| fault.activate(|| run_split(config, &ops, seed))));
     let failure = classify(&*again.expect_err("the shrunk case did not reproduce from its seed"), None);
     assert_eq!(failure.invariant(), Some(fault.breaks()), "{failure}");
 }

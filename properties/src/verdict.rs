@@ -244,8 +244,9 @@ mod tests {
     fn loom_causality_violations_are_data_races_with_and_without_locations() {
         let plain = "Causality violation: Concurrent read and write accesses.".to_owned();
         // loom's form with `LOOM_LOCATION=1`.
-        let located = "\nCausality violation: Concurrent read and write accesses.\n    created: src/a.rs:1:1\n\n"
-            .to_owned();
+        let located =
+            "\nCausality violation: Concurrent read and write accesses.\n    created: src/a.rs:1:1\n\n"
+                .to_owned();
         for message in [plain, located] {
             let kind = classify(&message, None);
             assert_eq!(kind.kind(), "data-race", "{message:?}");

@@ -168,7 +168,11 @@ mod loom_notify {
 
     #[test]
     fn notify_without_recheck_loses_the_wakeup() {
-        expect_model_caught(InvariantId::NO_LOST_WAKEUP, BOUND, notify::<atomic::AtomicBool>(Variant::NoRecheck));
+        expect_model_caught(
+            InvariantId::NO_LOST_WAKEUP,
+            BOUND,
+            notify::<atomic::AtomicBool>(Variant::NoRecheck),
+        );
     }
 
     #[test]
@@ -221,7 +225,11 @@ mod loom_notify {
             || Loom::with_bound(BOUND).check(std::sync::Arc::new(message_passing(Ordering::Relaxed))),
         );
         assert_eq!(verdict.kind, "data-race");
-        assert!(verdict.report.contains("user_lock_free.rs"), "loom's locations are in the report:\n{}", verdict.report);
+        assert!(
+            verdict.report.contains("user_lock_free.rs"),
+            "loom's locations are in the report:\n{}",
+            verdict.report
+        );
     }
 }
 
@@ -240,7 +248,8 @@ mod shuttle_slot {
     const ITERATIONS: usize = 1_000;
 
     fn engines() -> [Shuttle; 2] {
-        let engine = |kind| Shuttle { kind, seed: 0x5107, iterations: ITERATIONS, max_steps: DEFAULT_MAX_STEPS };
+        let engine =
+            |kind| Shuttle { kind, seed: 0x5107, iterations: ITERATIONS, max_steps: DEFAULT_MAX_STEPS };
         [engine(SchedulerKind::Random), engine(SchedulerKind::Pct { depth: PCT_DEPTHS[0] })]
     }
 
@@ -286,10 +295,38 @@ mod shuttle_slot {
                     ring.full.store(false, Ordering::Release);
                     value
                 };
-                assert_eq!(value, expected, "slot reuse: the consumer read a value that overwrote the one it freed");
+                assert_eq!(
+                    value, expected,
+                    "slot reuse: the consumer read a value that overwrote the one it freed"
+                );
             }
             producer.join().unwrap();
         })
+    }
+
+    /// A failing run prints no advice that does not reproduce it: shuttle's "set the
+    /// environment variable SHUTTLE_RANDOM_SEED" is suppressed (pipecheck refuses that
+    /// variable; its own failure report says how to reproduce).
+    #[test]
+    fn a_failing_run_does_not_advise_shuttle_random_seed() {
+        const CHILD: &str = "PIPECHECK_CHILD_SHUTTLE_ADVICE";
+        if std::env::var_os(CHILD).is_some() {
+            let kind = match engines()[0].check(ring(true)).verdict {
+                Verdict::Fail(failure) => failure.kind(),
+                Verdict::Pass => "pass",
+            };
+            eprintln!("child verdict: {kind}");
+            return;
+        }
+        let test = "shuttle_slot::a_failing_run_does_not_advise_shuttle_random_seed";
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([test, "--exact", "--nocapture", "--test-threads=1"])
+            .env(CHILD, "1")
+            .output()
+            .expect("the child test runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("child verdict: panic"), "the child run failed as planted:\n{stderr}");
+        assert!(!stderr.contains("SHUTTLE_RANDOM_SEED"), "shuttle's seed advice was printed:\n{stderr}");
     }
 
     #[test]

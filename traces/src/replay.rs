@@ -43,7 +43,7 @@ pub fn replay(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
 pub fn replay_in(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Replayed, TraceError> {
     let replayed = match execute(trace, path, true, true, targets) {
         Ok(replayed) => replayed,
-        Err(diverged) => return Err(passes_now(trace, path, targets).unwrap_or(diverged)),
+        Err(diverged) => return Err(passes_now(trace, path, targets, &diverged.message).unwrap_or(diverged)),
     };
     let expected = &trace.invariant;
     match &replayed.failure {
@@ -57,17 +57,15 @@ pub fn replay_in(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Repla
                 first_line(&f.message())
             ),
         )),
-        None => Err(passes_now(trace, path, targets).unwrap_or_else(|| {
-            TraceError::new(
-                path,
-                None,
-                format!(
-                    "the schedule ran to its end ({} steps) without breaking `{expected}`: it no longer matches \
-                     the program (was the scenario or the pipe changed?)",
-                    trace.schedule.len()
-                ),
-            )
-        })),
+        None => {
+            let ran_out = format!(
+                "the schedule ran to its end ({} steps) without breaking `{expected}`: it no longer matches the \
+                 program (was the scenario or the pipe changed?)",
+                trace.schedule.len()
+            );
+            Err(passes_now(trace, path, targets, &ran_out)
+                .unwrap_or_else(|| TraceError::new(path, None, ran_out)))
+        }
     }
 }
 
@@ -75,16 +73,16 @@ pub fn replay_in(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Repla
 /// leniently (where the program now offers other tasks, the default choice), with the
 /// recorded fault on. If that run passes, the failure is gone: most likely the bug was
 /// fixed, which is what the report says instead of blaming the schedule.
-fn passes_now(trace: &Trace, path: &Path, targets: &[Target]) -> Option<TraceError> {
+fn passes_now(trace: &Trace, path: &Path, targets: &[Target], exact: &str) -> Option<TraceError> {
     let lenient = execute(trace, path, true, false, targets).ok()?;
     lenient.failure.is_none().then(|| {
         TraceError::new(
             path,
             None,
             format!(
-                "the recorded failure no longer happens: this trace passes now (was the bug fixed?). Its schedule \
-                 no longer fits the program exactly; followed as far as it fits, the execution runs to its end \
-                 without breaking `{}`{}. If the fix is intended, delete the trace, or record a new one",
+                "the recorded failure no longer happens: this trace passes now (was the bug fixed?). Followed as \
+                 far as it fits the program, its schedule runs to the end without breaking `{}`{}; if the fix is \
+                 intended, delete the trace or record a new one. The exact replay: {exact}",
                 trace.invariant,
                 trace.fault.as_deref().map(|f| format!(" with `{f}` on")).unwrap_or_default()
             ),

@@ -192,11 +192,15 @@ pub fn classify(payload: &(dyn Any + Send), location: Option<String>) -> Failure
         return kind.clone();
     }
     let message = panic_message(payload);
-    if message.starts_with("deadlock") {
+    // With `LOOM_LOCATION` set, loom starts its report with a newline and appends the
+    // accesses' locations (loom 0.7.3 `rt/location.rs`, `PanicBuilder::fire`): the
+    // engines' messages are recognised by their first non-empty line.
+    let head = first_line(&message);
+    if head.starts_with("deadlock") {
         FailureKind::Deadlock { detail: message }
-    } else if message.starts_with("Causality violation") {
+    } else if head.starts_with("Causality violation") {
         FailureKind::DataRace { detail: message }
-    } else if message.starts_with("exceeded max_steps") {
+    } else if head.starts_with("exceeded max_steps") {
         FailureKind::StepBound { detail: message }
     } else {
         FailureKind::Panic { message, location }
@@ -234,6 +238,20 @@ mod tests {
         let deadlock = Verdict::Fail(classify(&"deadlock; threads = []".to_owned(), None));
         assert!(deadlock.names(InvariantId::NO_LOST_WAKEUP));
         assert!(!deadlock.names(InvariantId::FIFO_POOL));
+    }
+
+    #[test]
+    fn loom_causality_violations_are_data_races_with_and_without_locations() {
+        let plain = "Causality violation: Concurrent read and write accesses.".to_owned();
+        // loom's form with `LOOM_LOCATION=1`.
+        let located =
+            "\nCausality violation: Concurrent read and write accesses.\n    created: src/a.rs:1:1\n\n"
+                .to_owned();
+        for message in [plain, located] {
+            let kind = classify(&message, None);
+            assert_eq!(kind.kind(), "data-race", "{message:?}");
+            assert_eq!(kind.invariant(), Some(InvariantId::NO_DATA_RACE));
+        }
     }
 
     #[test]

@@ -1,35 +1,32 @@
 //! Random operation sequences against the reference model (proptest-state-machine),
 //! plus hand-written sequences pinning down the semantics the model mirrors.
 //!
-//! A failure prints the shrunk sequence; proptest saves its seed in
-//! `properties/proptest-regressions/op_sequences.txt`, and
-//! `cargo test -p pipecheck-properties --test op_sequences` replays it first.
+//! A failure prints the shrunk sequence and what broke; proptest saves its seed in
+//! `target/pipecheck/proptest-regressions/op_sequences.txt` (never in the source tree),
+//! and `cargo test -p pipecheck-properties --test op_sequences` replays it, and the
+//! committed seeds of `properties/proptest-regressions/op_sequences.txt`, first.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use arbitrary::{Arbitrary, Unstructured};
 use pipecheck_core::{FlushResult, PipeError};
 use pipecheck_properties::{
-    CheckConfig, Driver, FailureKind, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, Step, Woken,
-    check_sequence,
+    CheckConfig, Driver, FailureKind, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, Regressions,
+    Reported, Step, Woken, check_sequence,
 };
-use proptest::test_runner::FileFailurePersistence;
 use proptest_state_machine::prop_state_machine;
 
 prop_state_machine! {
     #![proptest_config(proptest::test_runner::Config {
         // 256 cases by default (PROPTEST_CASES overrides).
-        // Tests under tests/ have no lib.rs beside them, so proptest's default
-        // (source-parallel) persistence cannot place the file: name it.
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "proptest-regressions/op_sequences.txt",
-        ))),
+        // Committed seeds replayed, new ones saved under target/.
+        failure_persistence: Regressions::new(env!("CARGO_MANIFEST_DIR"), "op_sequences").boxed(),
         .. proptest::test_runner::Config::default()
     })]
 
     /// Every result, error and wakeup of the pipe equals the model's, and every
     /// registered invariant holds, over random sequences of up to 48 operations.
     #[test]
-    fn pipe_matches_the_reference_model(sequential 1..48 => PipeTest);
+    fn pipe_matches_the_reference_model(sequential 1..48 => Reported<PipeTest>);
 }
 
 /// Runs `ops` through model and pipe, returning the model's outcomes.
@@ -192,4 +189,41 @@ fn a_step_that_differs_from_the_model_fails_the_case() {
         FailureKind::ModelMismatch(mismatch) => assert_eq!(mismatch.index, 0, "{mismatch}"),
         other => panic!("expected a model mismatch, got {other}"),
     }
+}
+
+/// proptest prints what broke, not `<unknown panic value>`, for a checker's typed panic.
+#[test]
+fn a_proptest_failure_prints_the_violation() {
+    use pipecheck_core::{InvariantId, Violation};
+    use proptest::test_runner::{Config, TestError, TestRunner};
+    let config = Config { failure_persistence: None, max_shrink_iters: 0, ..Config::default() };
+    let quiet = pipecheck_properties::Capture::start(true);
+    let result = TestRunner::new(config).run(&proptest::num::u8::ANY, |_| {
+        pipecheck_properties::reported(|| {
+            std::panic::panic_any(Violation::new(InvariantId::FIFO_POOL, "segment 2 reused before segment 1"))
+        })
+    });
+    drop(quiet.finish());
+    let Err(TestError::Fail(reason, _)) = result else { panic!("the case should fail: {result:?}") };
+    let reason = reason.to_string();
+    assert!(reason.contains("fifo-pool") && reason.contains("segment 2 reused"), "{reason}");
+}
+
+/// No run writes into a tracked file: new failure seeds go under target/.
+#[test]
+fn failure_seeds_are_saved_under_target_not_in_the_source_tree() {
+    use proptest::test_runner::FailurePersistence;
+    let committed_path = concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/op_sequences.txt");
+    let committed = std::fs::read_to_string(committed_path).expect("the committed seeds");
+    let seeds = Regressions::new(env!("CARGO_MANIFEST_DIR"), "op_sequences").load_persisted_failures2(None);
+    let seed = seeds.into_iter().next().expect("a committed seed");
+    let mut scratch = Regressions::new(env!("CARGO_MANIFEST_DIR"), "persistence-check");
+    let found = scratch.found_path().to_owned();
+    let _ = std::fs::remove_file(&found);
+    scratch.save_persisted_failure2(None, seed.clone(), &"a shrunk value");
+    assert!(found.components().any(|c| c.as_os_str() == "target"), "{}", found.display());
+    let saved = std::fs::read_to_string(&found).expect("the seed was saved under target/");
+    assert!(saved.contains(&seed.to_string()), "{saved}");
+    assert_eq!(std::fs::read_to_string(committed_path).unwrap(), committed);
+    assert_eq!(scratch.load_persisted_failures2(None), vec![seed], "saved seeds are replayed");
 }

@@ -17,7 +17,7 @@ use pipecheck_core::primitive::thread;
 use pipecheck_properties::driver::{Wait, driven_pipe};
 use pipecheck_properties::{CheckConfig, Monitor, Op, PipeMachine, Side, classify, panic_message};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, TestRng, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use proptest_state_machine::ReferenceStateMachine;
 use shuttle::scheduler::RandomScheduler;
 
@@ -80,16 +80,15 @@ fn case() -> impl Strategy<Value = (CheckConfig, Vec<Op>, u64)> {
 proptest! {
     #![proptest_config(Config {
         // 256 cases by default (PROPTEST_CASES overrides), SCHEDULES_PER_CASE each.
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "proptest-regressions/shuttle_ops.txt",
-        ))),
+        // Committed seeds replayed, new ones saved under target/.
+        failure_persistence: pipecheck_properties::Regressions::new(env!("CARGO_MANIFEST_DIR"), "shuttle_ops").boxed(),
         .. Config::default()
     })]
 
     /// Split sequences keep every invariant under shuttle schedules.
     #[test]
     fn split_sequences_keep_every_invariant_under_shuttle((config, ops, seed) in case()) {
-        run_split(config, &ops, seed);
+        pipecheck_properties::reported(|| run_split(config, &ops, seed));
     }
 }
 

@@ -41,7 +41,10 @@ pub fn replay(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
 ///
 /// As [`replay`], and for a target not among `targets`.
 pub fn replay_in(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Replayed, TraceError> {
-    let replayed = execute(trace, path, true, targets)?;
+    let replayed = match execute(trace, path, true, true, targets) {
+        Ok(replayed) => replayed,
+        Err(diverged) => return Err(passes_now(trace, path, targets, &diverged.message).unwrap_or(diverged)),
+    };
     let expected = &trace.invariant;
     match &replayed.failure {
         Some(f) if &f.invariant == expected => Ok(replayed),
@@ -54,16 +57,37 @@ pub fn replay_in(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Repla
                 first_line(&f.message())
             ),
         )),
-        None => Err(TraceError::new(
-            path,
-            None,
-            format!(
+        None => {
+            let ran_out = format!(
                 "the schedule ran to its end ({} steps) without breaking `{expected}`: it no longer matches the \
                  program (was the scenario or the pipe changed?)",
                 trace.schedule.len()
-            ),
-        )),
+            );
+            Err(passes_now(trace, path, targets, &ran_out)
+                .unwrap_or_else(|| TraceError::new(path, None, ran_out)))
+        }
     }
+}
+
+/// When the exact replay did not reproduce the failure: the trace's schedule followed
+/// leniently (where the program now offers other tasks, the default choice), with the
+/// recorded fault on. If that run passes, the failure is gone: most likely the bug was
+/// fixed, which is what the report says instead of blaming the schedule.
+fn passes_now(trace: &Trace, path: &Path, targets: &[Target], exact: &str) -> Option<TraceError> {
+    let lenient = execute(trace, path, true, false, targets).ok()?;
+    lenient.failure.is_none().then(|| {
+        TraceError::new(
+            path,
+            None,
+            format!(
+                "the recorded failure no longer happens: this trace passes now (was the bug fixed?). Followed as \
+                 far as it fits the program, its schedule runs to the end without breaking `{}`{}; if the fix is \
+                 intended, delete the trace or record a new one. The exact replay: {exact}",
+                trace.invariant,
+                trace.fault.as_deref().map(|f| format!(" with `{f}` on")).unwrap_or_default()
+            ),
+        )
+    })
 }
 
 /// Replays `trace`'s schedule with no fault on, leniently (where the fixed program
@@ -86,10 +110,18 @@ pub fn replay_without_fault_in(
     path: &Path,
     targets: &[Target],
 ) -> Result<Replayed, TraceError> {
-    execute(trace, path, false, targets)
+    execute(trace, path, false, false, targets)
 }
 
-fn execute(trace: &Trace, path: &Path, fault_on: bool, targets: &[Target]) -> Result<Replayed, TraceError> {
+/// One run of `trace`'s schedule, with its fault on or off, `strict`ly (stop where the
+/// schedule no longer fits) or leniently.
+fn execute(
+    trace: &Trace,
+    path: &Path,
+    fault_on: bool,
+    strict: bool,
+    targets: &[Target],
+) -> Result<Replayed, TraceError> {
     let target = find_target(targets, &trace.target)
         .map_err(|e| TraceError::new(path, trace.line_of("target"), e.to_string()))?;
     let scenario = target
@@ -102,7 +134,7 @@ fn execute(trace: &Trace, path: &Path, fault_on: bool, targets: &[Target]) -> Re
         _ => None,
     };
     let (tape, slot) = fresh();
-    let plan = Plan::Exact { schedule: trace.schedule.clone(), strict: fault_on };
+    let plan = Plan::Exact { schedule: trace.schedule.clone(), strict };
     let outcome = run(
         scenario,
         fault,
@@ -120,7 +152,7 @@ fn execute(trace: &Trace, path: &Path, fault_on: bool, targets: &[Target]) -> Re
             ),
         ));
     }
-    if fault_on && outcome.tape.overrun > 0 {
+    if strict && outcome.tape.overrun > 0 {
         // A recorded schedule ends where its execution failed: running past its end
         // means the program now takes more steps than it did.
         let then = match &outcome.failure {

@@ -86,3 +86,21 @@ fn a_schedule_cut_short_is_reported_with_the_file() {
     assert!(e.message.contains("no longer matches the program"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A trace whose failure the program no longer has (here: a PoolOverflow trace replayed
+/// without the planted bug, as a user's trace is after the fix) says that it passes now.
+#[test]
+fn a_trace_that_passes_now_says_so() {
+    let dir = temp_dir("passes-now");
+    let (_, saved) = saved_trace(&dir);
+    let mut fixed = saved.clone();
+    fixed.fault = None;
+    let path = dir.join("nofault-large-pool-churn-fixed.trace");
+    fixed.save(&path).expect("saved");
+    let loaded = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let error = replay(&loaded, &path).expect_err("the bug is gone").to_string();
+    assert!(error.contains("the recorded failure no longer happens: this trace passes now"), "{error}");
+    assert!(error.contains("nofault-large-pool-churn-fixed.trace"), "names the file: {error}");
+    assert!(error.find("passes now") < error.find("was the scenario or the pipe changed"), "{error}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -7,9 +7,10 @@ pub(super) mod sync {
     pub(crate) use loom::sync::Mutex as RawMutex;
 }
 
-pub(super) mod atomic {
-    pub use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering, fence};
-}
+/// loom's atomics, with `store` performed as a `swap` (loom 0.7.3 can lose a store to a
+/// concurrent RMW: `loom_atomic.rs`).
+#[path = "loom_atomic.rs"]
+pub(super) mod atomic;
 
 pub(super) mod cell {
     pub use loom::cell::UnsafeCell;

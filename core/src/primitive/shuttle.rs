@@ -1,6 +1,7 @@
 //! `shuttle` backend: scheduler-controlled primitives for randomized and PCT schedules.
 //!
-//! Shuttle has no data-race detector, so its `UnsafeCell` is the `std` one.
+//! Shuttle has no data-race detector; its `UnsafeCell` is the `std` one with a scheduling
+//! point before every access (`shuttle_cell.rs`).
 
 pub(super) const NAME: &str = "shuttle";
 
@@ -13,7 +14,7 @@ pub(super) mod atomic {
     pub use shuttle::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering, fence};
 }
 
-#[path = "std_cell.rs"]
+#[path = "shuttle_cell.rs"]
 pub(super) mod cell;
 
 pub(super) mod thread {

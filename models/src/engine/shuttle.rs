@@ -44,11 +44,13 @@ impl SchedulerKind {
         }
     }
 
-    /// shuttle's scheduler of this kind.
+    /// shuttle's scheduler of this kind, made [`Quiet`].
     pub fn scheduler(self, seed: u64, iterations: usize) -> Box<dyn Scheduler + Send> {
         match self {
-            SchedulerKind::Random => Box::new(RandomScheduler::new_from_seed(seed, iterations)),
-            SchedulerKind::Pct { depth } => Box::new(PctScheduler::new_from_seed(seed, depth, iterations)),
+            SchedulerKind::Random => Box::new(Quiet::new(RandomScheduler::new_from_seed(seed, iterations))),
+            SchedulerKind::Pct { depth } => {
+                Box::new(Quiet::new(PctScheduler::new_from_seed(seed, depth, iterations)))
+            }
         }
     }
 }
@@ -116,14 +118,7 @@ impl Engine for Shuttle {
                     execution();
                 };
                 let (seed, iterations) = (self.seed, self.iterations);
-                let verdict = match kind {
-                    SchedulerKind::Random => {
-                        run_with(RandomScheduler::new_from_seed(seed, iterations), self.max_steps, body)
-                    }
-                    SchedulerKind::Pct { depth } => {
-                        run_with(PctScheduler::new_from_seed(seed, depth, iterations), self.max_steps, body)
-                    }
-                };
+                let verdict = run_with(kind.scheduler(seed, iterations), self.max_steps, body);
                 if verdict != Verdict::Pass {
                     return verdict;
                 }
@@ -131,6 +126,44 @@ impl Engine for Shuttle {
             Verdict::Pass
         });
         Checked { verdict, executions: executions.load(Ordering::Relaxed), elapsed }
+    }
+}
+
+/// A scheduler that is never dropped, so that it prints nothing when a run stops.
+///
+/// shuttle's `RandomScheduler`, dropped while an execution is under way (the run
+/// failed), prints "failing seed ... set the environment variable SHUTTLE_RANDOM_SEED
+/// to the seed and run `shuttle::check_random`" (shuttle-schedulers' `random.rs`). That
+/// advice does not reproduce a pipecheck run: the printed seed is one execution's, not
+/// the exploration's, and pipecheck's tools refuse `SHUTTLE_RANDOM_SEED` (use
+/// `PIPECHECK_SHUTTLE_SEED`, or replay the saved trace). The scheduler holds no
+/// resource but memory, a few hundred bytes per check, which is leaked.
+#[derive(Debug)]
+pub struct Quiet<S>(std::mem::ManuallyDrop<S>);
+
+impl<S: Scheduler> Quiet<S> {
+    /// Wraps `scheduler`.
+    pub fn new(scheduler: S) -> Quiet<S> {
+        Quiet(std::mem::ManuallyDrop::new(scheduler))
+    }
+}
+
+impl<S: Scheduler> Scheduler for Quiet<S> {
+    fn new_execution(&mut self) -> Option<shuttle::scheduler::Schedule> {
+        self.0.new_execution()
+    }
+
+    fn next_task(
+        &mut self,
+        runnable_tasks: &[&shuttle::scheduler::Task],
+        current_task: Option<shuttle::scheduler::TaskId>,
+        is_yielding: bool,
+    ) -> Option<shuttle::scheduler::TaskId> {
+        self.0.next_task(runnable_tasks, current_task, is_yielding)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
     }
 }
 

@@ -1,0 +1,153 @@
+//! proptest as pipecheck runs it: failures printed with their violation, and failure
+//! seeds saved under `target/`, never into the source tree.
+//!
+//! proptest prints a failing case's panic only when its payload is a string
+//! (`Test failed: <unknown panic value>` otherwise); checkers panic with typed payloads
+//! ([`Violation`](crate::Violation), [`ModelMismatch`](crate::ModelMismatch)).
+//! [`reported`] and [`Reported`] turn them into their text at proptest's edge only:
+//! engines and hunts keep the typed payloads.
+//!
+//! proptest's file persistence reads and writes one file; [`Regressions`] reads the
+//! committed seeds (`proptest-regressions/<name>.txt`, replayed first) and writes new
+//! ones to `target/pipecheck/proptest-regressions/<name>.txt`.
+
+use std::any::Any;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::path::{Path, PathBuf};
+
+use proptest::test_runner::{FailurePersistence, FileFailurePersistence, PersistedSeed};
+use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
+
+use crate::verdict::panic_message;
+
+/// Runs `body`; a panic goes on as its message (a `String` payload), which proptest
+/// prints.
+///
+/// # Examples
+///
+/// ```
+/// # std::panic::set_hook(Box::new(|_| {}));
+/// use pipecheck_core::{InvariantId, Violation};
+/// let payload = std::panic::catch_unwind(|| {
+///     pipecheck_properties::reported(|| std::panic::panic_any(Violation::new(InvariantId::FIFO_POOL, "out of order")))
+/// })
+/// .unwrap_err();
+/// assert!(payload.downcast_ref::<String>().unwrap().contains("fifo-pool"));
+/// ```
+pub fn reported<T>(body: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| resume_unwind(as_text(payload)))
+}
+
+fn as_text(payload: Box<dyn Any + Send>) -> Box<dyn Any + Send> {
+    if payload.is::<String>() || payload.is::<&'static str>() {
+        payload
+    } else {
+        Box::new(panic_message(payload.as_ref()))
+    }
+}
+
+/// A [`StateMachineTest`] whose failures proptest prints: `T`'s steps through
+/// [`reported`] (`sequential 1..48 => Reported<PipeTest>` in `prop_state_machine!`).
+#[derive(Clone, Copy, Debug)]
+pub struct Reported<T>(std::marker::PhantomData<T>);
+
+impl<T: StateMachineTest> StateMachineTest for Reported<T> {
+    type SystemUnderTest = T::SystemUnderTest;
+    type Reference = T::Reference;
+
+    fn init_test(model: &<T::Reference as ReferenceStateMachine>::State) -> Self::SystemUnderTest {
+        reported(|| T::init_test(model))
+    }
+
+    fn apply(
+        sut: Self::SystemUnderTest,
+        model: &<T::Reference as ReferenceStateMachine>::State,
+        transition: <T::Reference as ReferenceStateMachine>::Transition,
+    ) -> Self::SystemUnderTest {
+        reported(|| T::apply(sut, model, transition))
+    }
+
+    fn check_invariants(sut: &Self::SystemUnderTest, model: &<T::Reference as ReferenceStateMachine>::State) {
+        reported(|| T::check_invariants(sut, model));
+    }
+
+    fn teardown(sut: Self::SystemUnderTest, model: <T::Reference as ReferenceStateMachine>::State) {
+        reported(|| T::teardown(sut, model));
+    }
+}
+
+/// Failure persistence that replays the committed seeds of `name` and saves new ones
+/// under `target/` (module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Regressions {
+    committed: FileFailurePersistence,
+    found: FileFailurePersistence,
+    found_path: PathBuf,
+}
+
+impl Regressions {
+    /// The persistence of the suite `name` of the package at `manifest_dir` (pass
+    /// `env!("CARGO_MANIFEST_DIR")`): reads `<manifest_dir>/proptest-regressions/<name>.txt`,
+    /// writes `<target>/pipecheck/proptest-regressions/<name>.txt`, where `<target>` is
+    /// `CARGO_TARGET_DIR` or the workspace's `target/`.
+    pub fn new(manifest_dir: &str, name: &str) -> Regressions {
+        let manifest = Path::new(manifest_dir);
+        let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| {
+            let workspace = manifest.ancestors().find(|d| d.join("Cargo.lock").exists()).unwrap_or(manifest);
+            workspace.join("target")
+        });
+        let committed = manifest.join("proptest-regressions").join(format!("{name}.txt"));
+        let found_path = target.join("pipecheck").join("proptest-regressions").join(format!("{name}.txt"));
+        // proptest names files with `&'static str`; one leak per suite and run.
+        let leak =
+            |p: &Path| -> &'static str { Box::leak(p.to_string_lossy().into_owned().into_boxed_str()) };
+        Regressions {
+            committed: FileFailurePersistence::Direct(leak(&committed)),
+            found: FileFailurePersistence::Direct(leak(&found_path)),
+            found_path,
+        }
+    }
+
+    /// Where new failure seeds are written.
+    pub fn found_path(&self) -> &Path {
+        &self.found_path
+    }
+
+    /// `self` as proptest's `Config::failure_persistence`.
+    pub fn boxed(self) -> Option<Box<dyn FailurePersistence>> {
+        Some(Box::new(self))
+    }
+}
+
+impl FailurePersistence for Regressions {
+    fn load_persisted_failures2(&self, source_file: Option<&'static str>) -> Vec<PersistedSeed> {
+        let mut seeds = self.committed.load_persisted_failures2(source_file);
+        seeds.extend(self.found.load_persisted_failures2(source_file));
+        seeds
+    }
+
+    fn save_persisted_failure2(
+        &mut self,
+        source_file: Option<&'static str>,
+        seed: PersistedSeed,
+        shrunken_value: &dyn fmt::Debug,
+    ) {
+        if let Some(dir) = self.found_path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        self.found.save_persisted_failure2(source_file, seed, shrunken_value);
+    }
+
+    fn box_clone(&self) -> Box<dyn FailurePersistence> {
+        Box::new(self.clone())
+    }
+
+    fn eq(&self, other: &dyn FailurePersistence) -> bool {
+        other.as_any().downcast_ref::<Regressions>().is_some_and(|o| o == self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -148,8 +148,8 @@ impl PlantedFault {
     }
 
     /// Runs `body` with the fault called `name` (as [`active_name`](Self::active_name)
-    /// returned it) switched on: how the facade carries the switch into a new thread.
-    #[doc(hidden)]
+    /// returned it) switched on: how the facade, and an engine that runs executions on
+    /// a thread of its own, carry the switch into a new thread.
     pub fn with_active_name<T>(name: Option<&'static str>, body: impl FnOnce() -> T) -> T {
         #[cfg(feature = "faults")]
         {

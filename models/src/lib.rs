@@ -9,7 +9,7 @@
 // Under loom and shuttle the facade's primitives only work inside a model: compile, do not run.
 #![cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #![cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-//! //! use pipecheck_properties::{Engine, Threads, Verdict};
+//! use pipecheck_properties::{Engine, Threads, Verdict};
 //!
 //! // A built-in scenario, run three times on plain threads under the whole registry.
 //! let scenario = pipecheck_models::find("bytes-across-segments").expect("a built-in scenario");

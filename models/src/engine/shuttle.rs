@@ -204,6 +204,10 @@ pub fn run_with(
             runner.run(body);
         })
     };
-    std::thread::scope(|scope| scope.spawn(run).join())
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    // The run gets a thread of its own: the planted bug switched on here goes with it.
+    let fault = pipecheck_core::PlantedFault::active_name();
+    std::thread::scope(|scope| {
+        scope.spawn(move || pipecheck_core::PlantedFault::with_active_name(fault, run)).join()
+    })
+    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

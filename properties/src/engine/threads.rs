@@ -35,14 +35,18 @@ impl Threads {
         let done = Arc::new(AtomicU64::new(0));
         let (report, reports) = mpsc::channel::<Option<Verdict>>();
         let (runs, counter) = (self.runs, done.clone());
+        // The planted bug switched on here goes with the worker thread.
+        let fault = pipecheck_core::PlantedFault::active_name();
         let worker = std::thread::Builder::new().name("threads-engine".to_owned()).spawn(move || {
-            let verdict = conclude(None, || {
-                for _ in 0..runs {
-                    counter.fetch_add(1, Ordering::Relaxed);
-                    execution();
-                    // One message per execution: the watchdog's sign of progress.
-                    let _ = report.send(None);
-                }
+            let verdict = pipecheck_core::PlantedFault::with_active_name(fault, || {
+                conclude(None, || {
+                    for _ in 0..runs {
+                        counter.fetch_add(1, Ordering::Relaxed);
+                        execution();
+                        // One message per execution: the watchdog's sign of progress.
+                        let _ = report.send(None);
+                    }
+                })
             });
             let _ = report.send(Some(verdict));
         });

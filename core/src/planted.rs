@@ -47,13 +47,31 @@ pub struct PlantedFault {
     summary: &'static str,
     weak_memory: bool,
     in_sequences: bool,
+    caught_in: &'static [&'static str],
 }
 
 impl PlantedFault {
     /// A planted bug called `name` (unique within its target; trace files and the
     /// command line use it) that breaks `breaks`; `summary` says what the bug does.
     pub const fn new(name: &'static str, breaks: InvariantId, summary: &'static str) -> PlantedFault {
-        PlantedFault { name, breaks, summary, weak_memory: false, in_sequences: false }
+        PlantedFault { name, breaks, summary, weak_memory: false, in_sequences: false, caught_in: &[] }
+    }
+
+    /// This bug, declared caught by the target's scenarios called `scenarios`: the
+    /// kill matrix runs it on them, and the shuttle hunts look for it there. A target
+    /// refuses a bug that no scenario of its own claims.
+    pub const fn caught_in(self, scenarios: &'static [&'static str]) -> PlantedFault {
+        PlantedFault { caught_in: scenarios, ..self }
+    }
+
+    /// The scenarios declared to catch it ([`caught_in`](Self::caught_in)).
+    pub const fn scenarios(&self) -> &'static [&'static str] {
+        self.caught_in
+    }
+
+    /// Whether the scenario called `scenario` is declared to catch it.
+    pub fn is_caught_in(&self, scenario: &str) -> bool {
+        self.caught_in.contains(&scenario)
     }
 
     /// This bug, declared visible only under a weak memory model: it changes an atomic
@@ -166,8 +184,9 @@ impl PlantedFault {
 /// Declares planted bugs, each once: a `static` [`PlantedFault`] per bug, named as the
 /// bug's stable name (so the identifier *is* the name trace files and the command line
 /// use), its doc comment as its summary, and `pub static ALL: &[&PlantedFault]` listing
-/// them in declaration order. Flags after the invariant: `weak_memory` (only loom sees
-/// it), `in_sequences` (the target's operation sequences reach it).
+/// them in declaration order. After the invariant come the scenarios that catch it,
+/// `caught_in(&["scenario", ..])`, and the flags `weak_memory` (only loom sees it) and
+/// `in_sequences` (the target's operation sequences reach it), in any order.
 ///
 /// # Examples
 ///
@@ -179,24 +198,25 @@ impl PlantedFault {
 ///
 ///     pipecheck_core::planted_faults! {
 ///         /// `send` stores the value but does not wake the receiver.
-///         ForgetsWake breaks WAKE;
+///         ForgetsWake breaks WAKE, caught_in(&["send-races-recv"]);
 ///         /// `send` publishes the value with a relaxed store.
-///         RelaxedSend breaks InvariantId::NO_DATA_RACE, weak_memory;
+///         RelaxedSend breaks InvariantId::NO_DATA_RACE, weak_memory, caught_in(&["send-races-recv"]);
 ///     }
 /// }
 ///
 /// assert_eq!(faults::ForgetsWake.name(), "ForgetsWake");
 /// assert!(faults::RelaxedSend.needs_weak_memory());
+/// assert!(faults::ForgetsWake.is_caught_in("send-races-recv"));
 /// assert_eq!(faults::ALL.len(), 2);
 /// ```
 #[macro_export]
 macro_rules! planted_faults {
-    ($( $(#[doc = $doc:literal])* $name:ident breaks $breaks:expr $(, $flag:ident)* ;)+) => {
+    ($( $(#[doc = $doc:literal])* $name:ident breaks $breaks:expr $(, $flag:ident $(($arg:expr))?)* ;)+) => {
         $(
             $(#[doc = $doc])*
             #[allow(non_upper_case_globals)] // the identifier is the stable name
             pub static $name: $crate::PlantedFault =
-                $crate::PlantedFault::new(stringify!($name), $breaks, concat!($($doc, "\n"),*))$(.$flag())*;
+                $crate::PlantedFault::new(stringify!($name), $breaks, concat!($($doc, "\n"),*))$(.$flag($($arg)?))*;
         )+
         /// Every planted bug declared here, in declaration order.
         pub static ALL: &[&$crate::PlantedFault] = &[$(&$name),+];

@@ -23,7 +23,7 @@ use pipecheck_core::primitive::sync::Arc;
 use pipecheck_core::primitive::sync::atomic::{AtomicUsize, Ordering};
 use pipecheck_core::primitive::thread;
 use pipecheck_core::{AsyncMutex, CompletionError, CompletionSource, Message, PartitionedPool};
-use pipecheck_core::{InvariantId, fault, message_channel_observed};
+use pipecheck_core::{InvariantId, message_channel_observed};
 use pipecheck_properties::{CheckConfig, Monitor, ensure};
 
 use crate::scenarios::join;
@@ -35,7 +35,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "mutex-mutual-exclusion",
         summary: "three tasks take the async mutex and increment its value",
         scale: Scale::Small,
-        catches: &[&fault::MutexDoubleAdmit],
         config: CheckConfig::default,
         body: mutex_mutual_exclusion,
     },
@@ -43,7 +42,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "mutex-exit-races-enter",
         summary: "the async mutex's holder exits while an entrant counts itself in and queues",
         scale: Scale::Small,
-        catches: &[&fault::MutexSkipWakeOnExit],
         config: CheckConfig::default,
         body: mutex_exit_races_enter,
     },
@@ -51,7 +49,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "mutex-cancel-races-exit",
         summary: "a queued async-mutex enter is cancelled while the holder exits",
         scale: Scale::Small,
-        catches: &[],
         config: CheckConfig::default,
         body: mutex_cancel_races_exit,
     },
@@ -59,7 +56,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "channel-close-races-receive",
         summary: "a message-channel receive and close race for one message and the close frame",
         scale: Scale::Small,
-        catches: &[&fault::CloseDropsFrame],
         config: channel_config,
         body: channel_close_races_receive,
     },
@@ -67,7 +63,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "completion-wakes-waiter",
         summary: "a completion source is completed while its waiter registers",
         scale: Scale::Small,
-        catches: &[&fault::LostCompletionWake],
         config: CheckConfig::default,
         body: completion_wakes_waiter,
     },
@@ -75,7 +70,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "completion-stale-token",
         summary: "a late duplicate completion races the reuse of the completion source",
         scale: Scale::Small,
-        catches: &[&fault::StaleTokenAccepted],
         config: CheckConfig::default,
         body: completion_stale_token,
     },
@@ -83,7 +77,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "pool-rents-and-returns-balance",
         summary: "two workers rent and return on a partitioned pool while one steals from the other",
         scale: Scale::Small,
-        catches: &[&fault::PartitionLeak],
         config: CheckConfig::default,
         body: pool_rents_and_returns_balance,
     },
@@ -91,7 +84,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "mutex-lock-dropped-at-handoff",
         summary: "a queued async-mutex Lock is dropped around the hand-over to it while a second waiter waits",
         scale: Scale::Small,
-        catches: &[&fault::MutexDropLosesHandoff],
         config: CheckConfig::default,
         body: mutex_lock_dropped_at_handoff,
     },
@@ -99,7 +91,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "completion-abandoned-then-reset",
         summary: "a completion wait is dropped without a result and completed late while the source is reset and awaited",
         scale: Scale::Small,
-        catches: &[&fault::StaleTokenAccepted],
         config: CheckConfig::default,
         body: completion_abandoned_then_reset,
     },
@@ -107,7 +98,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "completion-reset-wakes-stale-waiter",
         summary: "a completion source is reset and completed while a waiter of the previous operation waits",
         scale: Scale::Small,
-        catches: &[&fault::ResetStrandsWaiter],
         config: CheckConfig::default,
         body: completion_reset_wakes_stale_waiter,
     },
@@ -115,7 +105,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "channel-receive-dropped-while-close-drains",
         summary: "a message-channel receive is polled and dropped while close drains two messages",
         scale: Scale::Small,
-        catches: &[&fault::CloseDropsFrame],
         config: channel_config,
         body: channel_receive_dropped_while_close_drains,
     },

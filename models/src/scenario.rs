@@ -26,8 +26,6 @@ pub struct Scenario {
     pub summary: &'static str,
     /// Which engines can afford it.
     pub scale: Scale,
-    /// Planted bugs this scenario is designed to expose.
-    pub catches: &'static [&'static PlantedFault],
     /// The run's settings (sizes, thresholds).
     pub config: fn() -> CheckConfig,
     /// The body: builds a pipe from the monitor, spawns facade threads, joins them.

@@ -30,21 +30,18 @@ pub const SCENARIOS: &[EventScenario<OneshotEvent>] = &[
         name: "send-races-recv",
         summary: "a thread sends one value while the receiver awaits it",
         scale: Scale::Small,
-        catches: &[&SKIP_RECHECK, &COMPLETE_BEFORE_VALUE],
         body: send_races_recv,
     },
     EventScenario {
         name: "drop-races-recv",
         summary: "a thread drops the sender while the receiver awaits it",
         scale: Scale::Small,
-        catches: &[&SKIP_RECHECK],
         body: drop_races_recv,
     },
     EventScenario {
         name: "many-rounds",
         summary: "24 channels in turn, each raced by a sending (or dropping) thread and a receiving thread",
         scale: Scale::Large,
-        catches: &[&SKIP_RECHECK, &COMPLETE_BEFORE_VALUE],
         body: many_rounds,
     },
 ];
@@ -63,7 +60,7 @@ pub fn target() -> Target {
 /// exposes it in every schedule, and the `recv` races for the receiver); for shuttle,
 /// 12 splits drawn from seed 1.
 pub fn generated() -> GeneratedScenarios<OneshotOp> {
-    GeneratedScenarios::new(&[&SEND_IGNORES_CLOSED])
+    GeneratedScenarios::new()
         .small(vec![vec![OneshotOp::DropReceiver, OneshotOp::Send(1)], vec![OneshotOp::Recv]])
 }
 

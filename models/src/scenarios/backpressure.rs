@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
@@ -16,7 +15,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
     summary: "the writer's flushes cross the pause threshold while the reader's partial consumes cross \
               the resume threshold",
     scale: Scale::Small,
-    catches: &[&fault::NoPauseOnFlush],
     config: pause_at_three,
     body: thresholds_crossed_concurrently,
 }];

@@ -10,8 +10,8 @@
 
 use std::sync::Arc;
 
+use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
 use super::drive::{expect_bytes, join, read_to_end};
@@ -23,7 +23,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "writer-complete-races-read",
         summary: "the writer sends two bytes and completes while the reader drains",
         scale: Scale::Small,
-        catches: &[&fault::LostWakeOnComplete],
         config: CheckConfig::default,
         body: writer_complete_races_read,
     },
@@ -31,7 +30,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "cancel-races-read",
         summary: "the read is canceled, then the writer completes, while the reader drains",
         scale: Scale::Small,
-        catches: &[&fault::LostWakeOnComplete],
         config: CheckConfig::default,
         body: cancel_races_read,
     },
@@ -39,7 +37,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "cancel-from-third-thread-races-read",
         summary: "a third thread cancels the read while the writer sends a byte and completes and the reader drains",
         scale: Scale::Small,
-        catches: &[&fault::LostWakeOnComplete, &fault::ReadLosesCancel],
         config: CheckConfig::default,
         body: cancel_from_third_thread_races_read,
     },
@@ -47,7 +44,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "flush-races-read",
         summary: "the writer flushes a two-byte frame byte by byte while the reader waits for the whole frame",
         scale: Scale::Small,
-        catches: &[&fault::LostWakeOnComplete, &fault::FlushForgetsWake],
         config: CheckConfig::default,
         body: flush_races_read,
     },
@@ -55,7 +51,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "consume-races-paused-flush",
         summary: "the reader consumes below the resume threshold while the writer's flush is pausing",
         scale: Scale::Small,
-        catches: &[&fault::NoResumeOnConsume],
         config: pause_at_two,
         body: consume_races_paused_flush,
     },
@@ -63,7 +58,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "reader-complete-races-paused-flush",
         summary: "the reader consumes too little to resume the writer, then completes, while the flush pauses",
         scale: Scale::Small,
-        catches: &[&fault::NoPauseOnFlush],
         config: pause_at_two,
         body: reader_complete_races_paused_flush,
     },

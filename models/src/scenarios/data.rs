@@ -9,7 +9,6 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
@@ -22,7 +21,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "bytes-across-segments",
         summary: "five bytes in two flushes over three two-byte segments, read in halves",
         scale: Scale::Small,
-        catches: &[&fault::ReadPastCommit],
         config: segments_of_two,
         body: bytes_across_segments,
     },
@@ -30,7 +28,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "both-complete-race-last-read",
         summary: "the writer sends and completes while the reader reads once, keeps the last byte and completes, in either order",
         scale: Scale::Small,
-        catches: &[&fault::LeakOnComplete],
         config: segments_of_two,
         body: both_complete_race_last_read,
     },
@@ -38,7 +35,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "writer-fills-tail-while-reader-reads",
         summary: "the writer takes the free tail of a four-byte segment while the reader reads its front",
         scale: Scale::Small,
-        catches: &[&fault::ReadPastCommit],
         config: one_segment_of_four,
         body: writer_fills_tail_while_reader_reads,
     },

@@ -25,8 +25,8 @@
 use std::cell::Cell;
 use std::sync::Arc;
 
+use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
 
 use super::data::one_segment_of_four;
@@ -41,7 +41,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
                   the reader examines without consuming until all are there; the writer then waits for the \
                   reader's reply before completing",
         scale: Scale::Small,
-        catches: &[&fault::RelaxedPublish, &fault::ParksWithoutRecheck, &fault::RelaxedFastRead],
         config: one_segment_of_four,
         body: read_parks_while_flush_publishes,
     },
@@ -50,7 +49,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "the writer's second byte crosses a pause threshold of two while the reader consumes the \
                   first byte, resume below one",
         scale: Scale::Small,
-        catches: &[&fault::ResumesOnStaleCount],
         config: pause_at_two,
         body: pause_crossed_while_consuming,
     },
@@ -59,7 +57,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "three one-byte flushes (pause at two) while the reader examines every byte and consumes \
                   all but the last, so its advances take no lock, until all three are there",
         scale: Scale::Small,
-        catches: &[&fault::AdvanceSkipsHandshake],
         config: pause_at_two,
         body: advance_races_locked_flush,
     },
@@ -68,7 +65,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "a read cancel from another thread racing a second byte flushed without the lock into \
                   the head the reader already holds, and the read that finds that byte",
         scale: Scale::Small,
-        catches: &[&fault::FastReadIgnoresCancel],
         config: one_segment_of_four,
         body: cancel_races_lock_free_read,
     },
@@ -77,7 +73,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "a paused flush is canceled while the reader completes, and a pending read is canceled \
                   while the writer completes",
         scale: Scale::Small,
-        catches: &[],
         config: pause_at_one,
         body: cancel_and_complete_race,
     },

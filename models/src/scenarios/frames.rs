@@ -10,8 +10,8 @@
 
 use std::sync::Arc;
 
+use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{
     CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe, ensure,
 };
@@ -26,7 +26,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "one 4-byte frame (4x the pause threshold of 1) in two 2-byte flushes; the reader \
                   examines all and consumes nothing until the frame is whole",
         scale: Scale::Small,
-        catches: &[&fault::BackpressureByConsumed],
         config: small_frames,
         body: frame_crosses_pause,
     },
@@ -35,7 +34,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "twelve 64-byte frames (4x the pause threshold of 16) sent in 1-9 byte flushes; the \
                   reader examines all and consumes only whole frames",
         scale: Scale::Large,
-        catches: &[&fault::BackpressureByConsumed, &fault::NoResumeOnConsume, &fault::NoPauseOnFlush],
         config: large_frames_config,
         body: large_frames,
     },

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
@@ -19,7 +18,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "writer, reader and a canceller: 150 messages while 30 read and flush cancels \
                   land at random points",
         scale: Scale::Large,
-        catches: &[&fault::LostWakeOnComplete, &fault::NoResumeOnConsume, &fault::ReadPastCommit],
         config: cancel_config,
         body: large_cancel,
     },
@@ -28,7 +26,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "the reader consumes 300 bytes and completes while the writer keeps sending and \
                   may be paused; the writer stops once a flush reports completion",
         scale: Scale::Large,
-        catches: &[&fault::LeakOnComplete, &fault::NoPauseOnFlush, &fault::DoubleReturn],
         config: cancel_config,
         body: large_reader_closes,
     },

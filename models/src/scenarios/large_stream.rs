@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
+use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
 use crate::scenarios::drive::join;
@@ -20,16 +20,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "a writer sends 200 messages of 1-9 bytes through 4-16 byte segments; the reader \
                   consumes most reads fully and some partially; back-pressure pauses the writer",
         scale: Scale::Large,
-        catches: &[
-            &fault::LifoPool,
-            &fault::DoubleReturn,
-            &fault::LostWakeOnComplete,
-            &fault::ReturnWriteHead,
-            &fault::ReadPastCommit,
-            &fault::NoResumeOnConsume,
-            &fault::NoPauseOnFlush,
-            &fault::LeakOnComplete,
-        ],
         config: stream_config,
         body: large_stream,
     },
@@ -38,7 +28,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "300 full 8-byte segments cycle through a pool of at most 4, so the reader's \
                   batched returns keep the pool at its maximum",
         scale: Scale::Large,
-        catches: &[&fault::LifoPool, &fault::DoubleReturn, &fault::PoolOverflow, &fault::NoPauseOnFlush],
         config: churn_config,
         body: large_pool_churn,
     },

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{AsyncMutex, ChannelError, CompletionSource, Message, fault, message_channel_observed};
+use pipecheck_core::{AsyncMutex, ChannelError, CompletionSource, Message, message_channel_observed};
 use pipecheck_properties::linearizability::{
     BackpressurePipeModel, Budget, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput,
     MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog,
@@ -29,7 +29,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "pipe-linearizable",
         summary: "a writer sends two frames and completes, a third thread cancels the read, the reader drains: the history is linearizable",
         scale: Scale::Small,
-        catches: &[],
         config: CheckConfig::default,
         body: pipe_linearizable,
     },
@@ -37,7 +36,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "mutex-linearizable",
         summary: "one task locks and unlocks the async mutex while another tries to lock it three times: the history is linearizable",
         scale: Scale::Small,
-        catches: &[&fault::TryLockFailsAfterRelease],
         config: CheckConfig::default,
         body: mutex_linearizable,
     },
@@ -45,7 +43,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "completion-linearizable",
         summary: "a task sets a completion source's result twice while another waits, resets and asks again: the history is linearizable",
         scale: Scale::Small,
-        catches: &[],
         config: CheckConfig::default,
         body: completion_linearizable,
     },
@@ -53,7 +50,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "channel-linearizable",
         summary: "a sender sends a message and the close frame while one task receives and another closes the receiving end: the history is linearizable",
         scale: Scale::Small,
-        catches: &[&fault::CloseReturnsWhileReceiving],
         config: channel_config,
         body: channel_linearizable,
     },
@@ -61,7 +57,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "pipe-reread-linearizable",
         summary: "a writer flushes two frames and completes while the reader reads, examines nothing and reads again: the history is linearizable",
         scale: Scale::Small,
-        catches: &[&fault::ReadSkipsPublishedEnd],
         config: CheckConfig::default,
         body: pipe_reread_linearizable,
     },
@@ -69,7 +64,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "pipe-backpressure-linearizable",
         summary: "a writer's first flush reaches the pause threshold and waits while the reader reads and examines; then it flushes again and completes: the history is linearizable with back-pressure",
         scale: Scale::Small,
-        catches: &[],
         config: backpressure_config,
         body: pipe_backpressure_linearizable,
     },

@@ -17,8 +17,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Wake, Waker};
 
+use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
 
 use super::drive::join;
@@ -31,7 +31,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "the writer flushes a byte, then waits for the reader's reply on a second pipe before \
                   completing: only the flush can wake the reader's first read",
         scale: Scale::Small,
-        catches: &[&fault::FlushForgetsWake],
         config: CheckConfig::default,
         body: flush_wake_is_the_only_wake,
     },
@@ -40,7 +39,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "a read polled from one task is polled again from another before the writer flushes a byte \
                   and completes: only the second task's waker ends the wait",
         scale: Scale::Small,
-        catches: &[&fault::KeepsStaleWaker],
         config: CheckConfig::default,
         body: read_repolled_from_another_task,
     },

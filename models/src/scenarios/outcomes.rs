@@ -11,8 +11,8 @@
 
 use std::sync::Arc;
 
+use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
 
 use super::drive::join;
@@ -25,7 +25,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "the writer flushes a byte, advances two more without flushing and completes, while the reader \
                   drains",
         scale: Scale::Small,
-        catches: &[&fault::CompleteDropsUnflushed],
         config: CheckConfig::default,
         body: complete_with_unflushed_races_read,
     },
@@ -34,7 +33,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "the reader completes while the writer flushes two bytes at a pause threshold of two, then two \
                   more: both flushes report completion",
         scale: Scale::Small,
-        catches: &[&fault::PausesAfterReaderCompleted],
         config: pause_at_two,
         body: reader_complete_races_pausing_flush,
     },

@@ -7,7 +7,6 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
@@ -20,7 +19,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "return-races-take",
         summary: "the reader returns two consumed segments while the writer takes one for its next write",
         scale: Scale::Small,
-        catches: &[&fault::LifoPool, &fault::DoubleReturn, &fault::ReturnWriteHead],
         config: pool_of_two,
         body: return_races_take,
     },
@@ -28,7 +26,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         name: "pool-at-maximum",
         summary: "a batch of two returns meets a pool of at most one while the writer takes",
         scale: Scale::Small,
-        catches: &[&fault::PoolOverflow],
         config: pool_of_one,
         body: return_races_take,
     },

@@ -10,8 +10,8 @@
 
 use std::sync::Arc;
 
+use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, fault};
 use pipecheck_properties::{CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
 use super::drive::join;
@@ -29,7 +29,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "read_at_least(4) with a pause threshold of 1 races two 2-byte flushes that would \
                   each pause the writer; the reader examines only what it consumes",
         scale: Scale::Small,
-        catches: &[&fault::ReadAtLeastKeepsWriterPaused],
         config: small_frames,
         body: read_at_least_above_pause,
     },
@@ -38,7 +37,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "ten 64-byte frames (4x the pause threshold of 16) in 1-9 byte flushes; the reader \
                   waits for each whole frame with read_at_least(64) and consumes it",
         scale: Scale::Large,
-        catches: &[&fault::ReadAtLeastKeepsWriterPaused, &fault::NoResumeOnConsume, &fault::NoPauseOnFlush],
         config: large_frames_config,
         body: large_read_at_least,
     },

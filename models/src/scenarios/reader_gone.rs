@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
@@ -17,7 +16,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
     summary: "the reader reads once and completes while the writer sends two bytes, then asks for \
               memory of 1, 4 and 16 bytes, advancing into each",
     scale: Scale::Small,
-    catches: &[&fault::WritesPileUpAfterReaderCompleted],
     config: growing_segments,
     body: writes_after_reader_completes,
 }];

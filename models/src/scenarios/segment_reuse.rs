@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, PipeEvent, fault};
+use pipecheck_core::{InvariantId, PipeEvent};
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe, ensure};
 
 use crate::scenarios::drive::{expect_bytes, join};
@@ -21,7 +21,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "the reader consumes everything while the writer, idle after a flush, starts its next \
                   write (get_memory, advance, flush): exactly one of them gets the head",
         scale: Scale::Small,
-        catches: &[&fault::KeepsIdleWriteHead, &fault::ReturnWriteHead],
         config: four_byte_segments,
         body: idle_head_races_next_write,
     },
@@ -30,7 +29,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         summary: "the reader consumes exactly to the first segment's end while the writer completes: that \
                   segment goes back in the same advance_to",
         scale: Scale::Small,
-        catches: &[&fault::KeepsConsumedSegment],
         config: two_byte_segments,
         body: consume_to_segment_boundary,
     },

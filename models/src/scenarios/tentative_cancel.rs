@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::fault;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
 
@@ -21,7 +20,6 @@ pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
     summary: "the writer cancels the pending read, sends two bytes and completes; the reader never \
               advances past a canceled read and reads again",
     scale: Scale::Small,
-    catches: &[&fault::CanceledReadNeedsAdvance],
     config: CheckConfig::default,
     body: canceled_read_is_tentative,
 }];

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use pipecheck_core::PlantedFault;
+use pipecheck_core::{PlantedFault, fault};
 
 use super::{SequencesFailure, SequencesRun, Target};
 use crate::Scenario;
@@ -47,6 +47,12 @@ pub fn primitives() -> Target {
         "the seed primitives: async mutex, message channel, completion source, partitioned pool",
     )
     .monitored(crate::primitives::SCENARIOS)
+    .faults(&claimed_in(crate::primitives::SCENARIOS))
+}
+
+/// pipecheck's planted bugs that name one of `scenarios`.
+fn claimed_in(scenarios: &[Scenario]) -> Vec<&'static PlantedFault> {
+    fault::ALL.iter().copied().filter(|f| scenarios.iter().any(|s| f.is_caught_in(s.name))).collect()
 }
 
 /// pipecheck's own targets: [`pipe`] and [`primitives`].
@@ -56,8 +62,6 @@ pub fn all() -> Vec<Target> {
 
 #[cfg(test)]
 mod tests {
-    use pipecheck_core::fault;
-
     use super::*;
 
     #[test]
@@ -71,7 +75,7 @@ mod tests {
             let owners = targets.iter().filter(|t| t.fault(planted.name()).is_ok()).count();
             // A fault no scenario claims (asserted by its own test only) cannot be
             // declared: a target rejects unclaimed faults.
-            let claimed = every_scenario.iter().any(|s| s.catches.contains(&planted));
+            let claimed = every_scenario.iter().any(|s| planted.is_caught_in(s.name));
             assert_eq!(owners, usize::from(claimed), "{planted} is declared by {owners} built-in targets");
         }
         let scenarios: usize = targets.iter().map(|t| t.all_scenarios().len()).sum();

@@ -86,8 +86,8 @@ impl fmt::Display for TargetError {
             }
             TargetError::Undeclared { target, scenario, fault } => write!(
                 f,
-                "scenario `{scenario}` of target `{target}` claims to catch `{fault}`, which the target does \
-                 not declare"
+                "planted bug `{fault}` of target `{target}` claims to be caught in scenario `{scenario}`, \
+                 which the target does not have"
             ),
             TargetError::Unclaimed { target, fault } => {
                 write!(f, "fault `{fault}` of target `{target}` is claimed by no scenario's `catches`")

@@ -35,15 +35,20 @@ pub struct GeneratedScenarios<I> {
     /// How many [`ConcurrentShape::LARGE`] scenarios the shuttle scenario runs, one after
     /// the other, in each execution.
     pub large: usize,
-    /// The planted faults both scenarios are designed to expose (each must break
-    /// `linearizable`).
-    pub catches: Vec<&'static PlantedFault>,
+}
+
+impl<I> Default for GeneratedScenarios<I> {
+    fn default() -> Self {
+        GeneratedScenarios::new()
+    }
 }
 
 impl<I> GeneratedScenarios<I> {
-    /// Scenarios from seed 1: a drawn small scenario and 12 large ones, claiming `catches`.
-    pub fn new(catches: &[&'static PlantedFault]) -> GeneratedScenarios<I> {
-        GeneratedScenarios { seed: 1, small: Vec::new(), large: 12, catches: catches.to_vec() }
+    /// Scenarios from seed 1: a drawn small scenario and 12 large ones. A planted bug
+    /// they are to catch (as `linearizable`) names them in its declaration:
+    /// `caught_in(&[SMALL_SCENARIO, LARGE_SCENARIO])`.
+    pub fn new() -> GeneratedScenarios<I> {
+        GeneratedScenarios { seed: 1, small: Vec::new(), large: 12 }
     }
 
     /// With `threads` as the loom scenario.
@@ -71,7 +76,7 @@ impl Target {
     /// # fn demo<S: pipecheck_properties::linearizability::OpsSpec>(spec: S) {
     /// use pipecheck_models::{GeneratedScenarios, Target};
     ///
-    /// let target = Target::new("my-type", "my concurrent type").linearizable(spec, GeneratedScenarios::new(&[]));
+    /// let target = Target::new("my-type", "my concurrent type").linearizable(spec, GeneratedScenarios::new());
     /// target.validate().unwrap();
     /// assert!(target.scenario("linearizable-small").is_ok());
     /// # }
@@ -82,7 +87,7 @@ impl Target {
     /// When `generated.small` is a split the spec calls not
     /// [`deadlock_free`](OpsSpec::deadlock_free).
     pub fn linearizable<S: OpsSpec>(self, spec: S, generated: GeneratedScenarios<S::Input>) -> Target {
-        let GeneratedScenarios { seed, small, large, catches } = generated;
+        let GeneratedScenarios { seed, small, large } = generated;
         let small = if small.is_empty() {
             fixed_scenarios(&spec, ConcurrentShape::SMALL, seed, 1).remove(0)
         } else {
@@ -99,7 +104,6 @@ impl Target {
                 SMALL_SCENARIO,
                 "a fixed generated scenario of 2 threads, checked against the sequential model",
                 Scale::Small,
-                catches.clone(),
                 move |fault, publish| {
                     let log = Arc::new(OpsLog::new());
                     publish(log.clone());
@@ -110,7 +114,6 @@ impl Target {
                 LARGE_SCENARIO,
                 "fixed generated scenarios of 2-3 threads in turn, each checked against the sequential model",
                 Scale::Large,
-                catches,
                 move |fault, publish| {
                     let log = Arc::new(OpsLog::new());
                     publish(log.clone());
@@ -149,7 +152,7 @@ mod tests {
     #[test]
     fn a_spec_adds_a_small_and_a_large_scenario_and_the_linearizable_invariant() {
         let target = Target::new("mutex-spec", "the async mutex from its spec")
-            .linearizable(MutexSpec, GeneratedScenarios::new(&[]));
+            .linearizable(MutexSpec, GeneratedScenarios::new());
         target.validate().unwrap();
         let scales: Vec<_> = target.all_scenarios().iter().map(|s| (s.name, s.scale)).collect();
         assert_eq!(scales, [(SMALL_SCENARIO, Scale::Small), (LARGE_SCENARIO, Scale::Large)]);
@@ -168,7 +171,7 @@ mod tests {
     fn a_small_scenario_that_may_deadlock_is_refused() {
         let deadlocks = vec![vec![MutexOp::Lock, MutexOp::Lock], vec![MutexOp::TryLock, MutexOp::Unlock]];
         let refused = std::panic::catch_unwind(|| {
-            Target::new("t", "t").linearizable(MutexSpec, GeneratedScenarios::new(&[]).small(deadlocks))
+            Target::new("t", "t").linearizable(MutexSpec, GeneratedScenarios::new().small(deadlocks))
         });
         let message = pipecheck_properties::panic_message(refused.unwrap_err().as_ref());
         assert!(message.contains("may deadlock"), "{message}");

@@ -32,7 +32,8 @@
 //! use pipecheck_properties::{EventMonitor, Invariant};
 //!
 //! const COUNTS: InvariantId = InvariantId::new("counts-every-add");
-//! static LOSES_ADD: PlantedFault = PlantedFault::new("LosesAdd", COUNTS, "an add is dropped");
+//! static LOSES_ADD: PlantedFault =
+//!     PlantedFault::new("LosesAdd", COUNTS, "an add is dropped").caught_in(&["one-add"]);
 //!
 //! #[derive(Debug)]
 //! enum Ev { Added, Total(u32) }
@@ -62,7 +63,6 @@
 //!     name: "one-add",
 //!     summary: "one add, then the total",
 //!     scale: Scale::Small,
-//!     catches: &[&LOSES_ADD],
 //!     body: one_add,
 //! }];
 //!
@@ -158,10 +158,21 @@ impl Target {
         self.sequences
     }
 
-    /// Declares planted faults (names unique within the target).
+    /// Declares planted faults (names unique within the target); each names the
+    /// scenarios that catch it ([`PlantedFault::caught_in`]).
     pub fn faults(mut self, faults: &[&'static PlantedFault]) -> Target {
         self.faults.extend_from_slice(faults);
+        self.link();
         self
+    }
+
+    /// Fills in each scenario's [`catches`](TargetScenario::catches): the target's
+    /// faults that name it.
+    fn link(&mut self) {
+        for scenario in &mut self.scenarios {
+            scenario.catches =
+                self.faults.iter().copied().filter(|f| f.is_caught_in(scenario.name)).collect();
+        }
     }
 
     /// Adds scenarios reporting events `E`, each run checked by a fresh
@@ -178,6 +189,7 @@ impl Target {
             }
         }
         self.scenarios.extend(scenarios.iter().map(|s| TargetScenario::from_events(*s, invariants)));
+        self.link();
         self
     }
 
@@ -194,20 +206,14 @@ impl Target {
             }
         }
         self.scenarios.extend(scenarios);
+        self.link();
         self
     }
 
     /// Adds scenarios over the pipe's [`Monitor`](pipecheck_properties::Monitor) (its
     /// pipes, seed primitives and whole invariant registry), as pipecheck declares its
     /// own targets; the faults they claim are declared with them.
-    pub fn monitored(mut self, scenarios: &[crate::Scenario]) -> Target {
-        for scenario in scenarios {
-            for &fault in scenario.catches {
-                if !self.faults.iter().any(|f| f.name() == fault.name()) {
-                    self.faults.push(fault);
-                }
-            }
-        }
+    pub fn monitored(self, scenarios: &[crate::Scenario]) -> Target {
         let erased = scenarios.iter().map(|&s| TargetScenario::from_monitored(s)).collect();
         self.scenarios(crate::invariants(), erased)
     }
@@ -300,12 +306,14 @@ impl Target {
             if self.scenarios[..i].iter().any(|t| t.name == s.name) {
                 return Err(TargetError::Duplicate { target: self.name, what: "scenario", name: s.name });
             }
-            for caught in &s.catches {
-                self.fault(caught.name()).map_err(|_| TargetError::Undeclared {
+        }
+        for fault in &self.faults {
+            if let Some(&missing) = fault.scenarios().iter().find(|&&name| self.scenario(name).is_err()) {
+                return Err(TargetError::Undeclared {
                     target: self.name,
-                    scenario: s.name,
-                    fault: caught.name(),
-                })?;
+                    scenario: missing,
+                    fault: fault.name(),
+                });
             }
         }
         let engine_named = [InvariantId::NO_LOST_WAKEUP, InvariantId::NO_DATA_RACE];

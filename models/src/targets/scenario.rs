@@ -25,7 +25,8 @@ pub struct TargetScenario {
     pub summary: &'static str,
     /// Which engines can afford it.
     pub scale: Scale,
-    /// The planted faults it is designed to expose.
+    /// The planted faults of its target that declare it catches them
+    /// ([`PlantedFault::caught_in`]), filled in by the target.
     pub catches: Vec<&'static PlantedFault>,
     /// The sequential model whose histories it checks for `linearizable`, if any (the
     /// campaign's `linearizable` column).
@@ -40,10 +41,9 @@ impl TargetScenario {
         name: &'static str,
         summary: &'static str,
         scale: Scale,
-        catches: Vec<&'static PlantedFault>,
         run: impl Fn(Option<&'static PlantedFault>, &Publish) + Send + Sync + 'static,
     ) -> TargetScenario {
-        TargetScenario { name, summary, scale, catches, model: None, run: Arc::new(run) }
+        TargetScenario { name, summary, scale, catches: Vec::new(), model: None, run: Arc::new(run) }
     }
 
     /// This scenario, declared to check its recorded histories against the sequential
@@ -58,8 +58,8 @@ impl TargetScenario {
         scenario: EventScenario<E>,
         invariants: fn() -> Vec<Box<dyn Invariant<E>>>,
     ) -> TargetScenario {
-        let EventScenario { name, summary, scale, catches, body } = scenario;
-        TargetScenario::new(name, summary, scale, catches.to_vec(), move |fault, publish| {
+        let EventScenario { name, summary, scale, body } = scenario;
+        TargetScenario::new(name, summary, scale, move |fault, publish| {
             PlantedFault::activate_opt(fault, || {
                 let monitor = EventMonitor::new(invariants());
                 publish(monitor.clone());
@@ -71,21 +71,15 @@ impl TargetScenario {
 
     /// A pipe-monitor [`Scenario`](crate::Scenario) (see [`Target::monitored`](super::Target::monitored)).
     pub(super) fn from_monitored(scenario: crate::Scenario) -> TargetScenario {
-        let catches = scenario.catches.to_vec();
-        let erased = TargetScenario::new(
-            scenario.name,
-            scenario.summary,
-            scenario.scale,
-            catches,
-            move |fault, publish| {
+        let erased =
+            TargetScenario::new(scenario.name, scenario.summary, scenario.scale, move |fault, publish| {
                 PlantedFault::activate_opt(fault, || {
                     let monitor = scenario.monitor();
                     publish(monitor.clone() as Arc<dyn RunLog>);
                     (scenario.body)(&monitor);
                     monitor.assert_finished();
                 });
-            },
-        );
+            });
         match crate::sequential_model(scenario.name) {
             Some(model) => erased.checking_model(model),
             None => erased,
@@ -142,8 +136,6 @@ pub struct EventScenario<E: 'static> {
     pub summary: &'static str,
     /// Small (loom and shuttle) or large (shuttle only).
     pub scale: Scale,
-    /// The planted faults it is designed to expose.
-    pub catches: &'static [&'static PlantedFault],
     /// The body.
     pub body: fn(&Arc<EventMonitor<E>>),
 }

@@ -9,7 +9,7 @@
 
 use std::process::Command;
 
-/// Runs the worker binary over `jobs` (`id:engine:scenario:fault` specs).
+/// Runs the worker binary over `jobs` (`id:engine:target/scenario:fault` specs).
 fn worker(jobs: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_pipecheck"))
         .args(["worker", "--iterations", "100", "--time", "20", "--loom-bound", "2", "--seed", "1"])
@@ -23,8 +23,8 @@ fn a_fault_caught_under_the_pipe_lock_does_not_abort_the_worker() {
     // `NoPauseOnFlush` fires in the flush's commit, under the lock; the job runs first in
     // a fresh process, where the abort used to happen, and a clean job follows it.
     let output = worker(&[
-        "0:loom:reader-complete-races-paused-flush:NoPauseOnFlush",
-        "1:loom:writer-complete-races-read:-",
+        "0:loom:pipe/reader-complete-races-paused-flush:NoPauseOnFlush",
+        "1:loom:pipe/writer-complete-races-read:-",
     ]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);

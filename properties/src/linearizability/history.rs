@@ -1,12 +1,22 @@
 //! [`History`]: the operations of a concurrent run, each with its thread, arguments,
 //! result, and invocation and response times.
 //!
-//! Times are stamps of one clock shared by the threads (the
-//! [`Recorder`](super::Recorder)'s counter, or hand-written numbers in tests): an
-//! operation *precedes* another in real time when its response stamp is smaller than
-//! the other's invocation stamp; otherwise the two overlap and may linearize in either
-//! order. A thread runs one operation at a time, so its operations are totally ordered,
-//! and only its last one may be pending (invoked, never returned).
+//! Which operation must precede which is the history's [`Precedence`]:
+//!
+//! * [`Precedence::RealTime`] (the default): times are stamps of one clock shared by the
+//!   threads (the [`Recorder`](super::Recorder)'s counter under shuttle and on threads,
+//!   or hand-written numbers in tests): an operation *precedes* another when its
+//!   response stamp is smaller than the other's invocation stamp; otherwise the two
+//!   overlap and may linearize in either order.
+//! * [`Precedence::HappensBefore`]: only what the execution established orders
+//!   operations of different threads: program order within each thread plus explicit
+//!   happens-before edges (spawn and join), closed transitively. Stamps then order each
+//!   thread's own operations only. This is the order a weak-memory execution (loom's
+//!   C11 model) guarantees: an operation that starts "later" by any clock may still read
+//!   stale values unless an edge orders it after the other.
+//!
+//! A thread runs one operation at a time, so its operations are totally ordered, and
+//! only its last one may be pending (invoked, never returned).
 
 use std::fmt;
 
@@ -47,6 +57,20 @@ impl<I, O> Operation<I, O> {
     }
 }
 
+/// Which operations of a [`History`] must precede which in a linearization.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Precedence {
+    /// Real-time order of the stamps, which come from one clock shared by the threads
+    /// ([`Operation::precedes`]).
+    #[default]
+    RealTime,
+    /// Program order within each thread plus these edges `(a, b)` (`a` returned before
+    /// `b` was invoked, established by the execution: `a` ran before the spawn of `b`'s
+    /// thread, or `b` after the join of `a`'s), closed transitively. Stamps order each
+    /// thread's own operations only.
+    HappensBefore(Vec<(OpId, OpId)>),
+}
+
 /// A malformed history: what the checker refuses to decide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HistoryError {
@@ -63,6 +87,9 @@ pub enum HistoryError {
     },
     /// A pending operation is followed by another operation of its thread.
     PendingNotLast(OpId),
+    /// A happens-before edge names an operation the history does not have, or goes
+    /// from a pending operation (which never returned) to another.
+    BadEdge(OpId, OpId),
 }
 
 impl fmt::Display for HistoryError {
@@ -75,6 +102,9 @@ impl fmt::Display for HistoryError {
                 write!(f, "thread {thread}: operation {second} was invoked before {first} returned")
             }
             HistoryError::PendingNotLast(op) => write!(f, "pending operation {op} is not its thread's last"),
+            HistoryError::BadEdge(a, b) => {
+                write!(f, "happens-before edge {a} -> {b} is not between a returned operation and another")
+            }
         }
     }
 }
@@ -97,11 +127,12 @@ impl std::error::Error for HistoryError {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct History<I, O> {
     ops: Vec<Operation<I, O>>,
+    precedence: Precedence,
 }
 
 impl<I, O> Default for History<I, O> {
     fn default() -> Self {
-        History { ops: Vec::new() }
+        History { ops: Vec::new(), precedence: Precedence::RealTime }
     }
 }
 
@@ -125,6 +156,41 @@ impl<I, O> History<I, O> {
     /// Adds an operation that never returned.
     pub fn pending(&mut self, thread: usize, input: I, invoked: u64) -> OpId {
         self.push(Operation { thread, input, output: None, invoked, responded: None })
+    }
+
+    /// Orders operations of different threads by `precedence` instead of real time.
+    pub fn set_precedence(&mut self, precedence: Precedence) {
+        self.precedence = precedence;
+    }
+
+    /// How operations of different threads are ordered.
+    pub fn precedence(&self) -> &Precedence {
+        &self.precedence
+    }
+
+    /// Under [`Precedence::HappensBefore`], `before[b][a]`: whether `a` must precede `b`
+    /// (program order and the edges, transitively); `None` under real time.
+    pub(super) fn happens_before(&self) -> Option<Vec<Vec<bool>>> {
+        let Precedence::HappensBefore(edges) = &self.precedence else { return None };
+        let mut direct: Vec<Vec<usize>> = vec![Vec::new(); self.ops.len()];
+        for (_, ids) in self.by_thread() {
+            for pair in ids.windows(2) {
+                direct[pair[1].0].push(pair[0].0);
+            }
+        }
+        for (a, b) in edges {
+            direct[b.0].push(a.0);
+        }
+        let mut before = vec![vec![false; self.ops.len()]; self.ops.len()];
+        for (op, row) in before.iter_mut().enumerate() {
+            let mut stack = direct[op].clone();
+            while let Some(pred) = stack.pop() {
+                if !std::mem::replace(&mut row[pred], true) {
+                    stack.extend(&direct[pred]);
+                }
+            }
+        }
+        Some(before)
     }
 
     /// The operation `id`.
@@ -168,7 +234,8 @@ impl<I, O> History<I, O> {
     }
 
     /// Checks the history is well formed: responses after invocations, each thread's
-    /// operations one after another, a pending operation last in its thread.
+    /// operations one after another, a pending operation last in its thread, and
+    /// happens-before edges between a returned operation and another.
     ///
     /// # Errors
     ///
@@ -189,6 +256,12 @@ impl<I, O> History<I, O> {
                     }
                     Some(_) => {}
                 }
+            }
+        }
+        if let Precedence::HappensBefore(edges) = &self.precedence {
+            let returned = |id: OpId| self.ops.get(id.0).is_some_and(Operation::is_complete);
+            if let Some(&(a, b)) = edges.iter().find(|(a, b)| !returned(*a) || b.0 >= self.ops.len()) {
+                return Err(HistoryError::BadEdge(a, b));
             }
         }
         Ok(())

@@ -46,7 +46,7 @@ pub use concurrent::{
     fixed_scenarios, run_concurrent, run_concurrent_logged, shrink_concurrent,
 };
 pub use ensure::ensure_linearizable;
-pub use history::{History, HistoryError, OpId, Operation};
+pub use history::{History, HistoryError, OpId, Operation, Precedence};
 pub use model::SequentialModel;
 pub use mutex_model::{MutexModel, MutexOp};
 pub use mutex_spec::{MutexSpec, SharedMutex};

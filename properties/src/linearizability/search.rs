@@ -7,6 +7,10 @@
 //! cache of the configurations already explored — the set of placed operations and the
 //! model state — since a configuration that failed once fails again.
 //!
+//! "Precedes" is the history's [`Precedence`](super::history::Precedence): real time by
+//! the stamps, or program order plus happens-before edges (the transitive closure,
+//! computed once per check).
+//!
 //! Here a thread runs one operation at a time, so the placed set is always a prefix of
 //! each thread's operations: a vector of per-thread counts encodes it exactly (the
 //! bitset of the literature, without its size), and the minimal operations are at most
@@ -70,20 +74,24 @@ pub(super) struct Partition<'h, M: SequentialModel> {
     threads: Vec<Vec<OpId>>,
     /// Per thread, how many operations returned (a pending one can only be last).
     completed: Vec<usize>,
+    /// `before[b][a]`: `a` must precede `b` (happens-before precedence); `None`: real time.
+    before: Option<&'h [Vec<bool>]>,
 }
 
 impl<'h, M: SequentialModel> Partition<'h, M> {
-    /// The partition made of `threads`' operations (each list in program order).
+    /// The partition made of `threads`' operations (each list in program order);
+    /// `before` is the history's happens-before closure, if it has one.
     pub(super) fn new(
         model: &'h M,
         history: &'h History<M::Input, M::Output>,
         threads: Vec<Vec<OpId>>,
+        before: Option<&'h [Vec<bool>]>,
     ) -> Self {
         let completed = threads
             .iter()
             .map(|ops| ops.iter().filter(|id| history.get(**id).is_complete()).count())
             .collect();
-        Partition { model, history, threads, completed }
+        Partition { model, history, threads, completed, before }
     }
 
     /// Searches for a linearization.
@@ -140,7 +148,7 @@ impl<'h, M: SequentialModel> Partition<'h, M> {
         for (thread, ops) in self.threads.iter().enumerate() {
             let Some(&id) = ops.get(progress[thread]) else { continue };
             let op = self.history.get(id);
-            if !self.is_minimal(progress, thread, op.invoked) {
+            if !self.is_minimal(progress, thread, id) {
                 continue;
             }
             match &op.output {
@@ -156,21 +164,26 @@ impl<'h, M: SequentialModel> Partition<'h, M> {
         choices
     }
 
-    /// Whether no other thread's next unplaced operation returned before `invoked`
-    /// (a thread's later operations return later still).
-    fn is_minimal(&self, progress: &[usize], thread: usize, invoked: u64) -> bool {
+    /// Whether no other thread's next unplaced operation precedes `id` (a thread's
+    /// later operations follow that one, so none of them precedes `id` either).
+    fn is_minimal(&self, progress: &[usize], thread: usize, id: OpId) -> bool {
         self.threads.iter().enumerate().all(|(other, ops)| {
-            other == thread
-                || ops
-                    .get(progress[other])
-                    .and_then(|id| self.history.get(*id).responded)
-                    .is_none_or(|responded| responded >= invoked)
+            other == thread || ops.get(progress[other]).is_none_or(|&first| !self.precedes(first, id))
         })
+    }
+
+    /// Whether `a` must precede `b`.
+    fn precedes(&self, a: OpId, b: OpId) -> bool {
+        match self.before {
+            Some(before) => before[b.0][a.0],
+            None => self.history.get(a).precedes(self.history.get(b)),
+        }
     }
 
     /// Of the returned operations not placed after `progress`, the one that returned
     /// first: everything invoked after its response must follow it, so it is the one
-    /// the search could not place.
+    /// the search could not place (under happens-before precedence, stamps of different
+    /// threads are not comparable: the one whose thread's stamp is smallest).
     fn first_unreturned(&self, progress: &[usize]) -> OpId {
         self.threads
             .iter()

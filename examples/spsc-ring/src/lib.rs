@@ -12,5 +12,7 @@
 
 mod ring;
 pub mod ring_check;
+pub mod stack;
+pub mod stack_check;
 
 pub use ring::{Consumer, PopError, Producer, PushError, ring};

@@ -65,6 +65,22 @@ mod ring_loom {
     }
 }
 
+#[cfg(feature = "loom")]
+mod stack_loom {
+    use pipecheck_models::target::SMALL_SCENARIO;
+    use spsc_ring::stack_check::target;
+
+    use super::loom_case;
+
+    loom_cases! {
+        pushes_race_pop_keeps_stack_conserved: target, "pushes-race-pop", -;
+        generated_scenario_is_linearizable: target, SMALL_SCENARIO, -;
+        push_relaxed_is_caught_as_a_data_race: target, "pushes-race-pop", "PushRelaxed";
+        retry_without_relink_is_caught_as_stack_conserved: target, "pushes-race-pop", "RetryWithoutRelink";
+        stale_pop_is_caught_as_linearizable: target, SMALL_SCENARIO, "StalePop";
+    }
+}
+
 #[cfg(feature = "shuttle")]
 mod ring_shuttle {
     use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind, Shuttle};

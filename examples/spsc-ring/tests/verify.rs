@@ -65,6 +65,29 @@ mod ring_loom {
     }
 }
 
+/// loom: `count` generated scenarios of `spec` (seed 1, 2 threads of at most 2
+/// operations), each explored within the bound and checked for `linearizable`.
+#[cfg(feature = "loom")]
+fn loom_generated<S: pipecheck_properties::linearizability::OpsSpec>(spec: S, count: usize) {
+    use pipecheck_properties::linearizability::{ConcurrentShape, fixed_scenarios, run_concurrent};
+    for (index, threads) in fixed_scenarios(&spec, ConcurrentShape::SMALL, 1, count).into_iter().enumerate() {
+        let (name, spec) = (format!("{spec:?}-generated-{index}: {threads:?}"), spec.clone());
+        pipecheck_models::loom_harness::explore(&name, 3, move || drop(run_concurrent(&spec, &threads)));
+    }
+}
+
+#[cfg(feature = "loom")]
+#[test]
+fn ring_generated_scenarios_are_linearizable_by_program_order() {
+    loom_generated(spsc_ring::ring_check::RingModel(2), 12);
+}
+
+#[cfg(feature = "loom")]
+#[test]
+fn stack_generated_scenarios_are_linearizable_by_program_order() {
+    loom_generated(spsc_ring::stack_check::StackModel(12), 12);
+}
+
 #[cfg(feature = "loom")]
 mod stack_loom {
     use pipecheck_models::target::SMALL_SCENARIO;
@@ -123,6 +146,56 @@ mod ring_shuttle {
     }
 }
 
+#[cfg(feature = "shuttle")]
+mod stack_shuttle {
+    use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind, Shuttle};
+    use pipecheck_properties::{Engine, Verdict};
+    use spsc_ring::stack_check::{RETRY_WITHOUT_RELINK, STALE_POP, target};
+
+    #[test]
+    fn every_scenario_passes_and_the_non_weak_memory_bugs_are_caught() {
+        let target = target();
+        for kind in [SchedulerKind::Random, SchedulerKind::Pct { depth: 3 }] {
+            let engine = Shuttle { kind, seed: 1, iterations: 300, max_steps: DEFAULT_MAX_STEPS };
+            for scenario in target.all_scenarios() {
+                assert_eq!(
+                    engine.check(scenario.execution(None)).verdict,
+                    Verdict::Pass,
+                    "{}",
+                    scenario.name
+                );
+            }
+            for fault in [&RETRY_WITHOUT_RELINK, &STALE_POP] {
+                for scenario in target.scenarios_catching(fault) {
+                    let checked = engine.check(scenario.execution(Some(fault)));
+                    eprintln!(
+                        "{fault} in {} under {}: {} executions",
+                        scenario.name,
+                        engine.name(),
+                        checked.executions
+                    );
+                    assert!(checked.verdict.names(fault.breaks()), "{fault}: {}", checked.verdict);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(not(any(feature = "loom", feature = "shuttle")))]
+mod stack_std {
+    use pipecheck_properties::linearizability::{SequenceConfig, check_sequences};
+    use spsc_ring::stack_check::{StackModel, target};
+
+    #[test]
+    fn every_scenario_runs_clean_on_threads_and_sequences_match_the_model() {
+        target().validate().unwrap();
+        for scenario in target().all_scenarios() {
+            (0..20).for_each(|_| scenario.run_once(None, &|_| {}));
+        }
+        check_sequences(&StackModel(3), &SequenceConfig::default()).unwrap();
+    }
+}
+
 #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 mod ring_std {
     use pipecheck_properties::linearizability::{SequenceConfig, check_sequences};
@@ -136,4 +209,22 @@ mod ring_std {
         }
         check_sequences(&RingModel(2), &SequenceConfig::default()).unwrap();
     }
+}
+
+/// Not a false verdict: with Acquire/Release indices (no SeqCst fence), `Push(3)` may load
+/// a stale `head` (Full) while the consumer's second pop loads a stale `tail` (Empty):
+/// store buffering. No order of `Push 1, Push 2, Push 3 -> Full || Pop -> 1, Pop -> Empty`
+/// respects program order, so the ring is linearizable only for the answers the small
+/// scenarios (2 operations per thread) can see; a SeqCst fence before each side loads
+/// the other's index would forbid it.
+#[cfg(feature = "loom")]
+#[test]
+fn store_buffering_makes_full_and_empty_non_linearizable_under_c11() {
+    use pipecheck_properties::linearizability::run_concurrent;
+    use spsc_ring::ring_check::{Op, RingModel};
+    let threads = vec![vec![Op::Push(1), Op::Push(2), Op::Push(3)], vec![Op::Pop, Op::Pop]];
+    let linearizable = pipecheck_core::InvariantId::LINEARIZABLE;
+    pipecheck_models::loom_harness::expect_model_caught(linearizable, 3, move || {
+        drop(run_concurrent(&RingModel(2), &threads))
+    });
 }

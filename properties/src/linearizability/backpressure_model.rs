@@ -16,7 +16,7 @@
 //! reader, so a return placed at its flush's response sees the same state as one
 //! placed at the release: `split_flushes` puts it there.
 
-use super::history::{History, Operation};
+use super::history::{History, OpId, Operation};
 use super::model::SequentialModel;
 use super::pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
 
@@ -87,7 +87,9 @@ impl BackpressurePipeModel {
     /// ```
     pub fn split_flushes(history: &History<PipeOp, PipeOutput>) -> History<BackpressureOp, PipeOutput> {
         let mut split = History::new();
-        for op in history.ops() {
+        let mut origin = Vec::new();
+        for (index, op) in history.ops().iter().enumerate() {
+            origin.push(OpId(index));
             let invoked = op.invoked * 2;
             let responded = op.responded.map(|r| r * 2);
             match (&op.input, responded) {
@@ -99,6 +101,7 @@ impl BackpressurePipeModel {
                         invoked,
                         responded: Some(responded - 2),
                     });
+                    origin.push(OpId(index));
                     split.push(Operation {
                         thread: op.thread,
                         input: BackpressureOp::FlushReturn,
@@ -118,6 +121,7 @@ impl BackpressurePipeModel {
                 }
             }
         }
+        history.carry_precedence(&mut split, &origin);
         split
     }
 }

@@ -26,7 +26,7 @@
 
 use std::collections::VecDeque;
 
-use super::history::{History, Operation};
+use super::history::{History, OpId, Operation};
 use super::model::SequentialModel;
 
 /// A message-channel operation.
@@ -121,7 +121,9 @@ impl MessageChannelModel {
             split_part(&mut next_thread, input, output, op)
         };
         let mut parts = Vec::new();
-        for op in history.ops() {
+        let mut origin = Vec::new();
+        for (index, op) in history.ops().iter().enumerate() {
+            let before = parts.len();
             match (&op.input, &op.output) {
                 (ChannelOp::Close, Some(ChannelOutput::Drained(drained))) => {
                     for message in drained {
@@ -131,10 +133,12 @@ impl MessageChannelModel {
                 }
                 _ => parts.push(op.clone()),
             }
+            origin.extend(std::iter::repeat_n(OpId(index), parts.len() - before));
         }
         for op in parts {
             split.push(op);
         }
+        history.carry_precedence(&mut split, &origin);
         split
     }
 }

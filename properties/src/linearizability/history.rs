@@ -193,6 +193,30 @@ impl<I, O> History<I, O> {
         Some(before)
     }
 
+    /// Gives `derived`, a history made from this one operation by operation
+    /// (`origin[i]` is the operation of `self` that derived operation `i` of `derived`,
+    /// e.g. a close split into its parts), this history's precedence: under
+    /// [`Precedence::HappensBefore`], an edge between two derived operations whenever
+    /// their origins are ordered (parts of one origin keep only their own threads'
+    /// program order); under real time nothing, the derived stamps carry it.
+    ///
+    /// # Panics
+    ///
+    /// When `origin` is not one operation of `self` per operation of `derived`.
+    pub fn carry_precedence<I2, O2>(&self, derived: &mut History<I2, O2>, origin: &[OpId]) {
+        assert_eq!(origin.len(), derived.len(), "one origin per derived operation");
+        let Some(before) = self.happens_before() else { return };
+        let mut edges = Vec::new();
+        for (a, from) in origin.iter().enumerate() {
+            for (b, to) in origin.iter().enumerate() {
+                if from != to && before[to.0][from.0] && derived.ops[a].is_complete() {
+                    edges.push((OpId(a), OpId(b)));
+                }
+            }
+        }
+        derived.set_precedence(Precedence::HappensBefore(edges));
+    }
+
     /// The operation `id`.
     ///
     /// # Panics

@@ -1,10 +1,12 @@
 //! Linearizability: is a concurrent history equivalent to some sequential order of its
-//! operations that respects real time?
+//! operations that respects real time (under loom: program order and spawn/join, see
+//! [`Recorder`] and [`Precedence`])?
 //!
 //! * a [`SequentialModel`] is the sequential specification (porcupine's model; its docs
 //!   state the rule for blocking operations, as for dual data structures);
 //! * a [`History`] lists each thread's operations with invocation and response stamps,
-//!   recorded by a [`Recorder`] under any engine, or written by hand;
+//!   recorded by a [`Recorder`] under any engine, or written by hand, and its
+//!   [`Precedence`]: real time, or program order plus happens-before edges;
 //! * [`check`] runs Wing & Gong's search with Lowe's memoization, per partition
 //!   (P-compositionality), within a [`Budget`], and answers a [`Linearization`]:
 //!   linearizable, not (with the longest linearizable prefix and the operation it

@@ -136,7 +136,8 @@ fn race(m: &Arc<EventMonitor<(Op, Out)>>, capacity: usize, ops: &'static [Op], p
     // a thread that has not run yet.
     let consumer =
         thread::spawn(move || (0..pops).for_each(|_| mc.record_by("consumer", (Op::Pop, consume(&mut rx)))));
-    (producer.join().unwrap(), consumer.join().unwrap());
+    producer.join().unwrap();
+    consumer.join().unwrap();
 }
 const SCENARIOS: &[EventScenario<(Op, Out)>] = &[
     EventScenario {

@@ -44,7 +44,8 @@ impl Invariant<(Op, Out)> for Conserved {
     }
     fn finish(&mut self) -> Result<(), String> {
         let (mut pushed, mut popped) = (self.0.clone(), self.1.clone());
-        (pushed.sort(), popped.sort());
+        pushed.sort();
+        popped.sort();
         (pushed == popped).then_some(()).ok_or(format!("pushed {:?}, popped {:?}", self.0, self.1))
     }
 }

@@ -22,22 +22,30 @@ pub static CLOSED_WITHOUT_RECHECK: PlantedFault =
 
 /// A ring operation (the model's input; with its [`Out`], the scenarios' event).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
 pub enum Op {
+    /// `push(value)` (producer).
     Push(u64),
+    /// `pop()` (consumer).
     Pop,
+    /// `close()` (producer).
     Close,
 }
 /// What an operation returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
 pub enum Out {
+    /// `push` returned `Ok`.
     Pushed,
+    /// `push` returned `Full`.
     Full,
+    /// `push` returned `Closed`.
     Refused,
+    /// `pop` returned this value.
     Popped(u64),
+    /// `pop` returned `Empty`.
     Empty,
+    /// `pop` returned `Closed`.
     Closed,
+    /// `close` returned.
     Done,
 }
 

@@ -16,12 +16,14 @@
 //!   [`concurrent_execution`] / [`shrink_concurrent`] run generated 2–3-thread
 //!   scenarios under any engine, checked for linearizability and shrunk.
 
+mod allowance;
 mod backpressure_model;
 mod channel_model;
 mod check;
 mod completion_model;
 mod concurrent;
 mod ensure;
+mod events;
 mod history;
 mod model;
 mod mutex_model;
@@ -29,24 +31,28 @@ mod mutex_spec;
 mod ops_log;
 mod ops_spec;
 mod outcome;
+mod partition;
 mod pipe_model;
 mod recorder;
 mod search;
 mod seeded;
 mod sequences;
+mod stats;
 mod synthetic;
 mod timeline;
+mod visited;
 
 pub use backpressure_model::{BackpressureOp, BackpressurePipeModel, BackpressureState};
 pub use channel_model::{ChannelOp, ChannelOutput, ChannelState, MessageChannelModel};
-pub use check::check;
+pub use check::{check, check_report};
 pub use completion_model::{CompletionModel, CompletionOp, CompletionOutput, Slot};
 pub use concurrent::{
     ConcurrentConfig, ConcurrentFailure, ConcurrentShape, concurrent_execution, concurrent_scenarios,
     fixed_scenarios, run_concurrent, run_concurrent_logged, shrink_concurrent,
 };
 pub use ensure::ensure_linearizable;
-pub use history::{History, HistoryError, OpId, Operation};
+pub use events::{Event, EventError};
+pub use history::{History, HistoryError, OpId, Operation, PendingPolicy, Precedence};
 pub use model::SequentialModel;
 pub use mutex_model::{MutexModel, MutexOp};
 pub use mutex_spec::{MutexSpec, SharedMutex};
@@ -56,5 +62,6 @@ pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};
 pub use pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
 pub use recorder::{Invoked, Recorder, ThreadLog};
 pub use sequences::{SequenceConfig, SequenceMismatch, SequencesPassed, check_sequences};
+pub use stats::{CheckReport, PartitionStats, PartitionVerdict};
 pub use synthetic::synthetic_pipe_history;
 pub use timeline::{explain, timeline};

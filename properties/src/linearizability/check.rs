@@ -5,8 +5,9 @@
 //! a partition that fails quickly is found even beside one whose search explodes: a
 //! definite failure anywhere wins over running out of budget elsewhere, and which
 //! partitions are searched does not depend on how their keys are numbered. Within a
-//! round, up to [`Budget::threads`] partitions run at once (`std::thread::scope`), and
-//! the first failure stops the others. Searches pause and resume, so no work is redone.
+//! later round, up to [`Budget::threads`] partitions run at once (`std::thread::scope`;
+//! the first round runs on the caller's thread, as it is too short to pay for threads),
+//! and the first failure stops the others. Searches pause and resume, so no work is redone.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -101,8 +102,12 @@ pub fn check_report<M: SequentialModel>(
     let mut failed: Option<usize> = None;
     let mut exhausted: Option<Exhausted> = None;
     let mut peak_bytes = 0;
+    let mut first_round = true;
     while !undecided.is_empty() {
-        let steps = round(&searches, &undecided, &pool, quota, workers);
+        // The first round is short: threads would cost more than they save.
+        let threads = if first_round { 1 } else { workers };
+        first_round = false;
+        let steps = round(&searches, &undecided, &pool, quota, threads);
         peak_bytes = peak_bytes.max(pool.bytes_in_use());
         for (at, step) in undecided.iter().copied().zip(steps) {
             match step {

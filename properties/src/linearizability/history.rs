@@ -278,7 +278,7 @@ impl<I, O> History<I, O> {
     }
 
     /// The operation `id`, to fill in its response.
-    pub(super) fn op_mut(&mut self, id: OpId) -> &mut Operation<I, O> {
+    pub(crate) fn op_mut(&mut self, id: OpId) -> &mut Operation<I, O> {
         &mut self.ops[id.0]
     }
 

@@ -42,6 +42,9 @@ mod synthetic;
 mod timeline;
 mod visited;
 
+pub mod foreign;
+pub mod html;
+
 pub use backpressure_model::{BackpressureOp, BackpressurePipeModel, BackpressureState};
 pub use channel_model::{ChannelOp, ChannelOutput, ChannelState, MessageChannelModel};
 pub use check::{check, check_report};

@@ -2,7 +2,7 @@
 //! a simulator that writes such logs with known verdicts (so the comparison runs
 //! without the data set, and in CI).
 //!
-//! * [`etcd`]: Jepsen's etcd register test (`INFO  jepsen.util - 3	:invoke	:cas	[1 4]`):
+//! * [`etcd`]: Jepsen's etcd register test (`INFO  jepsen.util - 3⇥:invoke⇥:cas⇥[1 4]`, ⇥ a tab):
 //!   read, write and compare-and-set on one register; an `:info` outcome (a timeout)
 //!   may or may not have taken effect ([`PendingPolicy::MayHaveTakenEffect`](super::PendingPolicy)).
 //! * [`kv`]: the key-value format (`{:process 0, :type :invoke, :f :append, :key "0",

@@ -138,7 +138,9 @@ fn budgets_end_in_unknown_with_what_was_explored() {
         "{:?}",
         report.verdict
     );
-    assert!(took <= time.mul_f64(1.1), "{took:?} for a budget of {time:?}");
+    eprintln!("time budget {time:?}: the check reports {:?}, the caller saw {took:?}", report.elapsed);
+    // 10%, plus slack for a loaded CI machine that deschedules the test thread.
+    assert!(took <= time.mul_f64(1.1) + Duration::from_millis(100), "{took:?} for a budget of {time:?}");
 }
 
 #[test]

@@ -47,7 +47,8 @@ pub(super) enum Step {
 /// reach it, and where the enumeration of its successors stands.
 #[derive(Debug)]
 struct Frame<S> {
-    state: S,
+    /// The state reached, as its entry in the visited set (which owns it).
+    state: u32,
     op: u32,
     /// The next thread whose next operation to try.
     cursor: u32,
@@ -148,10 +149,10 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             let init = self.model.init();
             let hash = Visited::hash(0, &init);
             let heap = self.model.state_heap_bytes(&init);
-            if let Err(why) = self.visited.insert(hash, &self.bits, &init, heap, allowance) {
-                return Step::Exhausted(why);
+            match self.visited.insert(hash, &self.bits, init, heap, allowance) {
+                Err(why) => return Step::Exhausted(why),
+                Ok(entry) => self.push(ROOT, entry.expect("the first state is new")),
             }
-            self.push(ROOT, init);
         }
         loop {
             let Some((op, state)) = self.successor() else {
@@ -168,21 +169,22 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             self.place(op);
             let hash = Visited::hash(self.hash, &state);
             let heap = self.model.state_heap_bytes(&state);
-            match self.visited.insert(hash, &self.bits, &state, heap, allowance) {
+            let entry = match self.visited.insert(hash, &self.bits, state, heap, allowance) {
                 Err(why) => {
                     self.unplace(op);
                     return Step::Exhausted(why);
                 }
-                Ok(false) => {
+                Ok(None) => {
                     self.unplace(op);
                     continue;
                 }
-                Ok(true) => self.explored += 1,
-            }
+                Ok(Some(entry)) => entry,
+            };
+            self.explored += 1;
             if let Some(top) = self.stack.last_mut() {
                 top.extended = true;
             }
-            self.push(op, state);
+            self.push(op, entry);
             if self.required_left == 0 {
                 return Step::Linearizable(self.path().map(|op| self.part.ops[op as usize].id).collect());
             }
@@ -201,7 +203,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     }
 
     /// Pushes the configuration reached by placing `op` (already placed) in `state`.
-    fn push(&mut self, op: u32, state: M::State) {
+    fn push(&mut self, op: u32, state: u32) {
         let earliest_response = match self.part.causal {
             Some(_) => u64::MAX,
             None => self
@@ -228,8 +230,9 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// The next untried successor of the top configuration: an operation, minimal,
     /// and a state the model lets it lead to.
     fn successor(&mut self) -> Option<(u32, M::State)> {
-        let Search { model, history, part, next, preds, stack, .. } = self;
+        let Search { model, history, part, next, preds, stack, visited, .. } = self;
         let frame = stack.last_mut()?;
+        let current = visited.state(frame.state);
         loop {
             if let Some(state) = frame.alternatives.pop() {
                 return Some((frame.alternative_op, state));
@@ -251,12 +254,12 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             let op = history.get(local.id);
             match &op.output {
                 Some(output) => {
-                    if let Some(state) = model.step(&frame.state, &op.input, output) {
+                    if let Some(state) = model.step(current, &op.input, output) {
                         return Some((at, state));
                     }
                 }
                 None => {
-                    frame.alternatives = model.step_pending(&frame.state, &op.input);
+                    frame.alternatives = model.step_pending(current, &op.input);
                     frame.alternative_op = at;
                 }
             }

@@ -67,20 +67,23 @@ impl<S: Eq + Hash> Visited<S> {
         self.bytes
     }
 
-    /// Inserts the configuration (`bits`, `state`) of hash `hash`: `Ok(true)` if it is
-    /// new, `Ok(false)` if it was explored before, an error if storing it would exceed
-    /// the memory budget. `heap` is the state's heap memory.
+    /// The state of entry `at`.
+    pub(super) fn state(&self, at: u32) -> &S {
+        &self.states[at as usize]
+    }
+
+    /// Inserts the configuration (`bits`, `state`) of hash `hash`: `Ok(Some(entry))` if
+    /// it is new (the cache keeps the state; the search refers to it by `entry`),
+    /// `Ok(None)` if it was explored before, an error if storing it would exceed the
+    /// memory budget. `heap` is the state's heap memory.
     pub(super) fn insert(
         &mut self,
         hash: u64,
         bits: &[u64],
-        state: &S,
+        state: S,
         heap: usize,
         allowance: &mut Allowance<'_>,
-    ) -> Result<bool, Exhausted>
-    where
-        S: Clone,
-    {
+    ) -> Result<Option<u32>, Exhausted> {
         if self.table.len() == self.table.capacity() {
             // hashbrown doubles its buckets (1 control byte and one u32 slot each) at
             // 7/8 load; charge that before `entry` grows the table.
@@ -97,13 +100,13 @@ impl<S: Eq + Hash> Visited<S> {
             hash,
             |&at| {
                 let at = at as usize;
-                hashes[at] == hash && arena[at * words..(at + 1) * words] == *bits && states[at] == *state
+                hashes[at] == hash && arena[at * words..(at + 1) * words] == *bits && states[at] == state
             },
             |&at| hashes[at as usize],
         );
         let Entry::Vacant(vacant) = entry else {
             *hits += 1;
-            return Ok(false);
+            return Ok(None);
         };
         let mut charge = heap as u64;
         if hashes.len() == hashes.capacity() {
@@ -122,8 +125,8 @@ impl<S: Eq + Hash> Visited<S> {
         let at = hashes.len() as u32;
         hashes.push(hash);
         arena.extend_from_slice(bits);
-        states.push(state.clone());
+        states.push(state);
         vacant.insert(at);
-        Ok(true)
+        Ok(Some(at))
     }
 }

@@ -10,7 +10,8 @@
 //!
 //! A thread runs one operation at a time and precedence includes program order, so
 //! the placed set is always a prefix of each thread's operations: the candidates are
-//! each thread's next operation. Minimality then costs O(1) per candidate:
+//! each thread's next operation, and the set is stored as a bitset or, for long
+//! histories of few threads, as per-thread counts, whichever takes fewer words. Minimality then costs O(1) per candidate:
 //!
 //! * real time: a candidate is minimal iff no unplaced operation returned before its
 //!   invocation, i.e. its invocation is at most the earliest response among the
@@ -29,6 +30,10 @@ use super::visited::{Visited, zobrist};
 
 /// No operation: the root frame's.
 const ROOT: u32 = u32::MAX;
+
+/// The most operations kept over all recorded dead ends (16 MiB): the picture needs a
+/// few, and a long history's could otherwise take O(ops²) memory.
+const DEAD_END_CAP: usize = 1 << 22;
 
 /// How far a search got in one turn.
 #[derive(Debug)]
@@ -68,7 +73,10 @@ pub(super) struct Search<'h, M: SequentialModel> {
     history: &'h History<M::Input, M::Output>,
     pub(super) part: Part,
     zobrist: Vec<u64>,
+    /// The placed set, exactly: a bitset of operations, or, when fewer words, each
+    /// thread's count of placed operations (32 bits each; the set is a prefix per thread).
     bits: Vec<u64>,
+    by_counts: bool,
     hash: u64,
     /// Per thread, how many of its operations are placed.
     next: Vec<u32>,
@@ -81,6 +89,8 @@ pub(super) struct Search<'h, M: SequentialModel> {
     best: Vec<u32>,
     /// Per operation, the longest path that ended with it and could not be extended.
     dead_ends: Vec<Vec<u32>>,
+    /// Operations held in `dead_ends`, at most [`DEAD_END_CAP`].
+    dead_end_ops: usize,
     /// Time spent in turns.
     pub(super) elapsed: Duration,
     /// Cache hits of a released visited set.
@@ -93,12 +103,14 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// A search of `part`, not started.
     pub(super) fn new(model: &'h M, history: &'h History<M::Input, M::Output>, part: Part) -> Self {
         let n = part.ops.len();
-        let words = n.div_ceil(64).max(1);
+        let by_counts = part.threads.len().div_ceil(2) < n.div_ceil(64);
+        let words = if by_counts { part.threads.len().div_ceil(2) } else { n.div_ceil(64) }.max(1);
         Search {
             model,
             history,
             zobrist: (0..n).map(zobrist).collect(),
             bits: vec![0; words],
+            by_counts,
             hash: 0,
             next: vec![0; part.threads.len()],
             preds: part.causal.as_ref().map(|causal| causal.preds.clone()).unwrap_or_default(),
@@ -107,6 +119,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             visited: Visited::new(words),
             best: Vec::new(),
             dead_ends: vec![Vec::new(); n],
+            dead_end_ops: 0,
             elapsed: Duration::ZERO,
             released_hits: 0,
             explored: 0,
@@ -269,9 +282,12 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// Marks `op` placed.
     fn place(&mut self, op: u32) {
         let at = op as usize;
-        self.bits[at / 64] ^= 1 << (at % 64);
-        self.hash ^= self.zobrist[at];
         let local = self.part.ops[at];
+        match self.by_counts {
+            true => self.bits[local.thread as usize / 2] += 1 << (32 * (local.thread % 2)),
+            false => self.bits[at / 64] ^= 1 << (at % 64),
+        }
+        self.hash ^= self.zobrist[at];
         self.next[local.thread as usize] += 1;
         self.required_left -= usize::from(local.required);
         if let Some(causal) = &self.part.causal {
@@ -284,9 +300,12 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// Marks `op` unplaced again.
     fn unplace(&mut self, op: u32) {
         let at = op as usize;
-        self.bits[at / 64] ^= 1 << (at % 64);
-        self.hash ^= self.zobrist[at];
         let local = self.part.ops[at];
+        match self.by_counts {
+            true => self.bits[local.thread as usize / 2] -= 1 << (32 * (local.thread % 2)),
+            false => self.bits[at / 64] ^= 1 << (at % 64),
+        }
+        self.hash ^= self.zobrist[at];
         self.next[local.thread as usize] -= 1;
         self.required_left += usize::from(local.required);
         if let Some(causal) = &self.part.causal {
@@ -300,10 +319,12 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// ending with `op`.
     fn dead_end(&mut self, op: u32) {
         let length = self.stack.len();
-        if length > self.dead_ends[op as usize].len() {
+        let old = self.dead_ends[op as usize].len();
+        if length > old && self.dead_end_ops - old + length <= DEAD_END_CAP {
             let mut path: Vec<u32> = self.path().collect();
             path.push(op);
             self.dead_ends[op as usize] = path;
+            self.dead_end_ops += length - old;
         }
     }
 

@@ -13,6 +13,8 @@
 //! * `--time SECONDS`, `--max-bytes BYTES`, `--max-states STATES`: the budget per
 //!   history (default: 60 s, 1 GiB, unlimited states);
 //! * `--threads N`: partitions searched at once;
+//! * `--unpartitioned`: also check the kv histories c01 and c10 as one object
+//!   ([`kv::KvMap`], porcupine's `TestKvNoPartition*`; its c10 runs take a minute or more);
 //! * `--html DIR`: write an HTML picture of every non-linearizable history there;
 //! * `--write-generated DIR`: also save the simulated logs there (`jepsen/sim_*.log`,
 //!   `kv/sim_*.txt`), to check them with porcupine;
@@ -41,6 +43,7 @@ struct Options {
     budget: Budget,
     html: Option<PathBuf>,
     write_generated: Option<PathBuf>,
+    unpartitioned: bool,
     quiet: bool,
 }
 
@@ -51,6 +54,7 @@ fn options() -> Options {
         budget: Budget::unlimited().with_time(Duration::from_secs(60)).with_max_bytes(1 << 30),
         html: None,
         write_generated: None,
+        unpartitioned: false,
         quiet: false,
     };
     let mut args = std::env::args().skip(1);
@@ -59,6 +63,7 @@ fn options() -> Options {
         match arg.as_str() {
             "--generated" => options.generated = true,
             "--quiet" => options.quiet = true,
+            "--unpartitioned" => options.unpartitioned = true,
             "--time" => {
                 options.budget.time = Some(Duration::from_secs_f64(value().parse().expect("seconds")))
             }
@@ -154,6 +159,9 @@ fn porcupine_data(options: &Options, totals: &mut Totals, dir: &Path) {
         let Ok(log) = std::fs::read_to_string(&path) else { continue };
         let history = kv::parse(&log).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         run(options, totals, &format!("kv_{name}"), &kv::KvStore, &history, name.ends_with("ok"));
+        if options.unpartitioned && !name.starts_with("c50") {
+            run(options, totals, &format!("kv_{name}_whole"), &kv::KvMap, &history, name.ends_with("ok"));
+        }
     }
 }
 

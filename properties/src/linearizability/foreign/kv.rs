@@ -79,6 +79,52 @@ impl SequentialModel for KvStore {
     }
 }
 
+/// The same store as one object, unpartitioned (porcupine's `kvNoPartitionModel`):
+/// the state maps every key to its value. Much slower than [`KvStore`]; it exists to
+/// measure the search without P-compositionality.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_properties::linearizability::SequentialModel;
+/// use pipecheck_properties::linearizability::foreign::kv::{KvMap, KvOp};
+///
+/// let state = KvMap.step(&KvMap.init(), &KvOp::Put("k".into(), "v".into()), &None).unwrap();
+/// assert!(KvMap.step(&state, &KvOp::Get("other".into()), &Some(String::new())).is_some());
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KvMap;
+
+impl SequentialModel for KvMap {
+    type State = std::collections::BTreeMap<String, String>;
+    type Input = KvOp;
+    type Output = Option<String>;
+
+    fn init(&self) -> Self::State {
+        Self::State::new()
+    }
+
+    fn step(&self, state: &Self::State, input: &KvOp, output: &Option<String>) -> Option<Self::State> {
+        let value = state.get(input.key()).map_or("", String::as_str);
+        let next = KvStore.step(&value.to_owned(), input, output)?;
+        if matches!(input, KvOp::Get(_)) {
+            return Some(state.clone());
+        }
+        let mut state = state.clone();
+        state.insert(input.key().to_owned(), next);
+        Some(state)
+    }
+
+    fn state_heap_bytes(&self, state: &Self::State) -> usize {
+        // A B-tree node per few entries, plus the strings.
+        state.iter().map(|(key, value)| key.capacity() + value.capacity() + 64).sum()
+    }
+
+    fn describe(&self, input: &KvOp, output: Option<&Option<String>>) -> String {
+        KvStore.describe(input, output)
+    }
+}
+
 /// The quoted string after `field` in `line` (`None` for `nil` or absent).
 fn quoted<'l>(line: &'l str, field: &str) -> Option<&'l str> {
     let rest = &line[line.find(field)? + field.len()..];

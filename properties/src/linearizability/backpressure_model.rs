@@ -86,43 +86,48 @@ impl BackpressurePipeModel {
     /// assert_eq!(split.ops()[1].input, BackpressureOp::FlushReturn);
     /// ```
     pub fn split_flushes(history: &History<PipeOp, PipeOutput>) -> History<BackpressureOp, PipeOutput> {
-        let mut split = History::new();
-        let mut origin = Vec::new();
+        let mut split = Vec::new();
         for (index, op) in history.ops().iter().enumerate() {
-            origin.push(OpId(index));
             let invoked = op.invoked * 2;
             let responded = op.responded.map(|r| r * 2);
             match (&op.input, responded) {
                 (PipeOp::WriteFlush(_), Some(responded)) => {
-                    split.push(Operation {
-                        thread: op.thread,
-                        input: BackpressureOp::Pipe(op.input.clone()),
-                        output: op.output.clone(),
-                        invoked,
-                        responded: Some(responded - 2),
-                    });
-                    origin.push(OpId(index));
-                    split.push(Operation {
-                        thread: op.thread,
-                        input: BackpressureOp::FlushReturn,
-                        output: op.output.clone(),
-                        invoked: responded - 1,
-                        responded: Some(responded),
-                    });
+                    split.push((
+                        OpId(index),
+                        Operation {
+                            thread: op.thread,
+                            input: BackpressureOp::Pipe(op.input.clone()),
+                            output: op.output.clone(),
+                            invoked,
+                            responded: Some(responded - 2),
+                        },
+                    ));
+                    split.push((
+                        OpId(index),
+                        Operation {
+                            thread: op.thread,
+                            input: BackpressureOp::FlushReturn,
+                            output: op.output.clone(),
+                            invoked: responded - 1,
+                            responded: Some(responded),
+                        },
+                    ));
                 }
                 _ => {
-                    split.push(Operation {
-                        thread: op.thread,
-                        input: BackpressureOp::Pipe(op.input.clone()),
-                        output: op.output.clone(),
-                        invoked,
-                        responded,
-                    });
+                    split.push((
+                        OpId(index),
+                        Operation {
+                            thread: op.thread,
+                            input: BackpressureOp::Pipe(op.input.clone()),
+                            output: op.output.clone(),
+                            invoked,
+                            responded,
+                        },
+                    ));
                 }
             }
         }
-        history.carry_precedence(&mut split, &origin);
-        split
+        history.derive(split)
     }
 }
 

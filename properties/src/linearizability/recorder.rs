@@ -11,7 +11,7 @@
 //!   between threads, so recording cannot hide a missing synchronization; coherence puts
 //!   a response that happens before an invocation first. In these executions the stamps'
 //!   order is a real total order, and the history is checked in **real time**
-//!   ([`Precedence::RealTime`]).
+//!   ([`Precedence::RealTime`](super::Precedence::RealTime)).
 //! * **loom** (C11's weak memory): there is no clock. An operation that starts "later"
 //!   than another's response by a relaxed counter may still read values older than that
 //!   operation's writes, since no happens-before edge orders them; checking such a
@@ -19,7 +19,7 @@
 //!   log stamps its own operations only, and precedence is what the execution
 //!   establishes: program order within a thread, plus the spawn and join edges the logs
 //!   record ([`ThreadLog::fork`], [`ThreadLog::join`]) —
-//!   [`Precedence::HappensBefore`]. The check then means: linearizable with respect to
+//!   [`Precedence::Causal`](super::Precedence::Causal). The check then means: linearizable with respect to
 //!   program order and spawn/join (operations of threads running side by side may take
 //!   effect in any order consistent with each thread's program order).
 
@@ -30,7 +30,7 @@ use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
 
 use std::collections::HashMap;
 
-use super::history::{History, OpId, Operation, Precedence};
+use super::history::{History, OpId, Operation};
 
 /// The shared clock of one recorded run (under loom: no clock, see the module docs).
 ///
@@ -81,9 +81,9 @@ impl Recorder {
 
     /// The history made of the threads' logs (each handed back by its joined thread, or
     /// already [joined](ThreadLog::join) into another log). Under loom its precedence is
-    /// [`Precedence::HappensBefore`]: program order plus the recorded spawn/join edges.
+    /// [`Precedence::Causal`](super::Precedence::Causal): program order plus the recorded spawn/join edges.
     pub fn history<I, O>(logs: impl IntoIterator<Item = ThreadLog<I, O>>) -> History<I, O> {
-        let mut history = History::new();
+        let mut history = if cfg!(feature = "loom") { History::causal() } else { History::new() };
         let mut counts: HashMap<usize, usize> = HashMap::new();
         let mut ids: HashMap<(usize, usize), OpId> = HashMap::new();
         let mut frontiers = Vec::new();
@@ -106,7 +106,7 @@ impl Recorder {
             .collect();
         // Elsewhere the stamps' real-time order already contains these edges.
         if cfg!(feature = "loom") {
-            history.set_precedence(Precedence::HappensBefore(edges));
+            edges.into_iter().for_each(|(before, after)| history.order(before, after));
         }
         history
     }

@@ -48,13 +48,22 @@ pub struct PlantedFault {
     weak_memory: bool,
     in_sequences: bool,
     caught_in: &'static [&'static str],
+    also_breaks: Option<InvariantId>,
 }
 
 impl PlantedFault {
     /// A planted bug called `name` (unique within its target; trace files and the
     /// command line use it) that breaks `breaks`; `summary` says what the bug does.
     pub const fn new(name: &'static str, breaks: InvariantId, summary: &'static str) -> PlantedFault {
-        PlantedFault { name, breaks, summary, weak_memory: false, in_sequences: false, caught_in: &[] }
+        PlantedFault {
+            name,
+            breaks,
+            summary,
+            weak_memory: false,
+            in_sequences: false,
+            caught_in: &[],
+            also_breaks: None,
+        }
     }
 
     /// This bug, declared caught by the target's scenarios called `scenarios`: the
@@ -62,6 +71,20 @@ impl PlantedFault {
     /// refuses a bug that no scenario of its own claims.
     pub const fn caught_in(self, scenarios: &'static [&'static str]) -> PlantedFault {
         PlantedFault { caught_in: scenarios, ..self }
+    }
+
+    /// This bug, declared to break `other` as well: the same mistake shows as a data
+    /// race to loom (which sees the unordered access) and as a wrong value to a
+    /// sequentially consistent engine (which sees its effect). A verdict naming either
+    /// counts as caught.
+    pub const fn also_breaks(self, other: InvariantId) -> PlantedFault {
+        PlantedFault { also_breaks: Some(other), ..self }
+    }
+
+    /// Whether a verdict naming `invariant` catches this bug: its own
+    /// ([`breaks`](Self::breaks)) or the one it [`also_breaks`](Self::also_breaks).
+    pub fn is_broken_as(&self, invariant: InvariantId) -> bool {
+        invariant == self.breaks || self.also_breaks == Some(invariant)
     }
 
     /// The scenarios declared to catch it ([`caught_in`](Self::caught_in)).

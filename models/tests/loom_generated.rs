@@ -1,7 +1,9 @@
 //! Loom: generated concurrent scenarios of the async mutex ([`MutexSpec`]), every
 //! interleaving within the bound, each history checked for **linearizable**; and the
-//! planted `TryLockFailsAfterRelease` caught as `linearizable` on the minimal scenario
-//! that shuttle's shrinking finds (`shuttle_generated.rs`).
+//! planted `TryLockFailsAfterRelease` caught as `linearizable` (on the minimal scenario
+//! that shuttle's shrinking finds, `shuttle_generated.rs`, with the `try_lock` moved after
+//! the same thread's release: under loom only program order and spawn/join order threads,
+//! docs/invariants.md#linearizability).
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom_generated`.
 #![cfg(feature = "loom")]
@@ -31,7 +33,10 @@ fn generated_mutex_scenarios_are_linearizable_in_every_interleaving() {
 
 #[test]
 fn try_lock_fails_after_release_is_caught_as_linearizable() {
-    let threads = vec![vec![MutexOp::Lock, MutexOp::Unlock], vec![MutexOp::TryLock, MutexOp::Unlock]];
+    use MutexOp::{Lock, TryLock, Unlock};
+    // The refused `try_lock` follows its own thread's release (program order): a release
+    // on another thread would order nothing before it under loom.
+    let threads = vec![vec![Lock, Unlock, TryLock, Unlock], vec![TryLock, Unlock]];
     expect_model_caught(InvariantId::LINEARIZABLE, BOUND, move || {
         fault::TryLockFailsAfterRelease.activate(|| run_concurrent(&MutexSpec, &threads));
     });

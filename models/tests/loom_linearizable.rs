@@ -34,6 +34,10 @@ fn channel_linearizable() {
 }
 
 #[test]
+#[ignore = "under loom a history is ordered only by program order and spawn/join edges \
+            (docs/invariants.md#linearizability), and this bug shows only as a close that \
+            returned before the close frame was sent by the real-time clock, with no \
+            happens-before edge: shuttle_primitives.rs catches it (real time)"]
 fn channel_linearizable_catches_close_returns_while_receiving() {
     expect_caught("channel-linearizable", &fault::CloseReturnsWhileReceiving, BOUND, Checks::Registry);
 }
@@ -44,6 +48,10 @@ fn pipe_reread_linearizable() {
 }
 
 #[test]
+#[ignore = "under loom a history is ordered only by program order and spawn/join edges \
+            (docs/invariants.md#linearizability), and this bug shows only as a read that \
+            began after a flush returned by the real-time clock (after a join the writer's \
+            completion publishes the end): shuttle_primitives.rs catches it (real time)"]
 fn pipe_reread_linearizable_catches_read_skips_published_end() {
     expect_caught("pipe-reread-linearizable", &fault::ReadSkipsPublishedEnd, BOUND, Checks::Registry);
 }

@@ -238,7 +238,7 @@ impl SequentialModel for KeyValue {
         }
     }
 
-    fn partition(&self, input: &Kv) -> u64 {
+    fn partition(&self, input: &Kv) -> impl std::hash::Hash + Eq + std::fmt::Debug {
         match input {
             Kv::Put(key, _) | Kv::Get(key) => *key,
         }
@@ -262,7 +262,7 @@ fn key_value_partitions_are_checked_separately() {
     let Linearization::NonLinearizable(failure) = verdict(&KeyValue, &history) else {
         panic!("key 1 is stale")
     };
-    assert_eq!(failure.partition, 1);
+    assert_eq!((failure.partition, failure.key.as_str()), (0, "1"));
     assert_eq!(failure.longest_prefix, vec![OpId(0)]);
     assert_eq!(failure.unplaced, OpId(3));
 }

@@ -2,7 +2,7 @@
 //! object per line on the worker's stdout) and written by `--json`, and how a job with
 //! a planted bug is judged: caught only as the invariant the bug breaks.
 
-use pipecheck_core::InvariantId;
+use pipecheck_core::{InvariantId, PlantedFault};
 use pipecheck_properties::{FailureKind, first_line};
 use serde::{Deserialize, Serialize};
 
@@ -82,12 +82,23 @@ pub(crate) struct JobResult {
 }
 
 /// The outcome of a run that was to break `expected` (`None`: no planted bug).
+#[cfg(test)]
 pub(crate) fn judge(expected: Option<InvariantId>, fired: Option<&Fired>) -> Outcome {
-    match (expected, fired) {
+    judge_by(expected.map(|id| move |fired: InvariantId| fired == id), fired)
+}
+
+/// The outcome of a run with `planted` switched on (if any): caught only as an
+/// invariant the bug is declared to break.
+pub(crate) fn judge_planted(planted: Option<&PlantedFault>, fired: Option<&Fired>) -> Outcome {
+    judge_by(planted.map(|p| move |fired: InvariantId| p.is_broken_as(fired)), fired)
+}
+
+fn judge_by(counts: Option<impl Fn(InvariantId) -> bool>, fired: Option<&Fired>) -> Outcome {
+    match (counts, fired) {
         (None, None) => Outcome::Passed,
         (None, Some(_)) => Outcome::Failed,
         (Some(_), None) => Outcome::Escaped,
-        (Some(expected), Some(fired)) if fired.invariant == Some(expected) => Outcome::Caught,
+        (Some(counts), Some(fired)) if fired.invariant.is_some_and(&counts) => Outcome::Caught,
         (Some(_), Some(_)) => Outcome::Misattributed,
     }
 }
@@ -97,7 +108,7 @@ impl JobResult {
     pub(crate) fn new(job: &Job, fired: Option<Fired>, iterations: u64, seconds: f64) -> Self {
         JobResult {
             job: job.clone(),
-            outcome: judge(job.planted().map(|f| f.breaks()), fired.as_ref()),
+            outcome: judge_planted(job.planted(), fired.as_ref()),
             kind: fired.as_ref().map(|f| f.kind.clone()),
             invariant: fired.as_ref().and_then(|f| f.invariant).map(|i| i.name().to_owned()),
             label: fired.as_ref().map(|f| f.label.clone()),

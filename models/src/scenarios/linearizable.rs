@@ -187,20 +187,27 @@ fn mutex_linearizable(monitor: &Arc<Monitor>) {
             locker_log
         })
     };
+    let attempt = |log: &mut ThreadLog<MutexOp, bool>| {
+        let attempt = log.invoke(MutexOp::TryLock);
+        let guard = mutex.try_lock();
+        log.respond(attempt, guard.is_some());
+        if let Some(guard) = guard {
+            let unlock = log.invoke(MutexOp::Unlock);
+            drop(guard);
+            log.respond(unlock, true);
+        }
+    };
     // Three attempts, a yield before each, so that a random schedule often lets the
     // other task finish first (one attempt is almost always made before it runs).
     for _ in 0..3 {
         thread::yield_now();
-        let attempt = trier_log.invoke(MutexOp::TryLock);
-        let guard = mutex.try_lock();
-        trier_log.respond(attempt, guard.is_some());
-        if let Some(guard) = guard {
-            let unlock = trier_log.invoke(MutexOp::Unlock);
-            drop(guard);
-            trier_log.respond(unlock, true);
-        }
+        attempt(&mut trier_log);
     }
-    let logs = [join(locker), trier_log];
+    // One after joining the locker: its release happens before it (a recorded join
+    // edge), so it must succeed under loom too, where only such edges order threads.
+    trier_log.join(join(locker));
+    attempt(&mut trier_log);
+    let logs = [trier_log];
     ensure_linearizable(&MutexModel, &Recorder::history(logs), Budget::default());
 }
 

@@ -16,7 +16,7 @@
 //! reader, so a return placed at its flush's response sees the same state as one
 //! placed at the release: `split_flushes` puts it there.
 
-use super::history::{History, Operation};
+use super::history::{History, OpId, Operation};
 use super::model::SequentialModel;
 use super::pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
 
@@ -86,39 +86,48 @@ impl BackpressurePipeModel {
     /// assert_eq!(split.ops()[1].input, BackpressureOp::FlushReturn);
     /// ```
     pub fn split_flushes(history: &History<PipeOp, PipeOutput>) -> History<BackpressureOp, PipeOutput> {
-        let mut split = History::new();
-        for op in history.ops() {
+        let mut split = Vec::new();
+        for (index, op) in history.ops().iter().enumerate() {
             let invoked = op.invoked * 2;
             let responded = op.responded.map(|r| r * 2);
             match (&op.input, responded) {
                 (PipeOp::WriteFlush(_), Some(responded)) => {
-                    split.push(Operation {
-                        thread: op.thread,
-                        input: BackpressureOp::Pipe(op.input.clone()),
-                        output: op.output.clone(),
-                        invoked,
-                        responded: Some(responded - 2),
-                    });
-                    split.push(Operation {
-                        thread: op.thread,
-                        input: BackpressureOp::FlushReturn,
-                        output: op.output.clone(),
-                        invoked: responded - 1,
-                        responded: Some(responded),
-                    });
+                    split.push((
+                        OpId(index),
+                        Operation {
+                            thread: op.thread,
+                            input: BackpressureOp::Pipe(op.input.clone()),
+                            output: op.output.clone(),
+                            invoked,
+                            responded: Some(responded - 2),
+                        },
+                    ));
+                    split.push((
+                        OpId(index),
+                        Operation {
+                            thread: op.thread,
+                            input: BackpressureOp::FlushReturn,
+                            output: op.output.clone(),
+                            invoked: responded - 1,
+                            responded: Some(responded),
+                        },
+                    ));
                 }
                 _ => {
-                    split.push(Operation {
-                        thread: op.thread,
-                        input: BackpressureOp::Pipe(op.input.clone()),
-                        output: op.output.clone(),
-                        invoked,
-                        responded,
-                    });
+                    split.push((
+                        OpId(index),
+                        Operation {
+                            thread: op.thread,
+                            input: BackpressureOp::Pipe(op.input.clone()),
+                            output: op.output.clone(),
+                            invoked,
+                            responded,
+                        },
+                    ));
                 }
             }
         }
-        split
+        history.derive(split)
     }
 }
 

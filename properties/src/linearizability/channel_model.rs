@@ -26,7 +26,7 @@
 
 use std::collections::VecDeque;
 
-use super::history::{History, Operation};
+use super::history::{History, OpId, Operation};
 use super::model::SequentialModel;
 
 /// A message-channel operation.
@@ -115,27 +115,25 @@ impl MessageChannelModel {
         history: &History<ChannelOp, ChannelOutput>,
         first_thread: usize,
     ) -> History<ChannelOp, ChannelOutput> {
-        let mut split = History::new();
         let mut next_thread = first_thread;
         let mut part = |input: ChannelOp, output: ChannelOutput, op: &Operation<ChannelOp, ChannelOutput>| {
             split_part(&mut next_thread, input, output, op)
         };
         let mut parts = Vec::new();
-        for op in history.ops() {
+        for (index, op) in history.ops().iter().enumerate() {
+            let origin = OpId(index);
             match (&op.input, &op.output) {
                 (ChannelOp::Close, Some(ChannelOutput::Drained(drained))) => {
                     for message in drained {
-                        parts.push(part(ChannelOp::CloseTake, ChannelOutput::Message(message.clone()), op));
+                        let take = part(ChannelOp::CloseTake, ChannelOutput::Message(message.clone()), op);
+                        parts.push((origin, take));
                     }
-                    parts.push(part(ChannelOp::CloseEnd, ChannelOutput::Closed, op));
+                    parts.push((origin, part(ChannelOp::CloseEnd, ChannelOutput::Closed, op)));
                 }
-                _ => parts.push(op.clone()),
+                _ => parts.push((origin, op.clone())),
             }
         }
-        for op in parts {
-            split.push(op);
-        }
-        split
+        history.derive(parts)
     }
 }
 

@@ -96,17 +96,46 @@ impl<I: fmt::Debug> fmt::Display for ConcurrentFailure<I> {
 impl<I: fmt::Debug> std::error::Error for ConcurrentFailure<I> {}
 
 /// The strategy of concurrent scenarios of `spec` of size `shape`: one list of
-/// operations per thread, only splits [`OpsSpec::deadlock_free`] accepts.
+/// operations per thread, each operation with a [role](OpsSpec::role) moved to that
+/// role's thread (at most `shape.max_ops` per thread), only splits
+/// [`OpsSpec::deadlock_free`] accepts.
 pub fn concurrent_scenarios<S: OpsSpec>(
     spec: &S,
     shape: ConcurrentShape,
 ) -> BoxedStrategy<Vec<Vec<S::Input>>> {
-    let filter = spec.clone();
+    let (filter, pin) = (spec.clone(), spec.clone());
     vec(spec.thread_ops(shape.max_ops), 2..=shape.max_threads.max(2))
+        .prop_map(move |threads| pin_roles(&pin, threads, shape.max_ops))
         .prop_filter("a correct implementation could block forever", move |threads| {
             filter.deadlock_free(threads)
         })
         .boxed()
+}
+
+/// `threads` with each operation that has a role moved to the end of its role's thread
+/// (threads added as needed), each thread cut to `max_ops` operations.
+fn pin_roles<S: OpsSpec>(spec: &S, threads: Vec<Vec<S::Input>>, max_ops: usize) -> Vec<Vec<S::Input>> {
+    let mut pinned: Vec<Vec<S::Input>> = vec![Vec::new(); threads.len()];
+    for (index, input) in
+        threads.into_iter().enumerate().flat_map(|(i, ops)| ops.into_iter().map(move |op| (i, op)))
+    {
+        let thread = spec.role(&input).unwrap_or(index);
+        if thread >= pinned.len() {
+            pinned.resize_with(thread + 1, Vec::new);
+        }
+        if pinned[thread].len() < max_ops {
+            pinned[thread].push(input);
+        }
+    }
+    pinned
+}
+
+/// Whether every operation with a [role](OpsSpec::role) is on that role's thread.
+fn pinned<S: OpsSpec>(spec: &S, threads: &[Vec<S::Input>]) -> bool {
+    threads
+        .iter()
+        .enumerate()
+        .all(|(index, ops)| ops.iter().all(|op| spec.role(op).is_none_or(|r| r == index)))
 }
 
 /// `count` scenarios of `spec` of size `shape`, drawn once from `seed` (the same
@@ -130,14 +159,17 @@ pub fn fixed_scenarios<S: OpsSpec>(
 }
 
 /// One run of `threads`: builds the real object, spawns one facade thread per list,
-/// each applying its operations in order while a [`Recorder`] stamps them, joins them,
-/// and checks the history with [`ensure_linearizable`]. Call it inside a loom model or
-/// a shuttle test (or on `std` threads).
+/// each applying its operations in order while a [`Recorder`] stamps them (and records
+/// the spawn and join edges), joins them, and checks the history with
+/// [`ensure_linearizable`]: in real time under shuttle and on `std` threads, by program
+/// order and spawn/join under loom (see [`Recorder`]). Call it inside a loom model or a
+/// shuttle test (or on `std` threads).
 ///
 /// # Panics
 ///
 /// With a `linearizable` [`Violation`](pipecheck_core::Violation) when the history is
-/// not linearizable; with a thread's own panic when one panicked.
+/// not linearizable; with a thread's own panic when one panicked; when an operation with
+/// a [role](OpsSpec::role) is not on that role's thread.
 pub fn run_concurrent<S: OpsSpec>(spec: &S, threads: &[Vec<S::Input>]) -> Linearization {
     run_concurrent_logged(spec, threads, &StdArc::new(OpsLog::new()))
 }
@@ -153,14 +185,18 @@ pub fn run_concurrent_logged<S: OpsSpec>(
     threads: &[Vec<S::Input>],
     log: &StdArc<OpsLog>,
 ) -> Linearization {
-    let recorder = Recorder::new();
+    assert!(
+        pinned(spec, threads),
+        "the scenario {threads:?} runs an operation off its role's thread (OpsSpec::role)"
+    );
+    let mut main = Recorder::new().thread(threads.len());
     let real = Arc::new(spec.build());
     let handles: Vec<_> = threads
         .iter()
         .enumerate()
         .map(|(index, inputs)| {
             let (spec, real, inputs, ops) = (spec.clone(), real.clone(), inputs.clone(), log.clone());
-            let mut log = recorder.thread(index);
+            let mut log = main.fork(index);
             thread::spawn(move || {
                 for input in inputs {
                     let call = log.invoke(input.clone());
@@ -173,11 +209,10 @@ pub fn run_concurrent_logged<S: OpsSpec>(
             })
         })
         .collect();
-    let logs: Vec<_> = handles
-        .into_iter()
-        .map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-        .collect();
-    ensure_linearizable(spec, &Recorder::history(logs), Budget::default())
+    for handle in handles {
+        main.join(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+    }
+    ensure_linearizable(spec, &Recorder::history([main]), Budget::default())
 }
 
 /// `threads` as an [`Execution`]: [`run_concurrent`] for any engine.

@@ -1,18 +1,31 @@
 //! [`ensure_linearizable`]: a history check as a `linearizable` [`Violation`], so that
 //! engines, the verdict layer and the kill matrix see it like any invariant.
 
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use pipecheck_core::{InvariantId, Violation};
 
-use super::check::check;
+use super::check::check_report;
 use super::history::History;
+use super::html;
 use super::model::SequentialModel;
 use super::outcome::{Budget, Linearization};
+use super::stats::CheckReport;
 use super::timeline::explain;
+
+/// The environment variable naming a directory where every failing history's HTML
+/// picture is written (see [`html::render`]).
+pub const HTML_DIR_VAR: &str = "PIPECHECK_LINEARIZABILITY_HTML";
 
 /// Checks `history` against `model` and raises a [`InvariantId::LINEARIZABLE`]
 /// violation, with the per-thread timeline, the longest linearizable prefix and the
 /// unplaced operation, if it is not linearizable. An exhausted budget is returned as
 /// [`Linearization::Unknown`], never raised: not knowing is not a violation.
+///
+/// With the environment variable [`HTML_DIR_VAR`] (`PIPECHECK_LINEARIZABILITY_HTML`)
+/// set to a directory, a failing history's HTML picture is written there and its path
+/// ends the violation's text.
 ///
 /// # Examples
 ///
@@ -47,8 +60,11 @@ pub fn ensure_linearizable<M: SequentialModel>(
     history: &History<M::Input, M::Output>,
     budget: Budget,
 ) -> Linearization {
-    match check(model, history, budget) {
-        Ok(Linearization::NonLinearizable(failure)) => {
+    let report = check_report(model, history, budget)
+        .unwrap_or_else(|malformed| panic!("malformed history: {malformed}"));
+    match &report.verdict {
+        Linearization::NonLinearizable(failure) => {
+            let picture = html_picture(model, history, &report);
             let unplaced = history.get(failure.unplaced);
             // The first line stands alone in one-line reports; the timeline follows.
             let headline = format!(
@@ -60,11 +76,26 @@ pub fn ensure_linearizable<M: SequentialModel>(
             );
             Violation::new(
                 InvariantId::LINEARIZABLE,
-                format!("{headline}\n{}", explain(model, history, &failure)),
+                format!("{headline}\n{}{picture}", explain(model, history, failure)),
             )
             .raise()
         }
-        Ok(verdict) => verdict,
-        Err(malformed) => panic!("malformed history: {malformed}"),
+        _ => report.verdict,
+    }
+}
+
+/// Writes the picture if [`HTML_DIR_VAR`] names a directory; the text that points to it.
+fn html_picture<M: SequentialModel>(
+    model: &M,
+    history: &History<M::Input, M::Output>,
+    report: &CheckReport,
+) -> String {
+    static PICTURES: AtomicUsize = AtomicUsize::new(0);
+    let Some(dir) = std::env::var_os(HTML_DIR_VAR).map(PathBuf::from) else { return String::new() };
+    let number = PICTURES.fetch_add(1, Ordering::Relaxed);
+    let path = dir.join(format!("linearizability-{}-{number}.html", std::process::id()));
+    match std::fs::create_dir_all(&dir).and_then(|()| html::write_html(&path, model, history, report)) {
+        Ok(()) => format!("\npicture: {}", path.display()),
+        Err(error) => format!("\npicture not written to {}: {error}", path.display()),
     }
 }

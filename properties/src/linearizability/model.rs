@@ -69,13 +69,15 @@ use std::hash::Hash;
 /// * With a [`partition`](SequentialModel::partition), operations with different keys
 ///   must commute and be independent (P-compositionality: a history is linearizable iff
 ///   each sub-history is); each sub-history is checked from [`init`](SequentialModel::init).
-pub trait SequentialModel {
+/// * The model is `Sync`, its states `Send`, its inputs and outputs `Sync`: partitions
+///   are searched on several threads at once.
+pub trait SequentialModel: Sync {
     /// The object's abstract state.
-    type State: Clone + Eq + Hash + Debug;
+    type State: Clone + Eq + Hash + Debug + Send;
     /// An operation with its arguments.
-    type Input: Clone + Debug;
+    type Input: Clone + Debug + Sync;
     /// What an operation returned.
-    type Output: Clone + Debug;
+    type Output: Clone + Debug + Sync;
 
     /// The state before any operation.
     fn init(&self) -> Self::State;
@@ -98,9 +100,18 @@ pub trait SequentialModel {
 
     /// The P-compositionality key of an operation: operations with different keys act
     /// on independent parts of the object (e.g. keys of a map), so each key's
-    /// sub-history is checked on its own. The default puts everything in one partition.
-    fn partition(&self, input: &Self::Input) -> u64 {
+    /// sub-history is checked on its own, concurrently with the others. Any `Hash + Eq`
+    /// value serves (a `String` key of a store, a `u64`, a tuple); the default puts
+    /// everything in one partition.
+    fn partition(&self, input: &Self::Input) -> impl Hash + Eq + Debug {
         let _ = input;
+    }
+
+    /// The heap memory a state owns beyond its own size (a `String`'s capacity, a
+    /// `Vec`'s buffer), counted against [`Budget::max_bytes`](super::Budget::max_bytes)
+    /// for every state the search caches. The default, 0, suits states without heap.
+    fn state_heap_bytes(&self, state: &Self::State) -> usize {
+        let _ = state;
         0
     }
 

@@ -126,6 +126,18 @@ pub trait OpsSpec:
         vec(self.inputs(), 1..=max_ops.max(1)).boxed()
     }
 
+    /// The thread an operation must run on in a concurrent run, when it has one (the
+    /// default: `None`, any thread). A structure whose types allow one caller per side,
+    /// such as a single-producer single-consumer queue, gives its producer operations
+    /// one role and its consumer operations another: generated scenarios then run each
+    /// role's operations on thread `role`, in program order, with no lock around the
+    /// structure (a lock would add the synchronization the check is looking for).
+    /// [`run_concurrent`](super::run_concurrent) refuses a split that breaks it.
+    fn role(&self, input: &Self::Input) -> Option<usize> {
+        let _ = input;
+        None
+    }
+
     /// Whether a correct implementation runs `threads` (one list of operations per
     /// thread) to completion in every schedule (the default: `true`, for specs whose
     /// operations never block). See the module docs.

@@ -1,184 +1,376 @@
-//! Wing & Gong's search with Lowe's memoization, over one partition of a history.
+//! Wing & Gong's search with Lowe's memoization, over one partition of a history,
+//! resumable so that partitions can take turns.
 //!
 //! Wing and Gong ("Testing and verifying concurrent objects", 1993) build a
 //! linearization one operation at a time, choosing any *minimal* operation (one that
-//! no unplaced operation precedes in real time) that the model accepts, and backtrack
-//! when none fits. Lowe ("Testing for linearizability", 2017) prunes the search with a
-//! cache of the configurations already explored — the set of placed operations and the
-//! model state — since a configuration that failed once fails again.
+//! no unplaced operation precedes) that the model accepts, and backtrack when none
+//! fits. Lowe ("Testing for linearizability", 2017) prunes the search with a cache of
+//! the configurations already explored ([`Visited`]), since a configuration that failed
+//! once fails again.
 //!
-//! Here a thread runs one operation at a time, so the placed set is always a prefix of
-//! each thread's operations: a vector of per-thread counts encodes it exactly (the
-//! bitset of the literature, without its size), and the minimal operations are at most
-//! each thread's next one, found in O(threads).
+//! A thread runs one operation at a time and precedence includes program order, so
+//! the placed set is always a prefix of each thread's operations: the candidates are
+//! each thread's next operation, and the set is stored as a bitset or, for long
+//! histories of few threads, as per-thread counts, whichever takes fewer words. Minimality then costs O(1) per candidate:
+//!
+//! * real time: a candidate is minimal iff no unplaced operation returned before its
+//!   invocation, i.e. its invocation is at most the earliest response among the
+//!   threads' next operations (computed once per configuration, in O(threads));
+//! * causal: iff its count of unplaced predecessors is 0; counts are updated when an
+//!   operation is placed or removed, in O(its successors).
 
-use std::collections::HashSet;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use super::allowance::Allowance;
 use super::history::{History, OpId};
 use super::model::SequentialModel;
 use super::outcome::Exhausted;
+use super::partition::Part;
+use super::visited::{Visited, zobrist};
 
-/// What the search of one partition found.
+/// No operation: the root frame's.
+const ROOT: u32 = u32::MAX;
+
+/// The most operations kept over all recorded dead ends (16 MiB): the picture needs a
+/// few, and a long history's could otherwise take O(ops²) memory.
+const DEAD_END_CAP: usize = 1 << 22;
+
+/// How far a search got in one turn.
 #[derive(Debug)]
-pub(super) enum Found {
-    /// A linearization.
-    Order(Vec<OpId>),
-    /// None exists: the longest prefix and the operation that could not follow it.
-    Stuck { longest_prefix: Vec<OpId>, unplaced: OpId },
-    /// The budget ran out.
+pub(super) enum Step {
+    /// A linearization of the partition.
+    Linearizable(Vec<OpId>),
+    /// None exists.
+    NonLinearizable,
+    /// Its quota for this turn is spent (or another partition failed): call again.
+    Paused,
+    /// The check's budget ran out.
     Exhausted(Exhausted),
 }
 
-/// The shared allowance of one check, spent by every partition's search.
+/// A configuration on the search path: the state reached, the operation placed to
+/// reach it, and where the enumeration of its successors stands.
 #[derive(Debug)]
-pub(super) struct Allowance {
-    pub(super) states: u64,
-    pub(super) max_states: u64,
-    pub(super) deadline: Option<Instant>,
-}
-
-impl Allowance {
-    /// Counts one more state; an error once a limit is reached.
-    fn spend(&mut self) -> Result<(), Exhausted> {
-        self.states += 1;
-        if self.states > self.max_states {
-            return Err(Exhausted::States);
-        }
-        // Reading the clock costs more than a state; look every 1024 states.
-        if self.states.is_multiple_of(1024)
-            && self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
-        {
-            return Err(Exhausted::Time);
-        }
-        Ok(())
-    }
-}
-
-/// A point of the search: how many operations of each thread are placed, the model
-/// state they lead to, and the placements still to try from here.
 struct Frame<S> {
-    progress: Vec<usize>,
-    choices: Vec<(usize, S)>,
-    next: usize,
+    /// The state reached, as its entry in the visited set (which owns it).
+    state: u32,
+    op: u32,
+    /// The next thread whose next operation to try.
+    cursor: u32,
+    /// Real time: the earliest response among the threads' next operations.
+    earliest_response: u64,
+    /// States a pending operation may lead to, still to try, and that operation.
+    alternatives: Vec<S>,
+    alternative_op: u32,
+    /// Whether some successor was new.
+    extended: bool,
 }
 
-/// One partition's operations, per thread, in program order.
-pub(super) struct Partition<'h, M: SequentialModel> {
+/// The search of one partition, paused between turns.
+#[derive(Debug)]
+pub(super) struct Search<'h, M: SequentialModel> {
     model: &'h M,
     history: &'h History<M::Input, M::Output>,
-    threads: Vec<Vec<OpId>>,
-    /// Per thread, how many operations returned (a pending one can only be last).
-    completed: Vec<usize>,
+    pub(super) part: Part,
+    zobrist: Vec<u64>,
+    /// The placed set, exactly: a bitset of operations, or, when fewer words, each
+    /// thread's count of placed operations (32 bits each; the set is a prefix per thread).
+    bits: Vec<u64>,
+    by_counts: bool,
+    hash: u64,
+    /// Per thread, how many of its operations are placed.
+    next: Vec<u32>,
+    /// Causal: per operation, its unplaced predecessors.
+    preds: Vec<u32>,
+    required_left: usize,
+    stack: Vec<Frame<M::State>>,
+    visited: Visited<M::State>,
+    /// The longest path reached.
+    best: Vec<u32>,
+    /// Per operation, the longest path that ended with it and could not be extended.
+    dead_ends: Vec<Vec<u32>>,
+    /// Operations held in `dead_ends`, at most [`DEAD_END_CAP`].
+    dead_end_ops: usize,
+    /// Time spent in turns.
+    pub(super) elapsed: Duration,
+    /// Cache hits of a released visited set.
+    released_hits: u64,
+    /// Configurations explored (the root not counted).
+    explored: u64,
 }
 
-impl<'h, M: SequentialModel> Partition<'h, M> {
-    /// The partition made of `threads`' operations (each list in program order).
-    pub(super) fn new(
-        model: &'h M,
-        history: &'h History<M::Input, M::Output>,
-        threads: Vec<Vec<OpId>>,
-    ) -> Self {
-        let completed = threads
-            .iter()
-            .map(|ops| ops.iter().filter(|id| history.get(**id).is_complete()).count())
-            .collect();
-        Partition { model, history, threads, completed }
+impl<'h, M: SequentialModel> Search<'h, M> {
+    /// A search of `part`, not started.
+    pub(super) fn new(model: &'h M, history: &'h History<M::Input, M::Output>, part: Part) -> Self {
+        let n = part.ops.len();
+        let by_counts = part.threads.len().div_ceil(2) < n.div_ceil(64);
+        let words = if by_counts { part.threads.len().div_ceil(2) } else { n.div_ceil(64) }.max(1);
+        Search {
+            model,
+            history,
+            zobrist: (0..n).map(zobrist).collect(),
+            bits: vec![0; words],
+            by_counts,
+            hash: 0,
+            next: vec![0; part.threads.len()],
+            preds: part.causal.as_ref().map(|causal| causal.preds.clone()).unwrap_or_default(),
+            required_left: part.ops.iter().filter(|op| op.required).count(),
+            stack: Vec::new(),
+            visited: Visited::new(words),
+            best: Vec::new(),
+            dead_ends: vec![Vec::new(); n],
+            dead_end_ops: 0,
+            elapsed: Duration::ZERO,
+            released_hits: 0,
+            explored: 0,
+            part,
+        }
     }
 
-    /// Searches for a linearization.
-    pub(super) fn search(&self, allowance: &mut Allowance) -> Found {
-        let init = self.model.init();
-        let root = vec![0; self.threads.len()];
-        if self.done(&root) {
-            return Found::Order(Vec::new());
+    /// Configurations explored (the root not counted).
+    pub(super) fn states(&self) -> u64 {
+        self.explored
+    }
+
+    /// Probes that found a configuration explored before.
+    pub(super) fn cache_hits(&self) -> u64 {
+        self.visited.hits + self.released_hits
+    }
+
+    /// Frees the cache once the partition is decided; the bytes it held.
+    pub(super) fn release(&mut self) -> u64 {
+        let bytes = self.visited.bytes();
+        self.released_hits += self.visited.hits;
+        self.visited = Visited::new(1);
+        self.stack = Vec::new();
+        bytes
+    }
+
+    /// Searches on until decided, paused by `allowance`, or out of budget.
+    pub(super) fn run(&mut self, allowance: &mut Allowance<'_>) -> Step {
+        let started = Instant::now();
+        let step = self.turn(allowance);
+        self.elapsed += started.elapsed();
+        step
+    }
+
+    fn turn(&mut self, allowance: &mut Allowance<'_>) -> Step {
+        if self.stack.is_empty() {
+            if self.required_left == 0 {
+                return Step::Linearizable(Vec::new());
+            }
+            let init = self.model.init();
+            let hash = Visited::hash(0, &init);
+            let heap = self.model.state_heap_bytes(&init);
+            match self.visited.insert(hash, &self.bits, init, heap, allowance) {
+                Err(why) => return Step::Exhausted(why),
+                Ok(entry) => self.push(ROOT, entry.expect("the first state is new")),
+            }
         }
-        let mut visited: HashSet<(Vec<usize>, M::State)> = HashSet::new();
-        visited.insert((root.clone(), init.clone()));
-        let mut stack = vec![Frame { choices: self.choices(&root, &init), progress: root.clone(), next: 0 }];
-        let mut path: Vec<OpId> = Vec::new();
-        let mut best: (Vec<OpId>, Vec<usize>) = (Vec::new(), root);
-        while let Some(top) = stack.last_mut() {
-            let Some((thread, state)) = top.choices.get(top.next).cloned() else {
-                stack.pop();
-                path.pop();
+        loop {
+            let Some((op, state)) = self.successor() else {
+                let frame = self.stack.pop().expect("the loop runs with a frame");
+                if frame.op == ROOT {
+                    return Step::NonLinearizable;
+                }
+                if !frame.extended {
+                    self.dead_end(frame.op);
+                }
+                self.unplace(frame.op);
                 continue;
             };
-            top.next += 1;
-            let mut progress = top.progress.clone();
-            let placed = self.threads[thread][progress[thread]];
-            progress[thread] += 1;
-            if !visited.insert((progress.clone(), state.clone())) {
-                continue;
+            self.place(op);
+            let hash = Visited::hash(self.hash, &state);
+            let heap = self.model.state_heap_bytes(&state);
+            let entry = match self.visited.insert(hash, &self.bits, state, heap, allowance) {
+                Err(why) => {
+                    self.unplace(op);
+                    return Step::Exhausted(why);
+                }
+                Ok(None) => {
+                    self.unplace(op);
+                    continue;
+                }
+                Ok(Some(entry)) => entry,
+            };
+            self.explored += 1;
+            if let Some(top) = self.stack.last_mut() {
+                top.extended = true;
             }
-            if let Err(exhausted) = allowance.spend() {
-                return Found::Exhausted(exhausted);
+            self.push(op, entry);
+            if self.required_left == 0 {
+                return Step::Linearizable(self.path().map(|op| self.part.ops[op as usize].id).collect());
             }
-            path.push(placed);
-            if self.done(&progress) {
-                return Found::Order(path);
+            if self.stack.len() - 1 > self.best.len() {
+                self.best = self.path().collect();
             }
-            if path.len() > best.0.len() {
-                best = (path.clone(), progress.clone());
+            if let Err(why) = allowance.spend_state() {
+                return why.map_or(Step::Paused, Step::Exhausted);
             }
-            stack.push(Frame { choices: self.choices(&progress, &state), progress, next: 0 });
         }
-        let unplaced = self.first_unreturned(&best.1);
-        Found::Stuck { longest_prefix: best.0, unplaced }
     }
 
-    /// Whether every returned operation is placed (pending ones may stay unplaced: they
-    /// may never have taken effect).
-    fn done(&self, progress: &[usize]) -> bool {
-        progress.iter().zip(&self.completed).all(|(placed, completed)| placed >= completed)
+    /// The operations placed, in order.
+    fn path(&self) -> impl Iterator<Item = u32> + '_ {
+        self.stack.iter().skip(1).map(|frame| frame.op)
     }
 
-    /// The placements possible after `progress` in `state`: each thread's next operation
-    /// if it is minimal in real time, with every state the model allows it to lead to.
-    fn choices(&self, progress: &[usize], state: &M::State) -> Vec<(usize, M::State)> {
-        let mut choices = Vec::new();
-        for (thread, ops) in self.threads.iter().enumerate() {
-            let Some(&id) = ops.get(progress[thread]) else { continue };
-            let op = self.history.get(id);
-            if !self.is_minimal(progress, thread, op.invoked) {
+    /// Pushes the configuration reached by placing `op` (already placed) in `state`.
+    fn push(&mut self, op: u32, state: u32) {
+        let earliest_response = match self.part.causal {
+            Some(_) => u64::MAX,
+            None => self
+                .part
+                .threads
+                .iter()
+                .zip(&self.next)
+                .filter_map(|(ops, &next)| ops.get(next as usize))
+                .map(|&at| self.part.ops[at as usize].responded)
+                .min()
+                .unwrap_or(u64::MAX),
+        };
+        self.stack.push(Frame {
+            state,
+            op,
+            cursor: 0,
+            earliest_response,
+            alternatives: Vec::new(),
+            alternative_op: ROOT,
+            extended: false,
+        });
+    }
+
+    /// The next untried successor of the top configuration: an operation, minimal,
+    /// and a state the model lets it lead to.
+    fn successor(&mut self) -> Option<(u32, M::State)> {
+        let Search { model, history, part, next, preds, stack, visited, .. } = self;
+        let frame = stack.last_mut()?;
+        let current = visited.state(frame.state);
+        loop {
+            if let Some(state) = frame.alternatives.pop() {
+                return Some((frame.alternative_op, state));
+            }
+            let thread = frame.cursor as usize;
+            if thread >= part.threads.len() {
+                return None;
+            }
+            frame.cursor += 1;
+            let Some(&at) = part.threads[thread].get(next[thread] as usize) else { continue };
+            let local = &part.ops[at as usize];
+            let minimal = match part.causal {
+                Some(_) => preds[at as usize] == 0,
+                None => local.invoked <= frame.earliest_response,
+            };
+            if !minimal {
                 continue;
             }
+            let op = history.get(local.id);
             match &op.output {
                 Some(output) => {
-                    if let Some(next) = self.model.step(state, &op.input, output) {
-                        choices.push((thread, next));
+                    if let Some(state) = model.step(current, &op.input, output) {
+                        return Some((at, state));
                     }
                 }
-                None => choices
-                    .extend(self.model.step_pending(state, &op.input).into_iter().map(|next| (thread, next))),
+                None => {
+                    frame.alternatives = model.step_pending(current, &op.input);
+                    frame.alternative_op = at;
+                }
             }
         }
-        choices
     }
 
-    /// Whether no other thread's next unplaced operation returned before `invoked`
-    /// (a thread's later operations return later still).
-    fn is_minimal(&self, progress: &[usize], thread: usize, invoked: u64) -> bool {
-        self.threads.iter().enumerate().all(|(other, ops)| {
-            other == thread
-                || ops
-                    .get(progress[other])
-                    .and_then(|id| self.history.get(*id).responded)
-                    .is_none_or(|responded| responded >= invoked)
-        })
+    /// Marks `op` placed.
+    fn place(&mut self, op: u32) {
+        let at = op as usize;
+        let local = self.part.ops[at];
+        match self.by_counts {
+            true => self.bits[local.thread as usize / 2] += 1 << (32 * (local.thread % 2)),
+            false => self.bits[at / 64] ^= 1 << (at % 64),
+        }
+        self.hash ^= self.zobrist[at];
+        self.next[local.thread as usize] += 1;
+        self.required_left -= usize::from(local.required);
+        if let Some(causal) = &self.part.causal {
+            for &succ in &causal.succs[at] {
+                self.preds[succ as usize] -= 1;
+            }
+        }
     }
 
-    /// Of the returned operations not placed after `progress`, the one that returned
-    /// first: everything invoked after its response must follow it, so it is the one
-    /// the search could not place.
-    fn first_unreturned(&self, progress: &[usize]) -> OpId {
-        self.threads
-            .iter()
-            .enumerate()
-            .filter_map(|(thread, ops)| ops.get(progress[thread]).copied())
-            .filter_map(|id| self.history.get(id).responded.map(|responded| (responded, id)))
-            .min()
-            .map(|(_, id)| id)
-            .expect("a failed search leaves a returned operation unplaced")
+    /// Marks `op` unplaced again.
+    fn unplace(&mut self, op: u32) {
+        let at = op as usize;
+        let local = self.part.ops[at];
+        match self.by_counts {
+            true => self.bits[local.thread as usize / 2] -= 1 << (32 * (local.thread % 2)),
+            false => self.bits[at / 64] ^= 1 << (at % 64),
+        }
+        self.hash ^= self.zobrist[at];
+        self.next[local.thread as usize] -= 1;
+        self.required_left += usize::from(local.required);
+        if let Some(causal) = &self.part.causal {
+            for &succ in &causal.succs[at] {
+                self.preds[succ as usize] += 1;
+            }
+        }
+    }
+
+    /// Records the current path, which no successor extends, if it is the longest
+    /// ending with `op`.
+    fn dead_end(&mut self, op: u32) {
+        let length = self.stack.len();
+        let old = self.dead_ends[op as usize].len();
+        if length > old && self.dead_end_ops - old + length <= DEAD_END_CAP {
+            let mut path: Vec<u32> = self.path().collect();
+            path.push(op);
+            self.dead_ends[op as usize] = path;
+            self.dead_end_ops += length - old;
+        }
+    }
+
+    /// The longest linearizable prefix found, as history operations.
+    pub(super) fn longest_prefix(&self) -> Vec<OpId> {
+        self.best.iter().map(|&op| self.part.ops[op as usize].id).collect()
+    }
+
+    /// After the longest prefix, the returned operation that must come next: under
+    /// real time, the earliest response among those not placed (everything invoked
+    /// after it must follow it); under causal precedence, the first returned one with
+    /// every predecessor placed.
+    pub(super) fn unplaced(&self) -> OpId {
+        let mut placed = vec![false; self.part.ops.len()];
+        for &op in &self.best {
+            placed[op as usize] = true;
+        }
+        let frontier =
+            self.part.threads.iter().filter_map(|ops| ops.iter().find(|&&op| !placed[op as usize]));
+        let required =
+            frontier.map(|&op| (op, &self.part.ops[op as usize])).filter(|(_, local)| local.required);
+        let chosen = match &self.part.causal {
+            None => required.min_by_key(|(_, local)| local.responded).map(|(_, local)| local.id),
+            Some(causal) => {
+                let ready = |op: u32| {
+                    (0..self.part.ops.len()).all(|pred| placed[pred] || !causal.succs[pred].contains(&op))
+                };
+                let candidates: Vec<_> = required.collect();
+                let first = |ready_only: bool| {
+                    candidates
+                        .iter()
+                        .filter(|(op, _)| !ready_only || ready(*op))
+                        .map(|(_, local)| local.id)
+                        .min_by_key(|id| id.0)
+                };
+                first(true).or_else(|| first(false))
+            }
+        };
+        chosen.expect("a failed search leaves a returned operation unplaced")
+    }
+
+    /// The paths that could not be extended, longest first, one per last operation:
+    /// where every linearization attempt failed.
+    pub(super) fn dead_ends(&self) -> Vec<Vec<OpId>> {
+        let mut ends: Vec<&Vec<u32>> = self.dead_ends.iter().filter(|path| !path.is_empty()).collect();
+        ends.sort_by_key(|path| std::cmp::Reverse(path.len()));
+        ends.iter().map(|path| path.iter().map(|&op| self.part.ops[op as usize].id).collect()).collect()
     }
 }

@@ -1,0 +1,160 @@
+//! [`Part`]: one partition of a history (P-compositionality), renumbered for the
+//! search: its operations, per thread in program order, with what the search asks of
+//! each in constant time (its stamps, whether it must be placed, and under causal
+//! precedence its predecessors and successors inside the partition).
+
+use std::collections::HashMap;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use super::history::{History, OpId, PendingPolicy, Precedence};
+use super::model::SequentialModel;
+
+/// An operation of a partition, as the search sees it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LocalOp {
+    /// Its index in the history.
+    pub(super) id: OpId,
+    /// Its thread, renumbered from 0 within the partition.
+    pub(super) thread: u32,
+    /// Its invocation stamp.
+    pub(super) invoked: u64,
+    /// Its response stamp, `u64::MAX` if pending.
+    pub(super) responded: u64,
+    /// Whether every linearization must place it (it returned).
+    pub(super) required: bool,
+}
+
+/// Causal precedence inside a partition: each operation's nearest predecessors in the
+/// partition (through any path of the whole history's order), as counts and
+/// successor lists.
+#[derive(Debug)]
+pub(super) struct Causal {
+    /// Per operation, how many partition operations precede it directly.
+    pub(super) preds: Vec<u32>,
+    /// Per operation, the partition operations it directly precedes.
+    pub(super) succs: Vec<Vec<u32>>,
+}
+
+/// One partition, ready to search.
+#[derive(Debug)]
+pub(super) struct Part {
+    /// The key's `Debug` form.
+    pub(super) key: String,
+    pub(super) ops: Vec<LocalOp>,
+    /// Per thread, its operations (local indices) in program order.
+    pub(super) threads: Vec<Vec<u32>>,
+    /// `None` under real-time precedence.
+    pub(super) causal: Option<Causal>,
+}
+
+/// Splits `history` by `model`'s partition key. Partitions come in the order of their
+/// first operation, so their numbering does not depend on the keys' values; operations
+/// that never took effect ([`PendingPolicy::NeverTookEffect`]) are left out.
+pub(super) fn partitions<M: SequentialModel>(model: &M, history: &History<M::Input, M::Output>) -> Vec<Part> {
+    let mut index = HashMap::new();
+    let mut keys = Vec::new();
+    let mut membership = vec![usize::MAX; history.len()];
+    for (_, ids) in history.by_thread() {
+        for id in ids {
+            let op = history.get(id);
+            if !op.is_complete() && history.pending_policy(id) == PendingPolicy::NeverTookEffect {
+                continue;
+            }
+            membership[id.0] = index_of(&mut index, &mut keys, model.partition(&op.input));
+        }
+    }
+    let count = keys.len();
+    let mut per_part: Vec<Vec<OpId>> = vec![Vec::new(); count];
+    // By thread, then program order: the list order is what `Part` renumbers.
+    for (_, ids) in history.by_thread() {
+        for id in ids {
+            if let Some(list) = per_part.get_mut(membership[id.0]) {
+                list.push(id);
+            }
+        }
+    }
+    // Number partitions by their first operation in the history.
+    let mut first: Vec<(usize, usize)> = per_part
+        .iter()
+        .enumerate()
+        .map(|(part, ids)| (ids.iter().map(|id| id.0).min().unwrap_or(usize::MAX), part))
+        .collect();
+    first.sort_unstable();
+    let successors = (history.precedence() == Precedence::Causal).then(|| history.successors());
+    first
+        .into_iter()
+        .map(|(_, part)| Part::new(history, keys[part].clone(), &per_part[part], successors.as_deref()))
+        .collect()
+}
+
+/// The number of `key`'s partition, a new one if it is new.
+fn index_of<K: Hash + Eq + Debug>(index: &mut HashMap<K, usize>, keys: &mut Vec<String>, key: K) -> usize {
+    let next = index.len();
+    *index.entry(key).or_insert_with_key(|key| {
+        keys.push(format!("{key:?}"));
+        next
+    })
+}
+
+impl Part {
+    /// The partition of `ids` (grouped by thread, each in program order).
+    fn new<I, O>(
+        history: &History<I, O>,
+        key: String,
+        ids: &[OpId],
+        successors: Option<&[Vec<OpId>]>,
+    ) -> Part {
+        let mut threads: Vec<Vec<u32>> = Vec::new();
+        let mut thread_of: HashMap<usize, u32> = HashMap::new();
+        let mut local: HashMap<OpId, u32> = HashMap::new();
+        let mut ops = Vec::with_capacity(ids.len());
+        for &id in ids {
+            let op = history.get(id);
+            let thread = *thread_of.entry(op.thread).or_insert_with(|| {
+                threads.push(Vec::new());
+                threads.len() as u32 - 1
+            });
+            let at = ops.len() as u32;
+            threads[thread as usize].push(at);
+            local.insert(id, at);
+            ops.push(LocalOp {
+                id,
+                thread,
+                invoked: op.invoked,
+                responded: op.responded.unwrap_or(u64::MAX),
+                required: op.is_complete(),
+            });
+        }
+        let causal = successors.map(|successors| Causal::new(&ops, &local, successors));
+        Part { key, ops, threads, causal }
+    }
+}
+
+impl Causal {
+    /// The partition's order induced by the history's: for each operation, a search
+    /// forward through non-partition operations to the first partition operations.
+    fn new(ops: &[LocalOp], local: &HashMap<OpId, u32>, successors: &[Vec<OpId>]) -> Causal {
+        let mut preds = vec![0u32; ops.len()];
+        let mut succs = vec![Vec::new(); ops.len()];
+        let mut seen = vec![usize::MAX; successors.len()];
+        let mut stack = Vec::new();
+        for (from, op) in ops.iter().enumerate() {
+            stack.extend(successors[op.id.0].iter().copied());
+            while let Some(next) = stack.pop() {
+                if seen[next.0] == from {
+                    continue;
+                }
+                seen[next.0] = from;
+                match local.get(&next) {
+                    Some(&to) => {
+                        succs[from].push(to);
+                        preds[to as usize] += 1;
+                    }
+                    None => stack.extend(successors[next.0].iter().copied()),
+                }
+            }
+        }
+        Causal { preds, succs }
+    }
+}

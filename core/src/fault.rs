@@ -5,7 +5,7 @@
 //! same macro a user's crate declares its own with: each is a `static`
 //! [`PlantedFault`](crate::PlantedFault) named as its stable name, whose doc says what
 //! goes wrong and which invariant it breaks, flagged `weak_memory` when only loom can
-//! see it and `in_sequences` when the pipe's operation sequences (the proptest engine)
+//! see it, `real_time` when only a real-time history check can, and `in_sequences` when the pipe's operation sequences (the proptest engine)
 //! reach it, with the scenarios built to catch it (`caught_in`). The code under test asks [`PlantedFault::is_active`](crate::PlantedFault::is_active)
 //! where the bug sits; without the `faults` feature that is the constant `false` and
 //! every planted branch compiles away. [`ALL`] lists them.
@@ -152,7 +152,7 @@ crate::planted_faults! {
     /// exactly one caller (**byte-exact** holds) and nothing waits; only the history shows
     /// a close that returned before the sender sent its close frame, or with a message
     /// still queued. Breaks **linearizable**.
-    CloseReturnsWhileReceiving breaks InvariantId::LINEARIZABLE, caught_in(&["channel-linearizable"]);
+    CloseReturnsWhileReceiving breaks InvariantId::LINEARIZABLE, real_time, caught_in(&["channel-linearizable"]);
     /// A read that finds unexamined bytes under the lock returns them without loading
     /// the published committed end (sparing the atomic read-modify-write), so it misses
     /// bytes a fast flush published — and returned from — before the read began, when
@@ -161,7 +161,7 @@ crate::planted_faults! {
     /// holds; counts lagging a `Published` are allowed), and nothing waits: only the
     /// history shows a read that began after a flush returned and missed its bytes.
     /// Breaks **linearizable**.
-    ReadSkipsPublishedEnd breaks InvariantId::LINEARIZABLE, caught_in(&["pipe-reread-linearizable"]);
+    ReadSkipsPublishedEnd breaks InvariantId::LINEARIZABLE, real_time, caught_in(&["pipe-reread-linearizable"]);
     /// The read side's lock-free flag leaves out a pending read cancel (the classic
     /// mistake of a fast path that checks only for a parked reader), so a read that
     /// starts after `cancel_pending_read` takes the bytes without the lock and reports

@@ -46,6 +46,7 @@ pub struct PlantedFault {
     breaks: InvariantId,
     summary: &'static str,
     weak_memory: bool,
+    real_time: bool,
     in_sequences: bool,
     caught_in: &'static [&'static str],
     also_breaks: Option<InvariantId>,
@@ -60,6 +61,7 @@ impl PlantedFault {
             breaks,
             summary,
             weak_memory: false,
+            real_time: false,
             in_sequences: false,
             caught_in: &[],
             also_breaks: None,
@@ -103,6 +105,20 @@ impl PlantedFault {
     /// under loom only, and reports it "not run here" in a build without loom.
     pub const fn weak_memory(self) -> PlantedFault {
         PlantedFault { weak_memory: true, ..self }
+    }
+
+    /// This bug, declared visible only to a history check that orders operations by
+    /// real time (shuttle, plain threads): under loom's weak memory model a history is
+    /// ordered by happens-before only (program order, spawn and join), and a bug that
+    /// shows only as an operation that "began after" another returned, with nothing
+    /// ordering the two, is no violation there. The campaign does not run it under loom.
+    pub const fn real_time(self) -> PlantedFault {
+        PlantedFault { real_time: true, ..self }
+    }
+
+    /// Whether only a real-time history check can see it ([`real_time`](Self::real_time)).
+    pub const fn needs_real_time(&self) -> bool {
+        self.real_time
     }
 
     /// This bug, declared reachable by the target's operation sequences (the proptest

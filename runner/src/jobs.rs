@@ -173,10 +173,12 @@ pub(crate) fn plan(targets: &[Target], engines: &[Engine], clean: bool, faults: 
             }
             if faults {
                 for scenario in affordable {
-                    // Only loom models weak memory (`PlantedFault::weak_memory`).
-                    for fault in
-                        scenario.catches.iter().filter(|f| engine == Engine::Loom || !f.needs_weak_memory())
-                    {
+                    // Only loom models weak memory (`PlantedFault::weak_memory`); loom orders
+                    // a history by happens-before, not real time (`PlantedFault::real_time`).
+                    let visible = |f: &&&PlantedFault| {
+                        if engine == Engine::Loom { !f.needs_real_time() } else { !f.needs_weak_memory() }
+                    };
+                    for fault in scenario.catches.iter().filter(visible) {
                         push(engine, target, scenario.name, Some(fault));
                     }
                 }

@@ -4,15 +4,12 @@
 //! refused as for `read`; and a pending read-at-least above the pause threshold releases
 //! a paused writer and keeps flushes from pausing until its bytes are there, so a frame
 //! four times the pause threshold crosses on real threads.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
-
-mod common;
 
 use std::pin::pin;
 use std::task::Poll;
 
-use common::watchdog::Watch;
-use common::{WakeCounter, block_on, poll_once, poll_with};
+use crate::common::watchdog::Watch;
+use crate::common::{WakeCounter, block_on, poll_once, poll_with};
 use pipecheck_core::{Failure, FlushResult, PipeError, PipeOptions, Reader, Writer};
 
 /// Options that pause at 100 unexamined bytes and resume below 50.
@@ -219,7 +216,7 @@ fn a_frame_four_times_the_pause_threshold_crosses_with_read_at_least() {
 /// paused writer was released, and "the writer stays paused" only when it does.
 #[test]
 fn a_pending_read_at_least_reports_a_resume_only_for_a_paused_writer() {
-    use common::Recorder;
+    use crate::common::Recorder;
     use pipecheck_core::PipeEvent;
     let recorder = Recorder::new();
     let (mut writer, mut reader) = throttled_options().observer(recorder.clone()).build().unwrap();

@@ -1,13 +1,10 @@
 //! A pending operation polled again is woken once, through the waker of its last poll.
 //! (Re-polling with a *different* waker is tested next to each operation:
 //! `reader_ops.rs` and `backpressure.rs`, `..._repolled_with_another_waker_wakes_the_new_one`.)
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
-
-mod common;
 
 use std::pin::pin;
 
-use common::{WakeCounter, poll_with};
+use crate::common::{WakeCounter, poll_with};
 
 #[test]
 fn a_read_polled_again_with_the_same_waker_is_woken_once() {

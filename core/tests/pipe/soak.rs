@@ -3,12 +3,9 @@
 //! is `cargo run --release -p pipecheck-core --example soak -- --seeds 100 --mib 64`.
 //!
 //! `PIPECHECK_SEED=<seed>` runs that one seed (decimal or `0x` hex), at this test's size.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::soak::{Ending, run};
-use common::transfer::{SEED_VAR, seed_from_env};
+use crate::common::soak::{Ending, run};
+use crate::common::transfer::{SEED_VAR, seed_from_env};
 
 /// The first seed; the others follow it.
 const FIRST_SEED: u64 = 0x50AC_2026_0000_0000;

@@ -3,13 +3,10 @@
 //! do); `PipeOptions` reports every option; and `reset_pipe` makes a pipe whose both
 //! ends completed usable again, reusing its pooled segments, and refuses while an end
 //! is still in use.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
-
-mod common;
 
 use std::pin::pin;
 
-use common::{Recorder, block_on, created, poll_once, taken};
+use crate::common::{Recorder, block_on, created, poll_once, taken};
 use pipecheck_core::{Failure, LockScope, PipeError, PipeOptions, PoolDesign, reset_pipe};
 
 #[test]

@@ -8,13 +8,10 @@
 //!
 //! Every scenario also runs the log through `common::check_lifecycle`, which enforces the
 //! segment life cycle (no-double-return, bounded-pool) on every event.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
+use crate::common::block_on;
 
-use common::block_on;
-
-use common::{check_lifecycle, created, discarded, fixed, head_released, recorded, returned, taken};
+use crate::common::{check_lifecycle, created, discarded, fixed, head_released, recorded, returned, taken};
 use pipecheck_core::{PipeEvent, PipeOptions, PoolDesign, Reader, SegmentId, Writer};
 
 const SEGMENT: usize = 64;

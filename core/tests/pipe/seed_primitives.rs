@@ -1,11 +1,8 @@
 //! Plain `std` tests of the seed primitives: every typed error, FIFO hand-over and
 //! cancellation of the async mutex, and the partitioned pool's home preference.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::block_on;
-use common::watchdog::{Watch, phase};
+use crate::common::block_on;
+use crate::common::watchdog::{Watch, phase};
 
 use std::pin::pin;
 use std::task::{Context, Waker};
@@ -247,7 +244,7 @@ fn reset_wakes_a_waiter_of_the_operation_it_ends() {
 fn a_result_wakes_the_pending_waiter() {
     let source = CompletionSource::<u8>::new();
     let token = source.reset();
-    let (counter, waker) = common::WakeCounter::new();
+    let (counter, waker) = crate::common::WakeCounter::new();
     let mut cx = Context::from_waker(&waker);
     let mut wait = Box::pin(source.wait(token));
     assert!(wait.as_mut().poll(&mut cx).is_pending());
@@ -295,8 +292,8 @@ fn an_observed_completion_source_reports_its_operations() {
 fn a_queued_lock_polled_again_with_another_waker_wakes_the_new_one() {
     let mutex = AsyncMutex::new(());
     let holder = mutex.try_lock().expect("uncontended");
-    let (first, first_waker) = common::WakeCounter::new();
-    let (second, second_waker) = common::WakeCounter::new();
+    let (first, first_waker) = crate::common::WakeCounter::new();
+    let (second, second_waker) = crate::common::WakeCounter::new();
     let mut waiter = Box::pin(mutex.lock());
     assert!(waiter.as_mut().poll(&mut Context::from_waker(&first_waker)).is_pending());
     // The task moved: only the new waker can reach it now.
@@ -313,7 +310,7 @@ fn dropping_a_queued_lock_leaves_the_waiters_behind_it_queued() {
     let mut cx = Context::from_waker(Waker::noop());
     let mut first = Box::pin(mutex.lock());
     assert!(first.as_mut().poll(&mut cx).is_pending());
-    let (counter, waker) = common::WakeCounter::new();
+    let (counter, waker) = crate::common::WakeCounter::new();
     let mut second = Box::pin(mutex.lock());
     assert!(second.as_mut().poll(&mut Context::from_waker(&waker)).is_pending());
     drop(first); // abandoned: it leaves the queue, the second waiter stays
@@ -509,7 +506,7 @@ fn an_observed_mutex_numbers_each_contended_exit() {
 /// waker where it is, and the result still wakes it.
 #[test]
 fn dropping_a_wait_that_never_became_the_waiter_leaves_the_waiter_alone() {
-    use common::{WakeCounter, poll_with};
+    use crate::common::{WakeCounter, poll_with};
     let source = CompletionSource::<u8>::new();
     let token = source.reset();
     let (counter, waker) = WakeCounter::new();

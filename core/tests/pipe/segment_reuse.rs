@@ -3,13 +3,10 @@
 //! the pool with the rest, and the next write reuses a pooled segment. Segments are
 //! counted through the buffer pool's own counters (`CountingPool`) and the pipe's
 //! segment events.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
+use crate::common::block_on;
 
-use common::block_on;
-
-use common::{CountingPool, check_lifecycle, created, discarded, fixed, recorded, returned, taken};
+use crate::common::{CountingPool, check_lifecycle, created, discarded, fixed, recorded, returned, taken};
 use pipecheck_core::{PipeEvent, PipeOptions, Reader};
 
 const SEGMENT: usize = 64;

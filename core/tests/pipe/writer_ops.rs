@@ -2,15 +2,12 @@
 //! head's room, the maximum), `advance` (within, exactly, past, without memory), `write`
 //! across segments, `unflushed_bytes`, and `flush` (what it publishes, whom it wakes,
 //! and its result flags).
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::block_on;
+use crate::common::block_on;
 
 use std::pin::pin;
 
-use common::{Recorder, WakeCounter, created, fixed, head_released, poll_once, poll_with, recorded};
+use crate::common::{Recorder, WakeCounter, created, fixed, head_released, poll_once, poll_with, recorded};
 use pipecheck_core::{FlushResult, PipeError, PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
 
 /// A pipe with fixed-size segments of `size` bytes, recording its events.

@@ -5,18 +5,15 @@
 //! operations on another thread still releases everything once; and once the reader
 //! completed, writes pile up nowhere (.NET: `Advance` is a no-op and flushes report
 //! completion), so the writer holds at most one segment whatever it writes.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::block_on;
-use common::watchdog::{Watch, phase};
+use crate::common::block_on;
+use crate::common::watchdog::{Watch, phase};
 
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;
 
-use common::{CountingPool, Recorder, WakeCounter, poll_with};
+use crate::common::{CountingPool, Recorder, WakeCounter, poll_with};
 use pipecheck_core::{Failure, PipeEvent, PipeOptions, Reader, Writer};
 
 /// A pipe with 64-byte segments over a counting pool.

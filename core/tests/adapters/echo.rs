@@ -1,14 +1,11 @@
 //! The tokio echo example (`examples/tokio_echo.rs`) as a test: length-prefixed frames,
 //! up to 12× the pause threshold, over TCP loopback through two pipes, byte-exact.
-#![cfg(all(feature = "tokio", not(any(feature = "loom", feature = "shuttle"))))]
 
-mod common;
-
-#[path = "../examples/tokio_echo.rs"]
+#[path = "../../examples/tokio_echo.rs"]
 #[allow(dead_code)] // the example's `main`
 mod tokio_echo;
 
-use common::watched::WatchFuture;
+use crate::common::watched::WatchFuture;
 use tokio_echo::{PAUSE, echo, encode, frames};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,13 +2,10 @@
 //! finds published bytes in segments it already holds takes them without the pipe lock,
 //! and every state a read must see under the lock sends it there — a pending cancel,
 //! the writer's completion, a segment it has not seen, its own parked waker.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
+use crate::common::block_on;
 
-use common::block_on;
-
-use common::{Recorder, fixed, recorded};
+use crate::common::{Recorder, fixed, recorded};
 use pipecheck_core::{PipeEvent, Reader, Writer};
 
 /// A pipe with one 16-byte segment and a log of its events.

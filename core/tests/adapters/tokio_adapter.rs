@@ -2,17 +2,14 @@
 //! `AsyncBufRead`, `Writer` as `AsyncWrite`, and the copy helpers. Round trips, partial
 //! reads, back-pressure against a concurrent reader, completion as end of file, failures
 //! and cancellation as I/O errors.
-#![cfg(all(feature = "tokio", not(any(feature = "loom", feature = "shuttle"))))]
-
-mod common;
 
 use std::io;
 use std::pin::{Pin, pin};
 use std::task::{Context, Poll};
 
-use common::transfer::{check_pattern, fill_pattern};
-use common::watched::WatchFuture;
-use common::{Recorder, WakeCounter};
+use crate::common::transfer::{check_pattern, fill_pattern};
+use crate::common::watched::WatchFuture;
+use crate::common::{Recorder, WakeCounter};
 use pipecheck_core::adapters::tokio::{copy_from_reader, copy_to_writer};
 use pipecheck_core::{Failure, PipeError, PipeEvent, PipeOptions, Reader, Writer};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};

@@ -7,17 +7,14 @@
 //! thread is released by a reader on another. Every test body runs on a watched thread,
 //! so a loop in the pipe that never ends (a chunk walk, a write that makes no room)
 //! fails the test in seconds, naming the operation, instead of hanging the suite.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::block_on;
-use common::watchdog::{Watch, phase, phase_at, watched};
+use crate::common::block_on;
+use crate::common::watchdog::{Watch, phase, phase_at, watched};
 
 use std::pin::pin;
 use std::task::Poll;
 
-use common::{Recorder, WakeCounter, poll_once, poll_with};
+use crate::common::{Recorder, WakeCounter, poll_once, poll_with};
 use pipecheck_core::{FlushResult, PipeEvent, PipeOptions, Reader, Writer};
 
 /// A pipe that pauses at 100 unconsumed bytes and resumes below 50.

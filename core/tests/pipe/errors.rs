@@ -2,12 +2,9 @@
 //! checked field by field, plus the `OptionsError`s of `PipeOptions::build`. A refused
 //! call must leave the pipe usable. A side's failure reaches the other side with its
 //! cause: the very error value, downcastable to its real type.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::block_on;
-use common::watchdog::Watch;
+use crate::common::block_on;
+use crate::common::watchdog::Watch;
 
 use pipecheck_core::{Failure, OptionsError, PipeError, PipeOptions, Reader, Writer};
 

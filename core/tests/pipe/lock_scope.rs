@@ -1,12 +1,9 @@
 //! The pre-seed design kept for the contention benchmark (`LockScope::EveryOperation`
 //! with `PoolDesign::LockedStack`: every operation under the pipe lock, rent and return
 //! inside it) moves bytes exactly like the default design and gives every buffer back.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::CountingPool;
-use common::transfer::{Plan, seed_from_env, transfer};
+use crate::common::CountingPool;
+use crate::common::transfer::{Plan, seed_from_env, transfer};
 use pipecheck_core::{LockScope, PipeOptions, PoolDesign};
 
 fn pre_seed(options: PipeOptions, pool: &std::sync::Arc<CountingPool>) -> PipeOptions {

@@ -1,13 +1,10 @@
 //! The lock-free `advance_to` (seed 001's uncontended path on the reader's side): an
 //! advance that returns no segment, reclaims no idle head and resumes no writer takes
 //! no lock, and every lock holder after it still counts with its offsets.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
+use crate::common::block_on;
 
-use common::block_on;
-
-use common::{Recorder, fixed, recorded};
+use crate::common::{Recorder, fixed, poll_once, recorded};
 use pipecheck_core::{PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
 
 fn pipe(options: PipeOptions) -> (Writer, Reader, std::sync::Arc<Recorder>) {
@@ -97,11 +94,11 @@ fn an_advance_that_releases_a_paused_writer_takes_the_lock() {
         pipe(fixed(16).pause_writer_threshold(2).resume_writer_threshold(2));
     writer.write(b"abc").unwrap();
     let mut flush = writer.flush();
-    assert!(common::poll_once(std::pin::Pin::new(&mut flush)).is_pending(), "three bytes pause the writer");
+    assert!(poll_once(std::pin::Pin::new(&mut flush)).is_pending(), "three bytes pause the writer");
     read_consuming(&mut reader, 1);
     assert!(last_advance_locked(&recorder), "the resume is decided under the lock");
     assert!(recorder.events().iter().any(|e| matches!(e, PipeEvent::FlushResumed { .. })));
-    assert!(common::poll_once(std::pin::Pin::new(&mut flush)).is_ready());
+    assert!(poll_once(std::pin::Pin::new(&mut flush)).is_ready());
 }
 
 #[test]

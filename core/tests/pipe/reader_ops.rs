@@ -2,17 +2,14 @@
 //! flush, after the writer completed and after a cancel (which persists until a read
 //! observes it), and `advance_to`'s consumed/examined semantics: what the next read
 //! returns and whether it waits.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::block_on;
-use common::watchdog::Watch;
+use crate::common::block_on;
+use crate::common::watchdog::Watch;
 
 use std::pin::pin;
 use std::task::Poll;
 
-use common::{WakeCounter, poll_once, poll_with};
+use crate::common::{WakeCounter, poll_once, poll_with};
 use pipecheck_core::{Reader, Writer};
 
 fn flushed(data: &[u8]) -> (Writer, Reader) {

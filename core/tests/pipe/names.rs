@@ -2,7 +2,6 @@
 //! planted bugs (verdicts and trace files match on them), the text of a violation and
 //! of an operation, and how failures compare. Small values, checked exactly, so a
 //! change of wording is a decision and not an accident.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use std::io;
 

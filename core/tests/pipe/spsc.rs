@@ -1,13 +1,10 @@
 //! The SPSC queue under a watched producer thread: a consumer that spins on `pop`
 //! fails within the watchdog's deadline, naming the item it waited for, instead of
 //! spinning forever when a push is lost (the queue's own unit test spins unbounded).
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
-
-mod common;
 
 use std::time::Instant;
 
-use common::watchdog::{DEADLINE, Watch, phase, phase_at};
+use crate::common::watchdog::{DEADLINE, Watch, phase, phase_at};
 use pipecheck_core::spsc;
 
 const ITEMS: u64 = 100_000;

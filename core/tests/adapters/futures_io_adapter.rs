@@ -1,17 +1,14 @@
 //! The `futures-io` adapters (feature `futures-io`), run on tokio's runtime: the same
 //! behaviour as the tokio adapters through `futures-io`'s traits (`poll_close` completes
 //! the writer) and the `futures-util` extension methods.
-#![cfg(all(feature = "futures-io", not(any(feature = "loom", feature = "shuttle"))))]
-
-mod common;
 
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
-use common::transfer::{check_pattern, fill_pattern};
-use common::watched::WatchFuture;
-use common::{Recorder, WakeCounter};
+use crate::common::transfer::{check_pattern, fill_pattern};
+use crate::common::watched::WatchFuture;
+use crate::common::{Recorder, WakeCounter};
 use futures_io::{AsyncBufRead, AsyncRead, AsyncWrite};
 use futures_util::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 use pipecheck_core::adapters::futures_io::{copy_from_reader, copy_to_writer};

@@ -7,12 +7,9 @@
 //!
 //! The seed comes from `PIPECHECK_SEED` (decimal or `0x` hex) and is printed, with the
 //! throughput; nothing here asserts on time.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::transfer::{Plan, SEED_VAR, check_pattern, fill_pattern, seed_from_env, transfer};
-use common::{CountingPool, Recorder, check_lifecycle};
+use crate::common::transfer::{Plan, SEED_VAR, check_pattern, fill_pattern, seed_from_env, transfer};
+use crate::common::{CountingPool, Recorder, check_lifecycle};
 
 const DEFAULT_SEED: u64 = 0x5EED_2024_0000_0001;
 
@@ -59,7 +56,7 @@ fn two_threads_with_tiny_segments_keep_the_segment_life_cycle() {
     pool.assert_all_returned();
     let events = recorder.events();
     check_lifecycle(&events, 16);
-    let reused = events.iter().filter(|e| common::taken(e).is_some()).count();
+    let reused = events.iter().filter(|e| crate::common::taken(e).is_some()).count();
     assert!(reused > 0, "segments must have been recycled");
 }
 

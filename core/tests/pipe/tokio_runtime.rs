@@ -1,13 +1,10 @@
 //! The pipe under tokio: writer and reader as tasks on a multi-thread runtime, moving a
 //! few MiB with small pause/resume thresholds so that flushes really wait for the
 //! reader (every flush crosses the pause threshold), byte-exact.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::Recorder;
-use common::transfer::{check_pattern, fill_pattern};
-use common::watched::WatchFuture;
+use crate::common::Recorder;
+use crate::common::transfer::{check_pattern, fill_pattern};
+use crate::common::watched::WatchFuture;
 use pipecheck_core::{PipeEvent, PipeOptions};
 
 const TOTAL: u64 = 4 << 20;

@@ -1,9 +1,6 @@
 //! The watchdog that every blocking wait of these tests goes through: a wait that is
 //! never woken fails the test within seconds and names the operation, instead of
 //! hanging the suite.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
-
-mod common;
 
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -12,7 +9,7 @@ use std::sync::mpsc::{self, Sender};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use common::watchdog::{DEADLINE, Watch, block_on_within, phase_at};
+use crate::common::watchdog::{DEADLINE, Watch, block_on_within, phase_at};
 
 /// Short, so the tests that expect the watchdog to fire finish quickly; the deadline
 /// only decides when a wait counts as never woken.
@@ -34,7 +31,7 @@ fn a_read_that_nothing_wakes_fails_naming_the_read() {
     let failure = catch_unwind(AssertUnwindSafe(|| block_on_within(SHORT, reader.read()).map(|_| ())))
         .expect_err("the watchdog fails a read that is never woken");
     let message = message(failure.as_ref());
-    assert!(message.contains("`ReadFuture` at core/tests/watchdog.rs:"), "{message}");
+    assert!(message.contains("`ReadFuture` at core/tests/pipe/watchdog.rs:"), "{message}");
     assert!(message.contains("was never woken"), "{message}");
     drop(writer);
 }
@@ -88,7 +85,7 @@ fn a_lost_wakeup_fails_within_the_deadline_naming_the_read() {
         .activate(|| complete_while_read_pending(pipecheck_core::PipeOptions::new()));
     let failure = completed.expect_err("the reader is never woken");
     let message = message(failure.as_ref());
-    assert!(message.contains("watchdog: `SignalPending` at core/tests/watchdog.rs:"), "{message}");
+    assert!(message.contains("watchdog: `SignalPending` at core/tests/pipe/watchdog.rs:"), "{message}");
     assert!(message.contains("was never woken"), "{message}");
 }
 
@@ -124,7 +121,7 @@ fn a_lost_wake_on_a_watched_thread_names_every_threads_operation() {
     let message = message(failure.as_ref());
     assert!(message.contains("watchdog: reader panicked"), "{message}");
     assert!(
-        message.contains("reader panicked: watchdog: `ReadFuture` at core/tests/watchdog.rs:"),
+        message.contains("reader panicked: watchdog: `ReadFuture` at core/tests/pipe/watchdog.rs:"),
         "{message}"
     );
     assert!(message.contains("test blocked in join()"), "{message}");
@@ -144,7 +141,7 @@ fn watched_threads_that_finish_return_their_results() {
 /// the test, naming the future and the line that awaited it.
 #[test]
 fn an_awaited_read_that_nothing_wakes_fails_naming_the_read() {
-    use common::watched::WatchFuture;
+    use crate::common::watched::WatchFuture;
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let (writer, mut reader) = pipecheck_core::pipe();
     let failure = catch_unwind(AssertUnwindSafe(|| {
@@ -152,7 +149,7 @@ fn an_awaited_read_that_nothing_wakes_fails_naming_the_read() {
     }))
     .expect_err("the watchdog fails an awaited read that is never woken");
     let message = message(failure.as_ref());
-    assert!(message.contains("`ReadFuture` awaited at core/tests/watchdog.rs:"), "{message}");
+    assert!(message.contains("`ReadFuture` awaited at core/tests/pipe/watchdog.rs:"), "{message}");
     assert!(message.contains("was never woken"), "{message}");
     drop(writer);
 }
@@ -161,12 +158,12 @@ fn an_awaited_read_that_nothing_wakes_fails_naming_the_read() {
 /// deadline without a wake fails.
 #[test]
 fn an_awaited_read_that_is_woken_completes() {
-    use common::watched::WatchFuture;
+    use crate::common::watched::WatchFuture;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).build().unwrap();
     let (mut writer, mut reader) = pipecheck_core::pipe();
     let writing = std::thread::spawn(move || {
         writer.write(b"x").unwrap();
-        common::block_on(writer.flush()).unwrap();
+        crate::common::block_on(writer.flush()).unwrap();
         writer
     });
     let len = runtime.block_on(async { reader.read().watched_within(SHORT).await.map(|r| r.buffer().len()) });

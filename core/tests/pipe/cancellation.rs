@@ -3,14 +3,11 @@
 //! and returns the same unconsumed bytes (and any new ones), while `advance_to` on the
 //! canceled buffer still works. A read that was not canceled still requires
 //! `advance_to` (`errors.rs`).
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
-
-mod common;
 
 use std::pin::pin;
 use std::task::Poll;
 
-use common::{WakeCounter, block_on, poll_with};
+use crate::common::{WakeCounter, block_on, poll_with};
 use pipecheck_core::{PipeError, Reader, Writer};
 
 fn flushed(data: &[u8]) -> (Writer, Reader) {

@@ -2,7 +2,6 @@
 //! list, so a buffer given back is rented again; larger buffers are allocated to size
 //! and never kept. The default pool (lock-free classes) and the locked one behave
 //! alike, tested through the same functions.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use std::sync::Arc;
 use std::thread;

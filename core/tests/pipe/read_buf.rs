@@ -2,12 +2,9 @@
 //! `slice_between`, `position`, `start`/`end`, `copy_to`, `to_vec`) and its
 //! `bytes::Buf` cursor, over buffers that span several segments. Each test runs on a
 //! watched thread: a chunk walk that never ends fails it in seconds instead of hanging.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-mod common;
-
-use common::block_on;
-use common::watchdog::watched;
+use crate::common::block_on;
+use crate::common::watchdog::watched;
 
 use bytes::Buf;
 use pipecheck_core::{PipeError, PipeOptions, Reader, Writer};

@@ -1,13 +1,10 @@
 //! The poll forms (`Writer::poll_flush_result`, `Reader::poll_read_result`), used by
 //! `poll_*` implementations such as the I/O adapters: the same operations as `flush` and
 //! `read`, one poll at a time, with nothing stored between polls.
-#![cfg(not(any(feature = "loom", feature = "shuttle")))]
-
-mod common;
 
 use std::task::{Context, Poll, Waker};
 
-use common::WakeCounter;
+use crate::common::WakeCounter;
 use pipecheck_core::{FlushResult, PipeOptions};
 
 /// Pause the writer at 2 unexamined bytes, resume it below 1.

@@ -11,9 +11,7 @@
 //! `AsyncBufRead` and `AsyncWrite`, and `futures-io`'s `AsyncRead` and `AsyncWrite` (the
 //! `loom` feature of this crate turns on pipecheck-core's `tokio` and `futures-io`).
 //!
-//! Run: `cargo test -p pipecheck-models --features loom --test loom_adapters -- --nocapture`.
-#![cfg(feature = "loom")]
-
+//! Run: `cargo test -p pipecheck-models --features loom --test loom -- adapters:: --nocapture`.
 use std::collections::BTreeSet;
 use std::io;
 use std::pin::Pin;

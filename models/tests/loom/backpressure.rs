@@ -1,7 +1,5 @@
 //! Loom: the back-pressure family (**backpressure**): pause and resume thresholds
 //! crossed concurrently by flushes and consumes.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

@@ -1,7 +1,5 @@
 //! Loom: the tentative-cancel family (**tentative-cancel**): a canceled read needs no
 //! `advance_to` before the next read, whichever way the cancel races the read.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

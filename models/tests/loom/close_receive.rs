@@ -1,8 +1,6 @@
 //! Loom: the close/receive family — every waiting side wakes, every time
 //! (**no-lost-wakeup**). A lost wake leaves both threads blocked: loom's deadlock,
 //! which the harness reports as a no-lost-wakeup violation.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

@@ -1,8 +1,6 @@
 //! Loom: the data family — bytes across segments (**byte-exact**), release when both
 //! sides complete (**release-once**), and the writer's tail against the reader's
 //! front (**no-data-race**, found by loom's own race detector).
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

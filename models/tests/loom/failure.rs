@@ -1,7 +1,5 @@
 //! Loom: the failure family (**failure-cause**): the writer's typed failure reaches the
 //! reader intact, however its completion races the reader's reads.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

@@ -13,8 +13,6 @@
 //!   (`AdvanceSkipsHandshake`, **backpressure**);
 //! * cancel and complete racing each other on both ends (no planted bug of its own:
 //!   the existing cancel and completion bugs are caught by their families).
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

@@ -1,8 +1,6 @@
 //! Loom: the framing family (**backpressure**): a frame four times the pause threshold
 //! crosses the pipe while the reader examines everything and consumes nothing until
 //! the frame is whole.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

@@ -1,11 +1,9 @@
 //! Loom: generated concurrent scenarios of the async mutex ([`MutexSpec`]), every
 //! interleaving within the bound, each history checked for **linearizable**; and the
 //! planted `TryLockFailsAfterRelease` caught as `linearizable` on the minimal scenario
-//! that shuttle's shrinking finds (`shuttle_generated.rs`).
+//! that shuttle's shrinking finds (`tests/shuttle/generated.rs`).
 //!
-//! Run: `cargo test -p pipecheck-models --features loom --test loom_generated`.
-#![cfg(feature = "loom")]
-
+//! Run: `cargo test -p pipecheck-models --features loom --test loom -- generated::`.
 use pipecheck_core::{InvariantId, fault};
 use pipecheck_models::loom_harness::{expect_model_caught, explore};
 use pipecheck_properties::linearizability::{

@@ -1,7 +1,5 @@
 //! Loom: concurrent pipe histories are **linearizable** against the pipe's sequential
 //! model, in every interleaving within the bound.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

@@ -1,8 +1,6 @@
 //! Loom: the segment pool family (**no-double-return**, **fifo-pool**,
 //! **bounded-pool**): the reader returning segments outside the lock while the writer
 //! takes them, and the pool at its maximum.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

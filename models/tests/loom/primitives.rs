@@ -3,9 +3,7 @@
 //! monitor, plus a planted-bug twin per fault that must fail and name the broken
 //! invariant.
 //!
-//! Run: `cargo test -p pipecheck-models --features loom --test loom_primitives`.
-#![cfg(feature = "loom")]
-
+//! Run: `cargo test -p pipecheck-models --features loom --test loom -- primitives::`.
 use pipecheck_core::{PlantedFault, fault};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

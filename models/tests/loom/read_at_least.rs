@@ -1,8 +1,6 @@
 //! Loom: the read-at-least family (**backpressure**): `read_at_least(4)` with a pause
 //! threshold of 1 races the two flushes that would pause the writer, and the length
 //! family (**buffered-length**): the length a reader sees while the writer flushes.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

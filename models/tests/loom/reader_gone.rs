@@ -1,8 +1,6 @@
 //! Loom: the reader-gone family (**bounded-after-reader-complete**): whenever the
 //! reader's completion lands among the writer's writes, the writer holds at most one
 //! segment more.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 

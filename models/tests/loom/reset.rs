@@ -2,12 +2,10 @@
 //! reset, then a second run whose flush and completion race the reader's waits. The
 //! monitor restarts the pipe's invariants at the reset, so **backpressure** counts the
 //! second run from 0 and catches a reset that keeps the examined offset.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::fault;
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
-/// Bound 5, as the other two-thread pipe models (`loom_data.rs`): the second run has
+/// Bound 5, as the other two-thread pipe models (`data.rs`): the second run has
 /// two threads taking the pipe lock a few times each (flush, complete; read, register,
 /// read again, advance, complete), and 5,915 interleavings take under a second. The
 /// first run and the reset happen on one thread before the race.

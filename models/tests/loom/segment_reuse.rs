@@ -2,8 +2,6 @@
 //! reader's fully consuming `advance_to` racing the writer's next
 //! `get_memory`/`advance`/`flush` for the idle head, and a consume that ends exactly at
 //! a segment's end.
-#![cfg(feature = "loom")]
-
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 

@@ -9,8 +9,6 @@
 //! events each step reports go to a [`Monitor`], whose registry checks fifo-pool,
 //! no-double-return and bounded-pool, exactly as for the pipe. Loom's race detector
 //! checks every slot access (the slots are the facade's tracked `UnsafeCell`s).
-#![cfg(feature = "loom")]
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

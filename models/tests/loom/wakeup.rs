@@ -3,8 +3,6 @@
 //! must be caught as *invariant violations* (the monitor names the flush), not as the
 //! deadlock a lost wake may lead to, and also where a later wake (the writer's
 //! completion) would have rescued the wait.
-#![cfg(feature = "loom")]
-
 use pipecheck_core::{PlantedFault, fault};
 use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
 
@@ -89,7 +87,7 @@ fn reader_complete_races_pausing_flush_catches_pauses_after_reader_completed() {
 }
 
 /// cancel-observed: a read that finds bytes ready must still report the cancel (three
-/// threads, as `loom_close_receive.rs` runs this model: bound 3).
+/// threads, as `close_receive.rs` runs this model: bound 3).
 #[test]
 fn cancel_from_third_thread_races_read_catches_read_loses_cancel() {
     expect_caught("cancel-from-third-thread-races-read", &fault::ReadLosesCancel, BOUND, Checks::Registry);

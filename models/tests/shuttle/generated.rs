@@ -3,9 +3,7 @@
 //! schedulers with its history checked for **linearizable**; a failing scenario is
 //! shrunk to a minimal one ([`shrink_concurrent`]).
 //!
-//! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle_generated`.
-#![cfg(feature = "shuttle")]
-
+//! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- generated::`.
 use pipecheck_core::{InvariantId, fault};
 use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
 use pipecheck_properties::linearizability::{

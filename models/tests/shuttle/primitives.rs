@@ -2,9 +2,7 @@
 //! under random schedules (`check_random`) and PCT schedules (`check_pct`), plus a
 //! planted-bug twin per scenario that must fail under both and name the broken invariant.
 //!
-//! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle_primitives`.
-#![cfg(feature = "shuttle")]
-
+//! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- primitives::`.
 use pipecheck_core::{PlantedFault, fault};
 use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
 use pipecheck_models::find;
@@ -42,12 +40,14 @@ const ENGINE_ENV: &str = "PIPECHECK_SHUTTLE_ENGINE";
 
 /// Runs scenario `name` with `fault` planted under the random and, separately, the PCT engine,
 /// each in a child process (see [`must_fail_in_child`]), and asserts that each fails
-/// naming the broken invariant. `test` is the calling test's name.
-fn schedule_must_fail(test: &str, name: &str, fault: &'static PlantedFault) {
+/// naming the broken invariant. The child re-runs the calling test, named by its thread
+/// (`primitives::async_mutex::double_admit_is_caught`: the module path in this binary).
+fn schedule_must_fail(name: &str, fault: &'static PlantedFault) {
+    let test = std::thread::current().name().expect("a test thread's name").to_owned();
     let scenario = find(name).expect("a scenario of that name");
     for index in 0..engines(TWIN_ITERATIONS).len() {
         let chosen = index.to_string();
-        must_fail_in_child(test, fault.breaks(), &[(ENGINE_ENV, &chosen)], || {
+        must_fail_in_child(&test, fault.breaks(), &[(ENGINE_ENV, &chosen)], || {
             let index: usize = std::env::var(ENGINE_ENV).ok().and_then(|i| i.parse().ok()).unwrap_or(0);
             engines(TWIN_ITERATIONS)[index].check(scenario.execution(Some(fault)))
         });
@@ -67,11 +67,7 @@ mod async_mutex {
 
     #[test]
     fn double_admit_is_caught() {
-        schedule_must_fail(
-            "async_mutex::double_admit_is_caught",
-            "mutex-mutual-exclusion",
-            &fault::MutexDoubleAdmit,
-        );
+        schedule_must_fail("mutex-mutual-exclusion", &fault::MutexDoubleAdmit);
     }
 
     #[test]
@@ -81,11 +77,7 @@ mod async_mutex {
 
     #[test]
     fn skipped_wake_on_exit_is_caught() {
-        schedule_must_fail(
-            "async_mutex::skipped_wake_on_exit_is_caught",
-            "mutex-exit-races-enter",
-            &fault::MutexSkipWakeOnExit,
-        );
+        schedule_must_fail("mutex-exit-races-enter", &fault::MutexSkipWakeOnExit);
     }
 
     #[test]
@@ -100,11 +92,7 @@ mod async_mutex {
 
     #[test]
     fn drop_losing_the_handoff_is_caught() {
-        schedule_must_fail(
-            "async_mutex::drop_losing_the_handoff_is_caught",
-            "mutex-lock-dropped-at-handoff",
-            &fault::MutexDropLosesHandoff,
-        );
+        schedule_must_fail("mutex-lock-dropped-at-handoff", &fault::MutexDropLosesHandoff);
     }
 }
 
@@ -118,11 +106,7 @@ mod message_channel {
 
     #[test]
     fn close_dropping_a_frame_is_caught() {
-        schedule_must_fail(
-            "message_channel::close_dropping_a_frame_is_caught",
-            "channel-close-races-receive",
-            &fault::CloseDropsFrame,
-        );
+        schedule_must_fail("channel-close-races-receive", &fault::CloseDropsFrame);
     }
 
     #[test]
@@ -132,11 +116,7 @@ mod message_channel {
 
     #[test]
     fn close_dropping_a_frame_after_a_dropped_receive_is_caught() {
-        schedule_must_fail(
-            "message_channel::close_dropping_a_frame_after_a_dropped_receive_is_caught",
-            "channel-receive-dropped-while-close-drains",
-            &fault::CloseDropsFrame,
-        );
+        schedule_must_fail("channel-receive-dropped-while-close-drains", &fault::CloseDropsFrame);
     }
 }
 
@@ -150,11 +130,7 @@ mod completion_source {
 
     #[test]
     fn lost_completion_wake_is_caught() {
-        schedule_must_fail(
-            "completion_source::lost_completion_wake_is_caught",
-            "completion-wakes-waiter",
-            &fault::LostCompletionWake,
-        );
+        schedule_must_fail("completion-wakes-waiter", &fault::LostCompletionWake);
     }
 
     #[test]
@@ -164,11 +140,7 @@ mod completion_source {
 
     #[test]
     fn accepted_stale_token_is_caught() {
-        schedule_must_fail(
-            "completion_source::accepted_stale_token_is_caught",
-            "completion-stale-token",
-            &fault::StaleTokenAccepted,
-        );
+        schedule_must_fail("completion-stale-token", &fault::StaleTokenAccepted);
     }
 
     #[test]
@@ -178,11 +150,7 @@ mod completion_source {
 
     #[test]
     fn late_result_of_an_abandoned_operation_accepted_is_caught() {
-        schedule_must_fail(
-            "completion_source::late_result_of_an_abandoned_operation_accepted_is_caught",
-            "completion-abandoned-then-reset",
-            &fault::StaleTokenAccepted,
-        );
+        schedule_must_fail("completion-abandoned-then-reset", &fault::StaleTokenAccepted);
     }
 
     #[test]
@@ -192,11 +160,7 @@ mod completion_source {
 
     #[test]
     fn reset_stranding_its_waiter_is_caught() {
-        schedule_must_fail(
-            "completion_source::reset_stranding_its_waiter_is_caught",
-            "completion-reset-wakes-stale-waiter",
-            &fault::ResetStrandsWaiter,
-        );
+        schedule_must_fail("completion-reset-wakes-stale-waiter", &fault::ResetStrandsWaiter);
     }
 }
 
@@ -210,11 +174,7 @@ mod partitioned_pool {
 
     #[test]
     fn leaked_return_is_caught() {
-        schedule_must_fail(
-            "partitioned_pool::leaked_return_is_caught",
-            "pool-rents-and-returns-balance",
-            &fault::PartitionLeak,
-        );
+        schedule_must_fail("pool-rents-and-returns-balance", &fault::PartitionLeak);
     }
 }
 
@@ -261,20 +221,12 @@ mod linearizable {
 
     #[test]
     fn close_returning_while_a_receive_runs_is_caught() {
-        schedule_must_fail(
-            "linearizable::close_returning_while_a_receive_runs_is_caught",
-            "channel-linearizable",
-            &fault::CloseReturnsWhileReceiving,
-        );
+        schedule_must_fail("channel-linearizable", &fault::CloseReturnsWhileReceiving);
     }
 
     #[test]
     fn read_missing_a_returned_flush_is_caught() {
-        schedule_must_fail(
-            "linearizable::read_missing_a_returned_flush_is_caught",
-            "pipe-reread-linearizable",
-            &fault::ReadSkipsPublishedEnd,
-        );
+        schedule_must_fail("pipe-reread-linearizable", &fault::ReadSkipsPublishedEnd);
     }
 
     /// The kill-matrix row of the history-only planted bugs: caught as `linearizable`
@@ -333,10 +285,6 @@ mod linearizable {
 
     #[test]
     fn try_lock_refusing_a_free_mutex_is_caught() {
-        schedule_must_fail(
-            "linearizable::try_lock_refusing_a_free_mutex_is_caught",
-            "mutex-linearizable",
-            &fault::TryLockFailsAfterRelease,
-        );
+        schedule_must_fail("mutex-linearizable", &fault::TryLockFailsAfterRelease);
     }
 }

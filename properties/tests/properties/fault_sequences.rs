@@ -5,7 +5,7 @@
 //! hunt is deterministic) with one fault switched on, asserts that it fails and that
 //! the shrunk failure names `fault.breaks()`, and prints how many cases the hunt took
 //! and the shrunk sequence. Replay one with
-//! `cargo test -p pipecheck-properties --test fault_sequences <test name> -- --nocapture`.
+//! `cargo test -p pipecheck-properties --test properties -- fault_sequences::<test name> --nocapture`.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use pipecheck_core::{InvariantId, PlantedFault, fault};

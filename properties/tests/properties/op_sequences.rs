@@ -3,7 +3,7 @@
 //!
 //! A failure prints the shrunk sequence and what broke; proptest saves its seed in
 //! `target/pipecheck/proptest-regressions/op_sequences.txt` (never in the source tree),
-//! and `cargo test -p pipecheck-properties --test op_sequences` replays it, and the
+//! and `cargo test -p pipecheck-properties --test properties -- op_sequences::` replays it, and the
 //! committed seeds of `properties/proptest-regressions/op_sequences.txt`, first.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 

@@ -3,8 +3,8 @@
 //! refused operation; the concurrent runners check on `std` threads, raise
 //! `linearizable`, and shrink a failing split.
 //!
-//! Run: `cargo test -p pipecheck-properties --test ops_spec -- --nocapture` (the
-//! shuttle and loom runs are in pipecheck-models' `shuttle_generated`/`loom_generated`).
+//! Run: `cargo test -p pipecheck-properties --test properties -- ops_spec:: --nocapture` (the
+//! shuttle and loom runs are in pipecheck-models' `shuttle`/`loom` test binaries, module `generated`).
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

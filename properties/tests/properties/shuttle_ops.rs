@@ -7,7 +7,8 @@
 //!
 //! Because the schedule is a function of the proptest case, a failure reproduces from
 //! proptest's seed alone: it is saved in `properties/proptest-regressions/shuttle_ops.txt`
-//! and replayed first by `cargo test -p pipecheck-properties --features shuttle --test properties -- shuttle_ops::`.
+//! and replayed first by
+//! `cargo test -p pipecheck-properties --features shuttle --test properties -- shuttle_ops::`.
 #![cfg(feature = "shuttle")]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -1,4 +1,4 @@
-//! The soak of `tests/soak.rs` at full size, with a progress bar: per seed, a writer and
+//! The soak of `tests/pipe/soak.rs` at full size, with a progress bar: per seed, a writer and
 //! a reader thread move up to `--mib` MiB while each injects cancels into the other and
 //! the stream ends cleanly, with a writer failure mid-stream, or with the reader
 //! completing early (see `tests/common/soak.rs` for what is checked).

@@ -1,4 +1,4 @@
-//! The two-thread stress transfer of `tests/stress.rs`, for measuring throughput in
+//! The two-thread stress transfer of `tests/pipe/stress.rs`, for measuring throughput in
 //! release mode:
 //!
 //! ```text

@@ -16,7 +16,7 @@
 //! cargo run -p pipecheck-core --features tokio --example tokio_echo
 //! ```
 //!
-//! `tests/adapters_tokio_echo.rs` runs the same [`echo`] in the test suite.
+//! `tests/adapters/echo.rs` runs the same [`echo`] in the test suite.
 // Under loom or shuttle `main` does nothing (the pipe only runs inside a model).
 #![cfg_attr(any(feature = "loom", feature = "shuttle"), allow(dead_code))]
 

@@ -1,6 +1,6 @@
 //! Scenario bodies for the seed primitives (async mutex, message channel, completion
 //! source, partitioned pool), written once on pipecheck's sync facade and run by every
-//! engine: `tests/loom_primitives.rs` (exhaustive, bounded), `tests/shuttle_primitives.rs`
+//! engine: `tests/loom/primitives.rs` (exhaustive, bounded), `tests/shuttle/primitives.rs`
 //! (random and PCT schedules) and the campaign.
 //!
 //! Each body builds its primitive observed by the run's [`Monitor`], which checks

@@ -8,7 +8,7 @@
 //! even when that store happens-before it: the store is lost. A correct one-permit
 //! notify (`permit.store(true, Release)` by the notifier, `permit.swap(false, Acquire)`
 //! by the waiter before and after it registers its waker) deadlocks under
-//! `loom::model` at its first interleaving (`models/tests/user_lock_free.rs` keeps
+//! `loom::model` at its first interleaving (`models/tests/loom/user_lock_free.rs` keeps
 //! that false positive reproduced).
 //!
 //! **The workaround.** An RMW's store is placed after the store it read
@@ -35,7 +35,7 @@
 //! not; they keep loom's bug instead of hiding another one.
 //!
 //! Remove this file (re-export loom's atomics) once loom ships the fix: the test
-//! `raw_loom_loses_a_store_to_a_concurrent_swap` in `models/tests/user_lock_free.rs`
+//! `raw_loom_loses_a_store_to_a_concurrent_swap` in `models/tests/loom/user_lock_free.rs`
 //! fails then.
 
 use std::fmt;

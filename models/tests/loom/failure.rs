@@ -1,0 +1,18 @@
+//! Loom: the failure family (**failure-cause**): the writer's typed failure reaches the
+//! reader intact, however its completion races the reader's reads.
+use pipecheck_core::fault;
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+
+/// Bound 5, as the other two-thread close/receive models: the completion can land
+/// before, during or after each of the reader's reads.
+const BOUND: usize = 5;
+
+#[test]
+fn writer_failure_reaches_reader() {
+    check_scenario("writer-failure-reaches-reader", None, BOUND, Checks::Registry);
+}
+
+#[test]
+fn writer_failure_reaches_reader_catches_failure_loses_cause() {
+    expect_caught("writer-failure-reaches-reader", &fault::FailureLosesCause, BOUND, Checks::Registry);
+}

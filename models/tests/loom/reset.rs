@@ -1,0 +1,22 @@
+//! Loom: the reset family (issue 12, rule 6): a pipe used, completed on both sides and
+//! reset, then a second run whose flush and completion race the reader's waits. The
+//! monitor restarts the pipe's invariants at the reset, so **backpressure** counts the
+//! second run from 0 and catches a reset that keeps the examined offset.
+use pipecheck_core::fault;
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+
+/// Bound 5, as the other two-thread pipe models (`data.rs`): the second run has
+/// two threads taking the pipe lock a few times each (flush, complete; read, register,
+/// read again, advance, complete), and 5,915 interleavings take under a second. The
+/// first run and the reset happen on one thread before the race.
+const BOUND: usize = 5;
+
+#[test]
+fn reset_then_reuse() {
+    check_scenario("reset-then-reuse", None, BOUND, Checks::Registry);
+}
+
+#[test]
+fn reset_then_reuse_catches_reset_keeps_examined() {
+    expect_caught("reset-then-reuse", &fault::ResetKeepsExamined, BOUND, Checks::Registry);
+}

@@ -1,0 +1,69 @@
+//! Loom: the segment-reuse family (**segments-in-use**, **no-double-return**): the
+//! reader's fully consuming `advance_to` racing the writer's next
+//! `get_memory`/`advance`/`flush` for the idle head, and a consume that ends exactly at
+//! a segment's end.
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+use pipecheck_core::{PipeEvent, fault};
+use pipecheck_models::find;
+use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught, explore};
+use pipecheck_properties::Observation;
+
+/// Bound 3. The race is one swap against one swap: the reader's take of the parked head
+/// (inside its `advance_to` lock section) against the writer's take in `get_memory`,
+/// with the writer's `advance` and `flush` after it. One preemption already puts the
+/// writer's take before or after the reader's, and every planted bug here is found at
+/// bound 1; 3 also moves the writer's completion around the reader's last read.
+const BOUND: usize = 3;
+
+#[test]
+fn idle_head_races_next_write() {
+    check_scenario("idle-head-races-next-write", None, BOUND, Checks::Registry);
+}
+
+/// Both outcomes of the race are reached: the reader reclaims the idle head, or finds
+/// the writer already writing into it (and leaves it).
+#[test]
+fn idle_head_races_next_write_reaches_both_outcomes() {
+    static SEEN: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let scenario = find("idle-head-races-next-write").expect("the scenario exists");
+    explore("idle-head-races-next-write (outcomes)", BOUND, move || {
+        let monitor = scenario.monitor();
+        (scenario.body)(&monitor);
+        monitor.assert_finished();
+        let mut seen = SEEN.lock().unwrap();
+        for entry in monitor.log() {
+            match entry.observation {
+                Observation::Pipe(PipeEvent::HeadReclaimed { .. }) => seen.insert("reclaimed"),
+                Observation::Pipe(PipeEvent::HeadBusy) => seen.insert("busy"),
+                _ => false,
+            };
+        }
+    });
+    let seen = SEEN.lock().unwrap();
+    assert!(seen.contains("reclaimed"), "no interleaving where the reader takes the idle head: {seen:?}");
+    assert!(seen.contains("busy"), "no interleaving where the writer takes it first: {seen:?}");
+}
+
+#[test]
+fn idle_head_races_next_write_catches_keeps_idle_write_head() {
+    expect_caught("idle-head-races-next-write", &fault::KeepsIdleWriteHead, BOUND, Checks::Registry);
+}
+
+/// The classic mistake: the reader returns the head because everything is consumed,
+/// without winning the hand-off, while the writer may be writing into it.
+#[test]
+fn idle_head_races_next_write_catches_return_write_head() {
+    expect_caught("idle-head-races-next-write", &fault::ReturnWriteHead, BOUND, Checks::Registry);
+}
+
+#[test]
+fn consume_to_segment_boundary() {
+    check_scenario("consume-to-segment-boundary", None, BOUND, Checks::Registry);
+}
+
+#[test]
+fn consume_to_segment_boundary_catches_keeps_consumed_segment() {
+    expect_caught("consume-to-segment-boundary", &fault::KeepsConsumedSegment, BOUND, Checks::Registry);
+}

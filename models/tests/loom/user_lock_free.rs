@@ -1,0 +1,220 @@
+//! A user's lock-free code on `pipecheck_core::primitive`, checked from outside the
+//! crate as a user would, under loom: a correct one-permit notify, which raw loom 0.7.3
+//! reports as a deadlock (tokio-rs/loom#254: a swap loses a concurrent store) and the
+//! facade's store-as-swap keeps green; its lost-wakeup and weak-memory twins are still
+//! caught, and so is a message passed with a `Relaxed` store. A data race stays a data
+//! race with `LOOM_LOCATION=1` and `LOOM_LOG` set, as the reproduce advice says.
+//! (Shuttle's half, a one-slot ring, is `tests/shuttle/user_lock_free.rs`.)
+//!
+//! Run: `cargo test -p pipecheck-models --features loom --test loom -- user_lock_free::`.
+
+use std::future::poll_fn;
+use std::task::{Poll, Waker};
+
+use pipecheck_core::InvariantId;
+use pipecheck_core::primitive::cell::UnsafeCell;
+use pipecheck_core::primitive::future::block_on;
+use pipecheck_core::primitive::sync::atomic::{self, Ordering};
+use pipecheck_core::primitive::sync::{Arc, Mutex};
+use pipecheck_core::primitive::thread;
+use pipecheck_models::engine::loom::Loom;
+use pipecheck_models::loom_harness::expect_model_caught;
+use pipecheck_models::must_fail::must_fail_in_child;
+use pipecheck_properties::{Engine, Verdict};
+
+/// The preemption bound of the green model (`LOOM_MAX_PREEMPTIONS` wins).
+const BOUND: usize = 3;
+
+/// The permit's atomic: raw loom's, or the facade's.
+trait Permit: Send + Sync + 'static {
+    fn new(value: bool) -> Self;
+    fn store(&self, value: bool, order: Ordering);
+    fn swap(&self, value: bool, order: Ordering) -> bool;
+}
+
+impl Permit for loom::sync::atomic::AtomicBool {
+    fn new(value: bool) -> Self {
+        loom::sync::atomic::AtomicBool::new(value)
+    }
+    fn store(&self, value: bool, order: Ordering) {
+        loom::sync::atomic::AtomicBool::store(self, value, order);
+    }
+    fn swap(&self, value: bool, order: Ordering) -> bool {
+        loom::sync::atomic::AtomicBool::swap(self, value, order)
+    }
+}
+
+impl Permit for atomic::AtomicBool {
+    fn new(value: bool) -> Self {
+        atomic::AtomicBool::new(value)
+    }
+    fn store(&self, value: bool, order: Ordering) {
+        atomic::AtomicBool::store(self, value, order);
+    }
+    fn swap(&self, value: bool, order: Ordering) -> bool {
+        // loom's own swap, through the facade's `Deref`.
+        loom::sync::atomic::AtomicBool::swap(self, value, order)
+    }
+}
+
+/// Which notify runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Variant {
+    /// The correct one.
+    Correct,
+    /// Planted lost wakeup: the waiter does not take the permit again after
+    /// registering its waker.
+    NoRecheck,
+    /// Planted weak-memory bug: the permit is stored and taken `Relaxed`, so the
+    /// data it announces is not published.
+    Relaxed,
+}
+
+/// A one-permit notify with a payload: `notify_one` stores the permit, then takes
+/// and wakes the registered waker; `notified` takes the permit, registers its
+/// waker, and takes the permit again.
+struct Notify<P> {
+    permit: P,
+    waker: Mutex<Option<Waker>>,
+    data: UnsafeCell<u64>,
+    variant: Variant,
+}
+
+// SAFETY: `data` is written by the sender before it stores the permit and read by
+// the waiter after it took the permit (the weak-memory twin breaks that on purpose).
+unsafe impl<P: Send> Sync for Notify<P> {}
+
+impl<P: Permit> Notify<P> {
+    fn release(&self) -> Ordering {
+        if self.variant == Variant::Relaxed { Ordering::Relaxed } else { Ordering::Release }
+    }
+
+    fn acquire(&self) -> Ordering {
+        if self.variant == Variant::Relaxed { Ordering::Relaxed } else { Ordering::Acquire }
+    }
+
+    fn send(&self, value: u64) {
+        // SAFETY: the waiter reads `data` only after it took the permit, which the
+        // store below publishes; nobody else writes it.
+        self.data.with_mut(|p| unsafe { *p = value });
+        self.permit.store(true, self.release());
+        let waker = self.waker.lock().take();
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+
+    fn receive(&self) -> u64 {
+        block_on(poll_fn(|cx| {
+            if self.permit.swap(false, self.acquire()) {
+                return Poll::Ready(());
+            }
+            *self.waker.lock() = Some(cx.waker().clone());
+            if self.variant != Variant::NoRecheck && self.permit.swap(false, self.acquire()) {
+                return Poll::Ready(());
+            }
+            Poll::Pending
+        }));
+        // SAFETY: the permit was taken with acquire, after `send` wrote `data`.
+        self.data.with(|p| unsafe { *p })
+    }
+}
+
+/// One execution: a thread sends 42, the test's thread waits for it.
+fn notify<P: Permit>(variant: Variant) -> impl Fn() + Send + Sync + 'static {
+    move || {
+        let notify = Arc::new(Notify {
+            permit: P::new(false),
+            waker: Mutex::new(None),
+            data: UnsafeCell::new(0),
+            variant,
+        });
+        let sender = notify.clone();
+        let sender = thread::spawn(move || sender.send(42));
+        assert_eq!(notify.receive(), 42, "the waiter read another value than the one sent");
+        sender.join().unwrap();
+    }
+}
+
+/// loom 0.7.3 (tokio-rs/loom#254, #389; fix in #391): raw loom reports the correct
+/// notify as a deadlock. When this test fails, loom has fixed it: remove the
+/// store-as-swap (`core/src/primitive/loom_atomic.rs`) and this test.
+#[test]
+fn raw_loom_loses_a_store_to_a_concurrent_swap() {
+    expect_model_caught(
+        InvariantId::NO_LOST_WAKEUP,
+        BOUND,
+        notify::<loom::sync::atomic::AtomicBool>(Variant::Correct),
+    );
+}
+
+#[test]
+fn one_permit_notify_is_green_through_the_facade() {
+    let engine = Loom::with_bound(BOUND);
+    assert!(engine.bound >= 3, "the notify is checked at preemption bound 3 or more");
+    let checked = engine.check(std::sync::Arc::new(notify::<atomic::AtomicBool>(Variant::Correct)));
+    assert_eq!(checked.verdict, Verdict::Pass, "{}", checked.verdict);
+    eprintln!("one-permit notify: {} interleavings at bound {}", checked.executions, engine.bound);
+}
+
+#[test]
+fn notify_without_recheck_loses_the_wakeup() {
+    expect_model_caught(InvariantId::NO_LOST_WAKEUP, BOUND, notify::<atomic::AtomicBool>(Variant::NoRecheck));
+}
+
+#[test]
+fn relaxed_permit_races_on_the_payload() {
+    expect_model_caught(InvariantId::NO_DATA_RACE, BOUND, notify::<atomic::AtomicBool>(Variant::Relaxed));
+}
+
+/// Message passing: data in a cell, then a flag stored with `release`; the reader
+/// reads the data once it sees the flag with `Acquire`.
+fn message_passing(release: Ordering) -> impl Fn() + Send + Sync + 'static {
+    move || {
+        let shared = Arc::new((UnsafeCell::new(0u64), atomic::AtomicBool::new(false)));
+        let writer = shared.clone();
+        let writer = thread::spawn(move || {
+            // SAFETY: the reader reads the cell only once it has seen the flag.
+            writer.0.with_mut(|p| unsafe { *p = 7 });
+            writer.1.store(true, release);
+        });
+        if shared.1.load(Ordering::Acquire) {
+            // SAFETY: the flag was seen with acquire (the planted bug breaks that).
+            let value = shared.0.with(|p| unsafe { *p });
+            assert_eq!(value, 7);
+        }
+        writer.join().unwrap();
+    }
+}
+
+#[test]
+fn message_passing_with_release_is_green() {
+    let checked = Loom::with_bound(BOUND).check(std::sync::Arc::new(message_passing(Ordering::Release)));
+    assert_eq!(checked.verdict, Verdict::Pass, "{}", checked.verdict);
+}
+
+/// The store-as-swap adds no synchronization: a `Relaxed` store is still a race.
+#[test]
+fn relaxed_store_is_still_caught_with_the_store_as_swap() {
+    expect_model_caught(InvariantId::NO_DATA_RACE, BOUND, message_passing(Ordering::Relaxed));
+}
+
+/// Every reproduce block suggests `LOOM_LOCATION=1` and `LOOM_LOG`: a data race
+/// must still be reported as one with both set (loom then starts its message with a
+/// newline and appends the access locations).
+#[test]
+fn a_data_race_is_classified_with_loom_location_and_loom_log_set() {
+    let test = std::thread::current().name().expect("a test thread's name").to_owned();
+    let verdict = must_fail_in_child(
+        &test,
+        InvariantId::NO_DATA_RACE,
+        &[("LOOM_LOCATION", "1"), ("LOOM_LOG", "info")],
+        || Loom::with_bound(BOUND).check(std::sync::Arc::new(message_passing(Ordering::Relaxed))),
+    );
+    assert_eq!(verdict.kind, "data-race");
+    assert!(
+        verdict.report.contains("user_lock_free.rs"),
+        "loom's locations are in the report:\n{}",
+        verdict.report
+    );
+}

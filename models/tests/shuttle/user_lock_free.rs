@@ -1,0 +1,124 @@
+//! A user's lock-free code on `pipecheck_core::primitive`, checked from outside the
+//! crate as a user would, under shuttle: a one-slot ring whose consumer frees the slot
+//! before reading it. The overwrite happens between the consumer's two accesses, so
+//! shuttle sees it only because every `UnsafeCell` access is a scheduling point.
+//! (Loom's half, a one-permit notify, is `tests/loom/user_lock_free.rs`.)
+//!
+//! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- user_lock_free::`.
+
+use pipecheck_core::primitive::cell::UnsafeCell;
+use pipecheck_core::primitive::sync::Arc;
+use pipecheck_core::primitive::sync::atomic::{AtomicBool, Ordering};
+use pipecheck_core::primitive::thread;
+use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
+use pipecheck_properties::{Engine, FailureKind, Verdict};
+
+/// Values sent through the ring per execution.
+const VALUES: u64 = 3;
+/// Schedules per scheduler.
+const ITERATIONS: usize = 1_000;
+
+fn engines() -> [Shuttle; 2] {
+    let engine = |kind| Shuttle { kind, seed: 0x5107, iterations: ITERATIONS, max_steps: DEFAULT_MAX_STEPS };
+    [engine(SchedulerKind::Random), engine(SchedulerKind::Pct { depth: PCT_DEPTHS[0] })]
+}
+
+/// A one-slot ring: `full` says the slot holds a value the consumer has not taken.
+struct OneSlot {
+    slot: UnsafeCell<u64>,
+    full: AtomicBool,
+}
+
+// SAFETY: `full` hands the slot from one thread to the other: the producer writes it
+// only while it is free, the consumer reads it only while it is full (the planted
+// bug breaks exactly that).
+unsafe impl Sync for OneSlot {}
+
+/// One execution: a producer sends 1..=VALUES, the consumer checks each. With
+/// `frees_before_reading`, the consumer marks the slot free before reading it, and
+/// the producer can overwrite the value in between.
+fn ring(frees_before_reading: bool) -> pipecheck_properties::Execution {
+    std::sync::Arc::new(move || {
+        let ring = Arc::new(OneSlot { slot: UnsafeCell::new(0), full: AtomicBool::new(false) });
+        let producer = ring.clone();
+        let producer = thread::spawn(move || {
+            for value in 1..=VALUES {
+                while producer.full.load(Ordering::Acquire) {
+                    thread::yield_now();
+                }
+                // SAFETY: the slot is free (`full` is false), and only this thread fills it.
+                producer.slot.with_mut(|p| unsafe { *p = value });
+                producer.full.store(true, Ordering::Release);
+            }
+        });
+        for expected in 1..=VALUES {
+            while !ring.full.load(Ordering::Acquire) {
+                thread::yield_now();
+            }
+            let value = if frees_before_reading {
+                ring.full.store(false, Ordering::Release);
+                // The planted bug: the slot is free, the producer may be writing it.
+                // SAFETY: none; shuttle runs one task at a time, so the read is not torn.
+                ring.slot.with(|p| unsafe { *p })
+            } else {
+                // SAFETY: the slot is full, and the producer writes it only once it is free.
+                let value = ring.slot.with(|p| unsafe { *p });
+                ring.full.store(false, Ordering::Release);
+                value
+            };
+            assert_eq!(
+                value, expected,
+                "slot reuse: the consumer read a value that overwrote the one it freed"
+            );
+        }
+        producer.join().unwrap();
+    })
+}
+
+/// A failing run prints no advice that does not reproduce it: shuttle's "set the
+/// environment variable SHUTTLE_RANDOM_SEED" is suppressed (pipecheck refuses that
+/// variable; its own failure report says how to reproduce).
+#[test]
+fn a_failing_run_does_not_advise_shuttle_random_seed() {
+    const CHILD: &str = "PIPECHECK_CHILD_SHUTTLE_ADVICE";
+    if std::env::var_os(CHILD).is_some() {
+        let kind = match engines()[0].check(ring(true)).verdict {
+            Verdict::Fail(failure) => failure.kind(),
+            Verdict::Pass => "pass",
+        };
+        eprintln!("child verdict: {kind}");
+        return;
+    }
+    let test = std::thread::current().name().expect("a test thread's name").to_owned();
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([test.as_str(), "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .output()
+        .expect("the child test runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("child verdict: panic"), "the child run failed as planted:\n{stderr}");
+    assert!(!stderr.contains("SHUTTLE_RANDOM_SEED"), "shuttle's seed advice was printed:\n{stderr}");
+}
+
+#[test]
+fn a_one_slot_ring_is_green_under_random_and_pct() {
+    for engine in engines() {
+        let checked = engine.check(ring(false));
+        assert_eq!(checked.verdict, Verdict::Pass, "{}: {}", engine.name(), checked.verdict);
+    }
+}
+
+/// Needs a scheduling point between the consumer's store and its read of the slot:
+/// the facade's `UnsafeCell::with` (under the `std` cell, every schedule passed).
+#[test]
+fn a_slot_freed_before_it_is_read_is_caught_under_random_and_pct() {
+    for engine in engines() {
+        let checked = engine.check(ring(true));
+        match &checked.verdict {
+            Verdict::Fail(FailureKind::Panic { message, .. }) if message.contains("slot reuse") => {
+                eprintln!("{}: slot reuse caught at execution {}", engine.name(), checked.executions);
+            }
+            other => panic!("{}: the slot reuse was not caught: {other}", engine.name()),
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! The [`OpsSpec`] runners themselves: [`check_sequences`] passes a correct spec and
+//! fails a wrong one (a wrong model, a planted fault) with a shrunk sequence naming the
+//! refused operation; the concurrent runners check on `std` threads, raise
+//! `linearizable`, and shrink a failing split.
+//!
+//! Run: `cargo test -p pipecheck-properties --test properties -- ops_spec:: --nocapture` (the
+//! shuttle and loom runs are in pipecheck-models' `shuttle`/`loom` test binaries, module `generated`).
+#![cfg(not(any(feature = "loom", feature = "shuttle")))]
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
+use pipecheck_core::{InvariantId, Violation, fault};
+use pipecheck_properties::linearizability::{
+    ConcurrentConfig, ConcurrentShape, MutexOp, MutexSpec, OpsSpec, SequenceConfig, SequentialModel,
+    check_sequences, fixed_scenarios, run_concurrent, shrink_concurrent,
+};
+use proptest::prelude::*;
+
+/// A counter whose `add` returns the new total; `returns_old` plants a real object that
+/// returns the total *before* the add (what `fetch_add` returns), which the model refuses.
+#[derive(Clone, Debug)]
+struct Counter {
+    returns_old: bool,
+}
+
+impl SequentialModel for Counter {
+    type State = u64;
+    type Input = u64;
+    type Output = u64;
+
+    fn init(&self) -> u64 {
+        0
+    }
+
+    fn step(&self, total: &u64, add: &u64, seen: &u64) -> Option<u64> {
+        (*seen == total + add).then_some(*seen)
+    }
+}
+
+impl OpsSpec for Counter {
+    type Real = AtomicU64;
+
+    fn build(&self) -> AtomicU64 {
+        AtomicU64::new(0)
+    }
+
+    fn apply(&self, real: &AtomicU64, add: &u64) -> u64 {
+        let old = real.fetch_add(*add, Ordering::SeqCst);
+        if self.returns_old { old } else { old + add }
+    }
+
+    fn inputs(&self) -> BoxedStrategy<u64> {
+        (0..100u64).boxed()
+    }
+
+    fn expected(&self, total: &u64, add: &u64) -> Option<u64> {
+        Some(total + add)
+    }
+}
+
+#[test]
+fn a_correct_spec_passes_every_sequence() {
+    let passed = check_sequences(&Counter { returns_old: false }, &SequenceConfig::default()).unwrap();
+    assert_eq!(passed.sequences, SequenceConfig::default().cases);
+    assert!(passed.applied > 0);
+}
+
+#[test]
+fn a_wrong_result_fails_with_a_shrunk_sequence_and_both_outputs() {
+    let mismatch = check_sequences(&Counter { returns_old: true }, &SequenceConfig::default()).unwrap_err();
+    eprintln!("{mismatch}");
+    // One add of 1 is the smallest failure: an add of 0 returns 0 either way.
+    assert_eq!(mismatch.sequence, vec![1]);
+    assert_eq!((mismatch.index, mismatch.input, mismatch.observed, mismatch.expected), (0, 1, 0, Some(1)));
+    let text = mismatch.to_string();
+    assert!(text.contains("operation #0 1 returned 0, but the model expected 1"), "{text}");
+    assert!(text.contains("proptest seed 0x5eed"), "{text}");
+}
+
+#[test]
+fn the_mutex_spec_passes_and_its_planted_fault_fails_on_the_third_operation() {
+    let passed = check_sequences(&MutexSpec, &SequenceConfig::default()).unwrap();
+    assert!(passed.skipped > 0, "no lock was skipped while held: {passed:?}");
+    let planted = || check_sequences(&MutexSpec, &SequenceConfig::default());
+    let mismatch = fault::TryLockFailsAfterRelease.activate(planted).unwrap_err();
+    eprintln!("{mismatch}");
+    // Take, release, then a try_lock refused on a free mutex.
+    assert_eq!(mismatch.sequence.len(), 3, "{mismatch}");
+    assert_eq!(mismatch.sequence[1], MutexOp::Unlock);
+    assert_eq!((mismatch.index, mismatch.input, mismatch.observed), (2, MutexOp::TryLock, false));
+    assert_eq!(mismatch.expected, Some(true));
+}
+
+#[test]
+fn a_concurrent_run_of_a_wrong_result_raises_linearizable() {
+    let caught = catch_unwind(|| run_concurrent(&Counter { returns_old: true }, &[vec![1], vec![2]]));
+    let violation = caught.unwrap_err().downcast::<Violation>().unwrap();
+    assert_eq!(violation.invariant, InvariantId::LINEARIZABLE);
+    // A correct counter on std threads: any schedule is linearizable.
+    run_concurrent(&Counter { returns_old: false }, &[vec![1, 2], vec![3], vec![4]]);
+}
+
+#[test]
+fn shrink_concurrent_finds_a_minimal_failing_split() {
+    let spec = Counter { returns_old: true };
+    let check = |threads: &[Vec<u64>]| {
+        catch_unwind(AssertUnwindSafe(|| run_concurrent(&spec, threads))).map(drop).map_err(|panic| {
+            let violation = panic.downcast::<Violation>().expect("a violation");
+            violation.invariant.to_string()
+        })
+    };
+    let failure = shrink_concurrent(&spec, &ConcurrentConfig::default(), check).unwrap_err();
+    eprintln!("{failure}");
+    // Two threads (the fewest), one add of 1 and one of 0.
+    assert_eq!(failure.operations(), 2, "{failure}");
+    assert_eq!(failure.threads.iter().flatten().sum::<u64>(), 1, "{failure}");
+    assert_eq!(failure.reason, "linearizable");
+    let correct = Counter { returns_old: false };
+    shrink_concurrent(&correct, &ConcurrentConfig { cases: 16, ..ConcurrentConfig::default() }, |threads| {
+        run_concurrent(&correct, threads);
+        Ok(())
+    })
+    .unwrap();
+}
+
+#[test]
+fn fixed_scenarios_are_reproducible_and_keep_the_spec_rule() {
+    let spec = MutexSpec;
+    let drawn = fixed_scenarios(&spec, ConcurrentShape::LARGE, 7, 32);
+    assert_eq!(drawn, fixed_scenarios(&spec, ConcurrentShape::LARGE, 7, 32));
+    assert_ne!(drawn, fixed_scenarios(&spec, ConcurrentShape::LARGE, 8, 32));
+    for threads in &drawn {
+        assert!((2..=3).contains(&threads.len()), "{threads:?}");
+        assert!(threads.iter().all(|ops| (1..=4).contains(&ops.len())), "{threads:?}");
+        assert!(spec.deadlock_free(threads), "{threads:?}");
+    }
+    // The rule rejects a thread that locks twice without unlocking.
+    assert!(!spec.deadlock_free(&[vec![MutexOp::Lock, MutexOp::Lock], vec![MutexOp::TryLock]]));
+}

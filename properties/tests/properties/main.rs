@@ -4,6 +4,7 @@
 
 mod fault_sequences;
 mod linearizability_checker;
+mod linearizability_foreign;
 mod monitor_reset;
 mod op_sequences;
 mod ops_spec;

@@ -13,8 +13,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pipecheck_core::fault;
 use pipecheck_core::primitive::thread;
+use pipecheck_core::{PlantedFault, fault};
 use pipecheck_properties::driver::{Wait, driven_pipe};
 use pipecheck_properties::{CheckConfig, Monitor, Op, PipeMachine, Side, classify, panic_message};
 use proptest::prelude::*;
@@ -32,7 +32,12 @@ const SCHEDULES_PER_CASE: usize = 8;
 /// for its own sake, as it does when replayed alone.
 fn run_split(config: CheckConfig, ops: &[Op], seed: u64) {
     let ops = ops.to_vec();
-    let outcome = std::thread::spawn(move || run_split_here(config, &ops, seed)).join();
+    // The planted bug switched on here goes with the case's thread.
+    let fault = PlantedFault::active_name();
+    let outcome = std::thread::spawn(move || {
+        PlantedFault::with_active_name(fault, || run_split_here(config, &ops, seed))
+    })
+    .join();
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic);
     }

@@ -17,6 +17,7 @@ pub fn pipe() -> Target {
         crate::all().into_iter().filter(|s| !primitives.contains(&s.name)).collect();
     Target::new("pipe", "the segmented single-reader/single-writer byte pipe")
         .monitored(&scenarios)
+        .faults(&claimed_in(&scenarios))
         .sequences(pipe_sequences)
 }
 

@@ -214,6 +214,12 @@ impl Workers<'_> {
                 budget.exact_seed.map(|s| vec!["--exact-seed".to_owned(), s.to_string()]).unwrap_or_default(),
             )
             .args(jobs.iter().map(Job::spec))
+            // A failing history check draws its picture next to the worker's log.
+            .env(
+                pipecheck_properties::linearizability::HTML_DIR_VAR,
+                std::env::var_os(pipecheck_properties::linearizability::HTML_DIR_VAR)
+                    .unwrap_or_else(|| log_path.with_file_name("linearizability").into_os_string()),
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log));
         let mut child = command.spawn()?;

@@ -1,0 +1,6 @@
+//! The campaign's worker binary, run as the campaign runs it: a loom worker survives its
+//! verdicts (`loom_worker`), and a shuttle worker draws the picture of a failing
+//! linearizability job that opens in a headless browser (`linearizability_page`).
+
+mod linearizability_page;
+mod loom_worker;

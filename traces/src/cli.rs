@@ -163,6 +163,10 @@ enum Command {
         /// With `--rerecord`: rewrite every trace, even one that still replays.
         #[arg(long, requires = "rerecord")]
         force: bool,
+        /// Only these planted bugs (default: all): record their traces, or with
+        /// `--rerecord` re-record only the traces of theirs.
+        #[arg(long = "fault")]
+        faults: Vec<String>,
     },
     /// `corpus --rerecord`'s worker: re-records one trace, prints its status line.
     #[command(hide = true)]
@@ -433,18 +437,26 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
             let rerecorder = crate::rerecord::Rerecorder { targets, settings, force, minimize: &minimize };
             println!("{}", rerecorder.file(&file).status.to_line());
         }
-        Command::Corpus { out, rerecord: true, force } => {
+        Command::Corpus { out, rerecord: true, force, faults } => {
             let dir = out.unwrap_or_else(|| setup.corpus_dir.clone());
-            rerecord_corpus(&dir, targets, settings, force)?;
+            rerecord_corpus(&dir, targets, settings, force, &faults)?;
         }
-        Command::Corpus { out, rerecord: false, .. } => {
+        Command::Corpus { out, rerecord: false, faults, .. } => {
+            let wanted = |fault: &pipecheck_core::PlantedFault| {
+                !fault.needs_weak_memory()
+                    && (faults.is_empty() || faults.iter().any(|f| f.eq_ignore_ascii_case(fault.name())))
+            };
             let out = out.unwrap_or_else(|| setup.corpus_dir.clone());
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
             println!(
                 "| fault | scenario | random: iterations | random: seconds | PCT: iterations | PCT: seconds | original | minimized |"
             );
             println!("|---|---|---|---|---|---|---|---|");
-            for (target, &fault) in targets.iter().flat_map(|t| t.planted().iter().map(move |f| (t, f))) {
+            for (target, &fault) in targets
+                .iter()
+                .flat_map(|t| t.planted().iter().map(move |f| (t, f)))
+                .filter(|(_, f)| wanted(f))
+            {
                 let results: Vec<_> =
                     settings.schedulers().iter().map(|&k| hunt_in(target, fault, k, &settings)).collect();
                 let cell = |r: &(Option<Found>, usize)| match &r.0 {
@@ -519,6 +531,7 @@ fn rerecord_corpus(
     targets: &[Target],
     settings: crate::explore::Settings,
     force: bool,
+    faults: &[String],
 ) -> Result<(), String> {
     use crate::location::from_root;
     use crate::rerecord::{Outcome, Rerecorder, Status};
@@ -526,7 +539,16 @@ fn rerecord_corpus(
     if !dir.is_dir() {
         return Err(format!("{}: no such directory", dir.display()));
     }
-    let files = crate::location::traces_in(dir);
+    let mut files = crate::location::traces_in(dir);
+    if !faults.is_empty() {
+        // A trace's name starts with its fault's (`<fault>-<scenario>-...`).
+        files.retain(|path| {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            faults
+                .iter()
+                .any(|f| name.to_ascii_lowercase().starts_with(&format!("{}-", f.to_ascii_lowercase())))
+        });
+    }
     if files.is_empty() {
         return Err(format!("{}: holds no .trace files", dir.display()));
     }

@@ -1,16 +1,17 @@
 //! [`PlantedFault`]: a planted bug declared by any checked target, pipecheck's own or a
 //! user's, as an open set of named values.
 //!
-//! The pipe's bugs are the closed [`Fault`](crate::Fault) enum, switched on through its
-//! options; a user's code cannot add variants to it. A user declares their bugs as
-//! `static` [`PlantedFault`]s instead, each naming the invariant it breaks, and asks
+//! The pipe's bugs ([`crate::fault`]) and a user's are declared alike: `static`
+//! [`PlantedFault`]s (or entries of [`planted_faults!`](crate::planted_faults)), each
+//! naming the invariant it breaks and the scenarios that catch it, asked
 //! [`PlantedFault::is_active`] at the place the bug is planted. The checking harness
 //! switches one fault on for the executions of a kill-matrix cell with
 //! [`PlantedFault::activate`].
 //!
 //! The switch is a thread-local of the thread that runs the model: loom and shuttle
 //! run every model thread on the thread that called them, so every task of the
-//! execution sees it, and tests running side by side on other threads do not. Without
+//! execution sees it, and tests running side by side on other threads do not; the
+//! facade's std `thread::spawn` carries it into the threads it starts. Without
 //! the `faults` feature, [`PlantedFault::is_active`] is the constant `false` and every
 //! planted branch compiles away.
 

@@ -9,7 +9,8 @@
 //!
 //! proptest's file persistence reads and writes one file; [`Regressions`] reads the
 //! committed seeds (`proptest-regressions/<name>.txt`, replayed first) and writes new
-//! ones to `target/pipecheck/proptest-regressions/<name>.txt`.
+//! ones to `target/pipecheck/proptest-regressions/<name>.txt`, printing each new seed
+//! line so that a log from another machine replays too.
 
 use std::any::Any;
 use std::fmt;
@@ -82,6 +83,7 @@ impl<T: StateMachineTest> StateMachineTest for Reported<T> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Regressions {
     committed: FileFailurePersistence,
+    committed_path: PathBuf,
     found: FileFailurePersistence,
     found_path: PathBuf,
 }
@@ -104,6 +106,7 @@ impl Regressions {
             |p: &Path| -> &'static str { Box::leak(p.to_string_lossy().into_owned().into_boxed_str()) };
         Regressions {
             committed: FileFailurePersistence::Direct(leak(&committed)),
+            committed_path: committed,
             found: FileFailurePersistence::Direct(leak(&found_path)),
             found_path,
         }
@@ -112,6 +115,11 @@ impl Regressions {
     /// Where new failure seeds are written.
     pub fn found_path(&self) -> &Path {
         &self.found_path
+    }
+
+    /// The committed seeds, replayed first.
+    pub fn committed_path(&self) -> &Path {
+        &self.committed_path
     }
 
     /// `self` as proptest's `Config::failure_persistence`.
@@ -136,6 +144,12 @@ impl FailurePersistence for Regressions {
         if let Some(dir) = self.found_path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
+        // A CI log must carry its own replay: the file under target/ is gone with the machine.
+        eprintln!(
+            "proptest: failure saved to {path}; to replay it, add this line to {committed}:\n{seed}",
+            path = self.found_path.display(),
+            committed = self.committed_path().display(),
+        );
         self.found.save_persisted_failure2(source_file, seed, shrunken_value);
     }
 

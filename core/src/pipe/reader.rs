@@ -534,23 +534,38 @@ fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>
 
 /// Unlinks fully consumed segments, in list order; consuming exactly to a segment's
 /// end returns it. The last linked segment may be the writer's head: its end is known
-/// (the committed offset) only once the writer has completed or the head was
-/// `reclaimed`. Returns the unlinked segments, whether the `LeakOnComplete` planted
-/// bug leaks the last of them, and `reclaimed` if it was never linked (nothing was
-/// written into it: it is returned on its own). Under the lock.
+/// only once the writer has completed (the committed offset) or the head was
+/// `reclaimed` (the end it was parked at, or the committed offset if later). Returns
+/// the unlinked segments, whether the `LeakOnComplete` planted bug leaks the last of
+/// them, and `reclaimed` if it was never linked (nothing was written into it: it is
+/// returned on its own). Under the lock.
 fn unlink_consumed(
     state: &mut State,
     consumed: u64,
     reclaimed: Option<Shell>,
 ) -> (Vec<Shell>, bool, Option<Shell>) {
-    let last_is_done =
-        state.writer_completion.is_some() || reclaimed.is_some() || fault::ReturnWriteHead.is_active();
+    let last_end = if state.writer_completion.is_some() || fault::ReturnWriteHead.is_active() {
+        Some(state.committed)
+    } else {
+        // The committed end loaded with the lock may predate a fast flush that
+        // published into the last linked segment and then parked a fresh, empty head
+        // (no lock between the two): the parked end counts those bytes. The planted
+        // bug trusts the locked end.
+        reclaimed.as_ref().map(|head| {
+            let parked_end = head.parked_end.load(Ordering::Relaxed);
+            if fault::ReclaimTrustsLockedEnd.is_active() {
+                state.committed
+            } else {
+                state.committed.max(parked_end)
+            }
+        })
+    };
     let mut returned = Vec::new();
     while !state.segments.is_empty() {
-        let segment_end = match state.segments.get(1) {
-            Some(next) => next.base,
-            None if last_is_done => state.committed,
-            None => break,
+        let segment_end = match (state.segments.get(1), last_end) {
+            (Some(next), _) => next.base,
+            (None, Some(end)) => end,
+            (None, None) => break,
         };
         if consumed < segment_end {
             break;

@@ -3,7 +3,8 @@
 //! and, as in .NET, a reader that consumes everything while the writer is idle returns
 //! the writer's head too, racing the writer's next `get_memory`/`advance`/`flush` for it.
 //!
-//! Four-byte segments (two-byte ones for the boundary), no back-pressure, a pool of two.
+//! Four-byte segments (two-byte ones for the boundary and the fast flush), no
+//! back-pressure, a pool of two.
 
 use std::sync::Arc;
 
@@ -31,6 +32,15 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         scale: Scale::Small,
         config: two_byte_segments,
         body: consume_to_segment_boundary,
+    },
+    Scenario {
+        name: "fast-flush-behind-reclaimed-head",
+        summary: "while the reader's advance_to holds the lock, the writer fills its last linked segment, \
+                  starts a fresh head and flushes without the lock: the reader may take the fresh head, \
+                  but the filled segment still holds a byte to read",
+        scale: Scale::Small,
+        config: two_byte_segments,
+        body: fast_flush_behind_reclaimed_head,
     },
 ];
 
@@ -92,6 +102,31 @@ fn consume_to_segment_boundary(monitor: &Arc<Monitor>) {
     join(writer);
     let all = [&first.bytes[..2], &rest[..]].concat();
     expect_bytes(&all, b"abcd");
+}
+
+/// Before the threads start, the writer sends "abc" (two-byte segments: its head,
+/// parked, is the second, half full), writes "d" into that head (resuming and filling
+/// it) and asks for more memory (a fresh head, nothing written into it). Then, beside
+/// the reader, it flushes: no segment to link, so the flush publishes without the lock
+/// and parks the fresh head. The reader drains; an `advance_to` that
+/// consumed "abc" under the lock may take the fresh head back, yet must leave the
+/// segment holding "d" linked (found by the split-sequence property under shuttle, as
+/// a lost byte).
+fn fast_flush_behind_reclaimed_head(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    writer.send(b"abc").expect("the reader does not complete early");
+    writer.write_contiguous(b"d").expect("the writer is open");
+    // Starting a segment takes the lock (to see whether the reader completed): before the
+    // threads too, so that the race is one preemption deep.
+    writer.inner().get_memory(1).expect("the writer is open");
+    let writer = thread::spawn(move || {
+        writer.flush().expect("the reader does not complete early");
+        writer.complete(None);
+    });
+    let bytes = reader.drain().expect("the writer does not fail");
+    reader.complete(None);
+    join(writer);
+    expect_bytes(&bytes, b"abcd");
 }
 
 /// Segments returned or discarded between the last `Consumed` and its `AdvanceFinished`.

@@ -1,7 +1,8 @@
 //! Loom: the segment-reuse family (**segments-in-use**, **no-double-return**): the
 //! reader's fully consuming `advance_to` racing the writer's next
 //! `get_memory`/`advance`/`flush` for the idle head, and a consume that ends exactly at
-//! a segment's end.
+//! a segment's end, and a fast flush into the last linked segment behind a reclaimed
+//! head.
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
@@ -66,4 +67,22 @@ fn consume_to_segment_boundary() {
 #[test]
 fn consume_to_segment_boundary_catches_keeps_consumed_segment() {
     expect_caught("consume-to-segment-boundary", &fault::KeepsConsumedSegment, BOUND, Checks::Registry);
+}
+
+/// The planted bug is found at bound 2: the reader is preempted between loading the
+/// committed end and taking the head, and the writer's fast flush and park fall in
+/// between (then it blocks on the lock to complete).
+#[test]
+fn fast_flush_behind_reclaimed_head() {
+    check_scenario("fast-flush-behind-reclaimed-head", None, BOUND, Checks::Registry);
+}
+
+#[test]
+fn fast_flush_behind_reclaimed_head_catches_reclaim_trusts_locked_end() {
+    expect_caught(
+        "fast-flush-behind-reclaimed-head",
+        &fault::ReclaimTrustsLockedEnd,
+        BOUND,
+        Checks::Registry,
+    );
 }

@@ -28,6 +28,7 @@
 //! ([`builtin`]).
 
 pub mod engine;
+mod invocation;
 #[cfg(feature = "loom")]
 pub mod loom_harness;
 pub mod must_fail;
@@ -38,6 +39,7 @@ mod targets;
 
 use pipecheck_core::InvariantId;
 
+pub use invocation::TestInvocation;
 pub use scenario::{Scale, Scenario};
 pub use scenarios::{all, find, sequential_model};
 pub use targets::{

@@ -21,6 +21,7 @@ use pipecheck_properties::{
 
 use crate::engine::loom::Loom;
 pub use crate::engine::loom::with_loom_log;
+use crate::invocation::TestInvocation;
 use crate::must_fail::{ChildVerdict, must_fail_in_child};
 use crate::{Scenario, find};
 use crate::{Target, TargetError, TargetScenario};
@@ -210,22 +211,14 @@ fn resolve(
 }
 
 /// How to reproduce a loom failure of the current test: in the package cargo ran it
-/// from (`CARGO_PKG_NAME`, which cargo sets for the test binaries it runs), with its
-/// `loom` feature, and the test file or library unit tests it is in.
+/// from, with its `loom` feature, and the test file or library unit tests it is in.
 fn reproduce(bound: usize) -> String {
-    let package = std::env::var("CARGO_PKG_NAME").unwrap_or_else(|_| "<your package>".to_owned());
-    let binary = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .map(|stem| stem.rsplit_once('-').map_or(stem.clone(), |(name, _hash)| name.to_owned()))
-        .unwrap_or_else(|| "<test file>".to_owned());
-    // A library's unit tests run from a binary named after the crate.
-    let which =
-        if binary == package.replace('-', "_") { "--lib".to_owned() } else { format!("--test {binary}") };
-    let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
+    let invocation = TestInvocation::current();
+    let test = &invocation.test;
+    let command = invocation.command("loom");
     format!(
         "reproduce:\n  \
-           LOOM_MAX_PREEMPTIONS={bound} cargo test -p {package} --features loom {which} -- {test} --exact\n  \
+           LOOM_MAX_PREEMPTIONS={bound} {command}\n  \
            interleaving log: add LOOM_LOG=info (thread switches) or LOOM_LOG=1 (every operation; long), and LOOM_LOCATION=1 for source locations\n  \
            jump to the failing interleaving: run once with --features loom,loom-checkpoint and \
            LOOM_CHECKPOINT_FILE=/tmp/{test}.json LOOM_CHECKPOINT_INTERVAL=1, then rerun with the same \

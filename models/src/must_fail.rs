@@ -88,17 +88,9 @@ pub fn must_fail_in_child(
         // The caller's own checks belong to the parent.
         std::process::exit(0);
     }
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let output = Command::new(exe)
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD_TEST_ENV, test)
-        .env("RUST_BACKTRACE", "0")
-        .envs(child_env.iter().copied())
-        .output()
-        .expect("could not run the child test process");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let ChildOutput { stderr, .. } = in_child(test, child_env, || unreachable!("the child ran above"));
     let Some(verdict) = ChildVerdict::read(&stderr) else {
-        panic!("the child run of `{test}` reported no verdict ({}):\n{stderr}", output.status);
+        panic!("the child run of `{test}` reported no verdict:\n{stderr}");
     };
     assert!(verdict.kind != "pass", "`{test}`: the planted bug went unnoticed ({expected} should break)");
     assert!(
@@ -109,4 +101,40 @@ pub fn must_fail_in_child(
     );
     eprintln!("`{test}`: planted bug caught as `{expected}` ({})", verdict.kind);
     verdict
+}
+
+/// What a child run of a test printed, and how it ended.
+#[derive(Clone, Debug)]
+pub struct ChildOutput {
+    /// The child exited with success (`body` returned).
+    pub success: bool,
+    /// Everything it wrote to stderr.
+    pub stderr: String,
+}
+
+/// Runs `body` in a child process: the calling test `test` (its full name, as libtest
+/// prints it) re-run from the current test binary with [`CHILD_TEST_ENV`] and `child_env`
+/// set. In that child, runs `body` and exits (a panic in `body` fails the child); in the
+/// parent, returns the child's output. For tests of what a failure prints, and of the
+/// commands it prints.
+///
+/// # Panics
+///
+/// When the child process cannot be started.
+pub fn in_child(test: &str, child_env: &[(&str, &str)], body: impl FnOnce()) -> ChildOutput {
+    if std::env::var(CHILD_TEST_ENV).as_deref() == Ok(test) {
+        body();
+        std::process::exit(0);
+    }
+    let output = Command::new(std::env::current_exe().expect("the test binary's path"))
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD_TEST_ENV, test)
+        .env("RUST_BACKTRACE", "0")
+        .envs(child_env.iter().copied())
+        .output()
+        .expect("could not run the child test process");
+    ChildOutput {
+        success: output.status.success(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
 }

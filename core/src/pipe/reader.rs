@@ -501,35 +501,34 @@ fn park_finds_bytes(shared: &Shared, state: &mut State, wanted: u64, cx: Option<
 /// lock-free `advance_to` (where the reader's view is the list).
 ///
 /// The `KeepsIdleWriteHead` planted bug never takes the head.
-fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>) -> Option<Shell> {
+fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>) -> Option<Reclaimed> {
     if fault::KeepsIdleWriteHead.is_active() {
         return None;
     }
-    let taken = shared.parked_head.take();
+    let Some(head) = shared.parked_head.take() else {
+        shared.observer.emit(|| PipeEvent::HeadBusy);
+        return None;
+    };
     // The committed end the reader compared with may predate a fast flush that
     // published into the head and then parked it (no lock between the two): the end it
     // was parked at says so. Such a head holds bytes not consumed yet, so it is not
     // idle: it stays linked (its bytes are read as any segment's), and the writer,
     // finding no head to resume, starts a new one.
-    match taken {
-        Some(head)
-            if head.parked_end.load(Ordering::Relaxed) != consumed
-                && last_linked.is_some_and(|last| Arc::ptr_eq(last, &head)) =>
-        {
-            let id = head.id;
-            shared.observer.emit(|| PipeEvent::HeadKept { segment: id });
-            None
-        }
-        Some(head) => {
-            let id = head.id;
-            shared.observer.emit(|| PipeEvent::HeadReclaimed { segment: id });
-            Some(head)
-        }
-        None => {
-            shared.observer.emit(|| PipeEvent::HeadBusy);
-            None
-        }
+    let parked_end = head.parked_end.load(Ordering::Relaxed);
+    let id = head.id;
+    if parked_end != consumed && last_linked.is_some_and(|last| Arc::ptr_eq(last, &head)) {
+        shared.observer.emit(|| PipeEvent::HeadKept { segment: id });
+        return None;
     }
+    shared.observer.emit(|| PipeEvent::HeadReclaimed { segment: id });
+    Some(Reclaimed { head, parked_end })
+}
+
+/// The writer's idle head, taken back by the reader, with the committed end it was
+/// parked at (loaded once, with the take).
+pub(super) struct Reclaimed {
+    head: Shell,
+    parked_end: u64,
 }
 
 /// Unlinks fully consumed segments, in list order; consuming exactly to a segment's
@@ -542,7 +541,7 @@ fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>
 fn unlink_consumed(
     state: &mut State,
     consumed: u64,
-    reclaimed: Option<Shell>,
+    reclaimed: Option<Reclaimed>,
 ) -> (Vec<Shell>, bool, Option<Shell>) {
     let last_end = if state.writer_completion.is_some() || fault::ReturnWriteHead.is_active() {
         Some(state.committed)
@@ -551,12 +550,11 @@ fn unlink_consumed(
         // published into the last linked segment and then parked a fresh, empty head
         // (no lock between the two): the parked end counts those bytes. The planted
         // bug trusts the locked end.
-        reclaimed.as_ref().map(|head| {
-            let parked_end = head.parked_end.load(Ordering::Relaxed);
+        reclaimed.as_ref().map(|r| {
             if fault::ReclaimTrustsLockedEnd.is_active() {
                 state.committed
             } else {
-                state.committed.max(parked_end)
+                state.committed.max(r.parked_end)
             }
         })
     };
@@ -583,7 +581,7 @@ fn unlink_consumed(
     // A reclaimed head that was linked is the last segment unlinked above: drop the
     // slot's extra reference.
     let reclaimed_unlinked =
-        reclaimed.filter(|head| !returned.last().is_some_and(|last| Arc::ptr_eq(last, head)));
+        reclaimed.map(|r| r.head).filter(|head| !returned.last().is_some_and(|last| Arc::ptr_eq(last, head)));
     // The planted bug leaks the stream's final segment, if this unlinked it.
     let leak_last = fault::LeakOnComplete.is_active()
         && state.writer_completion.is_some()

@@ -5,4 +5,6 @@
 #[cfg(feature = "loom")]
 pub mod loom;
 #[cfg(feature = "shuttle")]
+mod saved_schedule;
+#[cfg(feature = "shuttle")]
 pub mod shuttle;

@@ -4,11 +4,15 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::{Arc, Once, PoisonError};
 
 use pipecheck_properties::engine::{conclude, timed};
 use pipecheck_properties::{Checked, Engine, Execution, Verdict};
-use shuttle::scheduler::{PctScheduler, RandomScheduler, RoundRobinScheduler, Scheduler};
+use shuttle::scheduler::{PctScheduler, RandomScheduler, ReplayScheduler, RoundRobinScheduler, Scheduler};
+use shuttle_engine::scheduler::serialization::deserialize_schedule;
+
+pub use crate::engine::saved_schedule::REPLAY_VAR;
+use crate::engine::saved_schedule::{CheckSite, Tape, Taping};
 use shuttle::{Config, FailurePersistence, MaxSteps, Runner};
 
 /// PCT's bug depths, in the order they are tried: depth 3 (two priority change points),
@@ -107,25 +111,63 @@ impl Engine for Shuttle {
         }
     }
 
+    /// Explores, or replays the schedule `PIPECHECK_SHUTTLE_REPLAY` names for this
+    /// check. A failing exploration saves its schedule and prints how to replay it
+    /// (see `saved_schedule`).
+    ///
+    /// # Panics
+    ///
+    /// When `SHUTTLE_RANDOM_SEED` is set: shuttle would put that seed in place of every
+    /// seed given here, silently, and the seeds pipecheck reports would not reproduce.
     fn check(&self, execution: Execution) -> Checked {
+        refuse_shuttle_random_seed();
+        let site = CheckSite::next();
         // Counted with a std atomic, shared with the `'static` body shuttle runs.
         let executions = Arc::new(AtomicU64::new(0));
+        let counted = |execution: &Execution| {
+            let (execution, counter) = (execution.clone(), executions.clone());
+            move || {
+                counter.fetch_add(1, Ordering::Relaxed);
+                execution();
+            }
+        };
+        if let Some(encoded) = site.replay() {
+            let schedule = deserialize_schedule(&encoded)
+                .unwrap_or_else(|| panic!("{REPLAY_VAR}={}: not a shuttle schedule", site.path().display()));
+            let body = counted(&execution);
+            let (verdict, elapsed) =
+                timed(|| run_with(ReplayScheduler::new_from_schedule(schedule), self.max_steps, body));
+            if verdict == Verdict::Pass {
+                eprintln!("{}: the saved schedule passes now", site.path().display());
+            }
+            return Checked { verdict, executions: executions.load(Ordering::Relaxed), elapsed };
+        }
+        let tape = Tape::default();
         let (verdict, elapsed) = timed(|| {
             for kind in self.kind.policy() {
-                let (execution, counter) = (execution.clone(), executions.clone());
-                let body = move || {
-                    counter.fetch_add(1, Ordering::Relaxed);
-                    execution();
-                };
-                let (seed, iterations) = (self.seed, self.iterations);
-                let verdict = run_with(kind.scheduler(seed, iterations), self.max_steps, body);
+                let scheduler = Taping::new(kind.scheduler(self.seed, self.iterations), tape.clone());
+                let verdict = run_with(scheduler, self.max_steps, counted(&execution));
                 if verdict != Verdict::Pass {
+                    if let Some(schedule) = tape.lock().unwrap_or_else(PoisonError::into_inner).take() {
+                        eprintln!("{}", site.save(&schedule));
+                    }
                     return verdict;
                 }
             }
             Verdict::Pass
         });
         Checked { verdict, executions: executions.load(Ordering::Relaxed), elapsed }
+    }
+}
+
+/// Panics when `SHUTTLE_RANDOM_SEED` is set (see [`Shuttle::check`]).
+fn refuse_shuttle_random_seed() {
+    if std::env::var_os("SHUTTLE_RANDOM_SEED").is_some() {
+        panic!(
+            "SHUTTLE_RANDOM_SEED is set: shuttle would use it in place of every seed pipecheck gives it, \
+             and the seeds pipecheck reports would not reproduce. Unset it; replay a failure with \
+             {REPLAY_VAR}=<the saved schedule> (printed with the failure), or set the engine's seed"
+        );
     }
 }
 

@@ -18,8 +18,8 @@ use pipecheck_core::primitive::sync::atomic::{self, Ordering};
 use pipecheck_core::primitive::sync::{Arc, Mutex};
 use pipecheck_core::primitive::thread;
 use pipecheck_models::engine::loom::Loom;
-use pipecheck_models::loom_harness::expect_model_caught;
-use pipecheck_models::must_fail::must_fail_in_child;
+use pipecheck_models::loom_harness::{check_target, expect_model_caught};
+use pipecheck_models::must_fail::{in_child, must_fail_in_child};
 use pipecheck_properties::{Engine, Verdict};
 
 /// The preemption bound of the green model (`LOOM_MAX_PREEMPTIONS` wins).
@@ -216,5 +216,45 @@ fn a_data_race_is_classified_with_loom_location_and_loom_log_set() {
         verdict.report.contains("user_lock_free.rs"),
         "loom's locations are in the report:\n{}",
         verdict.report
+    );
+}
+
+/// The reproduce line a failing model prints selects this very test (package, test
+/// target, test path), and run with the bound it prints, the failure comes back.
+#[test]
+fn the_printed_reproduce_line_selects_this_test_and_replays_the_failure() {
+    let test = std::thread::current().name().expect("a test thread's name").to_owned();
+    let run_child = |env: &[(&str, &str)]| {
+        in_child(&test, env, || {
+            let pipe = pipecheck_models::builtin::pipe();
+            let _ = check_target(&pipe, "consume-to-segment-boundary", Some("KeepsConsumedSegment"), 1);
+        })
+    };
+    let first = run_child(&[]);
+    assert!(
+        !first.success && first.stderr.contains("segments-in-use"),
+        "the planted bug was not caught:\n{}",
+        first.stderr
+    );
+    let line = first
+        .stderr
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("LOOM_MAX_PREEMPTIONS="))
+        .unwrap_or_else(|| panic!("no reproduce line printed:\n{}", first.stderr));
+    let (assignment, cargo) = line.split_once(' ').expect("VAR=value cargo ...");
+    let bound = assignment.strip_prefix("LOOM_MAX_PREEMPTIONS=").expect("the bound");
+    assert_eq!(bound, "1", "the bound the model ran at");
+    let package = std::env::var("CARGO_PKG_NAME").unwrap();
+    assert_eq!(
+        cargo,
+        format!("cargo test -p {package} --features loom --test loom -- {test} --exact"),
+        "the command does not select this test"
+    );
+    let again = run_child(&[("LOOM_MAX_PREEMPTIONS", bound)]);
+    assert!(
+        !again.success && again.stderr.contains("segments-in-use"),
+        "the printed command did not fail the same way:\n{}",
+        again.stderr
     );
 }

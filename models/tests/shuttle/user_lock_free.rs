@@ -10,7 +10,8 @@ use pipecheck_core::primitive::cell::UnsafeCell;
 use pipecheck_core::primitive::sync::Arc;
 use pipecheck_core::primitive::sync::atomic::{AtomicBool, Ordering};
 use pipecheck_core::primitive::thread;
-use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
+use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, REPLAY_VAR, SchedulerKind, Shuttle};
+use pipecheck_models::must_fail::in_child;
 use pipecheck_properties::{Engine, FailureKind, Verdict};
 
 /// Values sent through the ring per execution.
@@ -98,6 +99,71 @@ fn a_failing_run_does_not_advise_shuttle_random_seed() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("child verdict: panic"), "the child run failed as planted:\n{stderr}");
     assert!(!stderr.contains("SHUTTLE_RANDOM_SEED"), "shuttle's seed advice was printed:\n{stderr}");
+}
+
+/// A failing check in a user's own test saves its schedule under
+/// `target/pipecheck/shuttle/` and prints one command that replays it; that command,
+/// run as printed (the test binary cargo would run, with the variable and the test
+/// name it gives), replays exactly the failing execution: one execution, same failure.
+#[test]
+fn a_failing_check_saves_its_schedule_and_the_printed_command_replays_it() {
+    let test = std::thread::current().name().expect("a test thread's name").to_owned();
+    let run_child = |env: &[(&str, &str)]| {
+        in_child(&test, env, || {
+            let checked = engines()[0].check(ring(true));
+            let kind = checked.verdict.failure().map_or("pass", |f| f.kind());
+            eprintln!("child verdict: {kind} after {} executions", checked.executions);
+        })
+        .stderr
+    };
+    let first = run_child(&[]);
+    assert!(first.contains("child verdict: panic"), "the planted bug was not caught:\n{first}");
+    let saved = first
+        .lines()
+        .find_map(|l| l.strip_prefix("failing schedule saved to "))
+        .unwrap_or_else(|| panic!("no saved schedule reported:\n{first}"));
+    assert!(
+        std::path::Path::new(saved)
+            .ends_with(format!("pipecheck/shuttle/{}.check1.schedule", test.replace("::", "__"))),
+        "saved where the README does not say: {saved}"
+    );
+    assert!(std::path::Path::new(saved).exists(), "{saved} was not written");
+    // The printed command, taken apart: variable, cargo's selection, libtest's filter.
+    let command = first
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(REPLAY_VAR))
+        .unwrap_or_else(|| panic!("no replay command printed:\n{first}"));
+    let (assignment, cargo) = command.split_once(' ').expect("VAR=value cargo ...");
+    let (var, value) = assignment.split_once('=').expect("VAR=value");
+    assert_eq!((var, value), (REPLAY_VAR, saved));
+    let package = std::env::var("CARGO_PKG_NAME").unwrap();
+    assert_eq!(
+        cargo,
+        format!("cargo test -p {package} --features shuttle --test shuttle -- {test} --exact"),
+        "the command does not select this test"
+    );
+    let replayed = run_child(&[(REPLAY_VAR, value)]);
+    assert!(
+        replayed.contains("child verdict: panic after 1 executions"),
+        "the replay did not fail in its one execution:\n{replayed}"
+    );
+}
+
+/// `SHUTTLE_RANDOM_SEED` would replace every seed the engine gives shuttle, silently:
+/// the engine refuses it, saying why and what to use instead.
+#[test]
+fn shuttle_random_seed_is_refused_with_a_reason() {
+    let test = std::thread::current().name().expect("a test thread's name").to_owned();
+    let child = in_child(&test, &[("SHUTTLE_RANDOM_SEED", "7")], || {
+        engines()[0].check(ring(false));
+    });
+    assert!(!child.success, "the check ran with SHUTTLE_RANDOM_SEED set:\n{}", child.stderr);
+    assert!(
+        child.stderr.contains("SHUTTLE_RANDOM_SEED is set") && child.stderr.contains(REPLAY_VAR),
+        "the refusal does not say why or what to use:\n{}",
+        child.stderr
+    );
 }
 
 #[test]

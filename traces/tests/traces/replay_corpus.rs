@@ -64,3 +64,41 @@ fn stock_shuttle_replays_a_trace_body_to_the_same_invariant() {
     let failure = pipecheck_properties::classify(&*payload, None);
     assert_eq!(failure.invariant().map(|i| i.name()), Some(trace.invariant.as_str()), "{failure}");
 }
+
+/// The replay line a trace carries, run as written (the `pipecheck-traces` binary that
+/// `cargo run -p pipecheck-traces --features shuttle --` runs, from the workspace root),
+/// fails again as recorded, and says which invariant broke.
+#[test]
+fn the_replay_line_of_every_committed_trace_runs_as_written() {
+    const CARGO_RUN: &str = "cargo run -p pipecheck-traces --features shuttle -- ";
+    let root = location::corpus_dir()
+        .parent()
+        .and_then(|traces| traces.parent())
+        .expect("the workspace root")
+        .to_owned();
+    for path in corpus() {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# replay: "))
+            .unwrap_or_else(|| panic!("{}: no replay line", path.display()));
+        let args = line.strip_prefix(CARGO_RUN).unwrap_or_else(|| {
+            panic!("{}: the replay line does not run the traces tool: {line}", path.display())
+        });
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_pipecheck-traces"))
+            .args(args.split_whitespace())
+            .current_dir(&root)
+            .env_remove("SHUTTLE_RANDOM_SEED")
+            .output()
+            .expect("the traces tool runs");
+        let all =
+            format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert!(
+            all.contains(&format!("`{}`", trace.invariant)),
+            "{}: `{line}` did not report `{}`:\n{all}",
+            path.display(),
+            trace.invariant
+        );
+    }
+}

@@ -26,9 +26,8 @@
 //! has ended (the head is the reader's by then: the writer lost the swap).
 
 use crate::observe::{PipeEvent, PipeOperation};
-use crate::pipe::pool::Shell;
 use crate::pipe::published::{FLUSH_SLOW, LOCKED, Published, READ_SLOW};
-use crate::pipe::reader::{Reader, reclaim_idle_head, release_consumed, unlink_consumed};
+use crate::pipe::reader::{Reader, Reclaimed, reclaim_idle_head, release_consumed, unlink_consumed};
 use crate::pipe::released;
 
 impl Reader {
@@ -66,8 +65,8 @@ impl Reader {
         let reclaimed =
             if consumed == committed { reclaim_idle_head(shared, consumed, self.view.back()) } else { None };
         drop(advancing);
-        if let Some(head) = reclaimed {
-            self.unlink_reclaimed(head);
+        if let Some(reclaimed) = reclaimed {
+            self.unlink_reclaimed(reclaimed);
         }
         self.shared.observer.emit(|| PipeEvent::AdvanceFinished);
         true
@@ -76,11 +75,11 @@ impl Reader {
     /// After a lock-free advance took the writer's idle head back: unlinks it (and
     /// whatever it consumed before it) under the lock, then returns them to the pools
     /// outside it, as a locked advance does.
-    fn unlink_reclaimed(&mut self, head: Shell) {
+    fn unlink_reclaimed(&mut self, reclaimed: Reclaimed) {
         let shared = &*self.shared;
         let (returned, leak_last, reclaimed_unlinked) = {
             let mut state = shared.lock_as_reader(self.consumed, self.examined);
-            let unlinked = unlink_consumed(&mut state, self.consumed, Some(head));
+            let unlinked = unlink_consumed(&mut state, self.consumed, Some(reclaimed));
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
             unlinked
         };

@@ -8,35 +8,20 @@
 //! `UnsafeCell` (two threads touched the same segment bytes or pool slot without a
 //! happens-before edge, **no-data-race**).
 //!
-//! Planted-bug twins ([`expect_caught`], [`expect_model_caught`]) run their model in a
+//! Planted-bug twins ([`expect_target_caught`], [`expect_model_caught`]) run their model in a
 //! child process ([`must_fail_in_child`]).
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
 use pipecheck_core::{InvariantId, PlantedFault};
-use pipecheck_properties::{
-    Checked, Engine, FailureKind, Invariant, Monitor, Row, RunLog, Verdict, registry,
-};
+use pipecheck_properties::{Checked, Engine, FailureKind, Row, RunLog, Verdict};
 
 use crate::engine::loom::Loom;
 pub use crate::engine::loom::with_loom_log;
 use crate::invocation::TestInvocation;
 use crate::must_fail::{ChildVerdict, must_fail_in_child};
-use crate::{Scenario, find};
 use crate::{Target, TargetError, TargetScenario};
-
-/// Which invariants a scenario's monitor checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Checks {
-    /// The whole registry (the normal case).
-    Registry,
-    /// The registry without its protocol-level memory checks (`no-data-race`'s read
-    /// bound and `byte-exact`'s byte comparison), so that an overlapping access is
-    /// left for loom's own race detector to find. Used by the no-data-race model to
-    /// show that the tracked segment memory, not the event log, catches the overlap.
-    MemoryByLoomOnly,
-}
 
 /// Explores every interleaving of `body` within `bound` preemptions
 /// (`LOOM_MAX_PREEMPTIONS` wins when set); `model` names it in the report.
@@ -69,34 +54,8 @@ pub fn explore(model: &str, bound: usize, body: impl Fn() + Send + Sync + 'stati
     checked
 }
 
-/// Explores scenario `name` with `fault` (if any) switched on.
-///
-/// # Panics
-///
-/// When the scenario does not exist, or loom finds a failing interleaving.
-pub fn check_scenario(
-    name: &str,
-    fault: Option<&'static PlantedFault>,
-    bound: usize,
-    checks: Checks,
-) -> Checked {
-    let scenario = find(name).unwrap_or_else(|| panic!("no scenario called `{name}`"));
-    explore(name, bound, move || run_scenario(&scenario, fault, checks))
-}
-
-/// Explores scenario `name` with `fault` planted, in a child process, and asserts that
-/// loom's verdict names `fault.breaks()`.
-///
-/// # Panics
-///
-/// When the model passes despite the planted bug, or fails naming another invariant.
-pub fn expect_caught(name: &str, fault: &'static PlantedFault, bound: usize, checks: Checks) -> ChildVerdict {
-    let scenario = find(name).unwrap_or_else(|| panic!("no scenario called `{name}`"));
-    expect_model_caught(fault.breaks(), bound, move || run_scenario(&scenario, Some(fault), checks))
-}
-
-/// Like [`expect_caught`], for any model `body` (e.g. a queue-level model) that plants
-/// its bug itself and must be reported as breaking `expected`.
+/// Like [`expect_target_caught`], for any model `body` (e.g. a queue-level model) that
+/// plants its bug itself and must be reported as breaking `expected`.
 ///
 /// # Panics
 ///
@@ -108,30 +67,6 @@ pub fn expect_model_caught(
 ) -> ChildVerdict {
     let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
     must_fail_in_child(&test, expected, &[], || Loom::with_bound(bound).check(Arc::new(body)))
-}
-
-/// One execution of `scenario` under a fresh monitor.
-fn run_scenario(scenario: &Scenario, fault: Option<&'static PlantedFault>, checks: Checks) {
-    PlantedFault::activate_opt(fault, || run_monitored(scenario, checks));
-}
-
-/// One execution of `scenario` under a fresh monitor, its fault already switched on.
-fn run_monitored(scenario: &Scenario, checks: Checks) {
-    let monitor = match checks {
-        Checks::Registry => scenario.monitor(),
-        Checks::MemoryByLoomOnly => {
-            let config = (scenario.config)();
-            let invariants: Vec<Box<dyn Invariant>> = registry(&config)
-                .into_iter()
-                .filter(|i| ![InvariantId::NO_DATA_RACE, InvariantId::BYTE_EXACT].contains(&i.id()))
-                .collect();
-            Monitor::with_invariants(config, invariants)
-        }
-    };
-    // For the report of a failure the monitor does not see (a deadlock, a race).
-    publish_log(monitor.clone());
-    (scenario.body)(&monitor);
-    monitor.assert_finished();
 }
 
 thread_local! {

@@ -1,7 +1,8 @@
 //! Loom: the back-pressure family (**backpressure**): pause and resume thresholds
 //! crossed concurrently by flushes and consumes.
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 3. A flush crossing the pause threshold against a consume crossing the resume
 /// threshold is two lock sections, interleaved every way at bound 2 (which finds the
@@ -13,10 +14,16 @@ const BOUND: usize = 3;
 
 #[test]
 fn thresholds_crossed_concurrently() {
-    check_scenario("thresholds-crossed-concurrently", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "thresholds-crossed-concurrently", None, BOUND).unwrap();
 }
 
 #[test]
 fn thresholds_crossed_concurrently_catches_no_pause_on_flush() {
-    expect_caught("thresholds-crossed-concurrently", &fault::NoPauseOnFlush, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "thresholds-crossed-concurrently",
+        fault::NoPauseOnFlush.name(),
+        BOUND,
+    )
+    .unwrap();
 }

@@ -1,7 +1,8 @@
 //! Loom: the tentative-cancel family (**tentative-cancel**): a canceled read needs no
 //! `advance_to` before the next read, whichever way the cancel races the read.
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 4: the cancel can land before, during or after the reader's wait, and the
 /// second read after it. It was 5, as the other two-thread close/receive models, until
@@ -11,7 +12,7 @@ const BOUND: usize = 4;
 
 #[test]
 fn canceled_read_is_tentative() {
-    check_scenario("canceled-read-is-tentative", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "canceled-read-is-tentative", None, BOUND).unwrap();
 }
 
 /// Bound 2 for the flush-cancel model: at 5 it explores 77,973 interleavings (40 s); a
@@ -22,15 +23,27 @@ const FLUSH_CANCEL_BOUND: usize = 2;
 /// cancel-observed, flush side.
 #[test]
 fn cancel_flush_races_flush() {
-    check_scenario("cancel-flush-races-flush", None, FLUSH_CANCEL_BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "cancel-flush-races-flush", None, FLUSH_CANCEL_BOUND).unwrap();
 }
 
 #[test]
 fn cancel_flush_races_flush_catches_flush_loses_cancel() {
-    expect_caught("cancel-flush-races-flush", &fault::FlushLosesCancel, FLUSH_CANCEL_BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "cancel-flush-races-flush",
+        fault::FlushLosesCancel.name(),
+        FLUSH_CANCEL_BOUND,
+    )
+    .unwrap();
 }
 
 #[test]
 fn canceled_read_is_tentative_catches_canceled_read_needs_advance() {
-    expect_caught("canceled-read-is-tentative", &fault::CanceledReadNeedsAdvance, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "canceled-read-is-tentative",
+        fault::CanceledReadNeedsAdvance.name(),
+        BOUND,
+    )
+    .unwrap();
 }

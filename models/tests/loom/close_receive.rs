@@ -2,7 +2,8 @@
 //! (**no-lost-wakeup**). A lost wake leaves both threads blocked: loom's deadlock,
 //! which the harness reports as a no-lost-wakeup violation.
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 4. A lost wake needs only two preemptions: the waiting side between its
 /// check and registering its waker, and the waking side inside its transition (every
@@ -14,22 +15,29 @@ const BOUND: usize = 4;
 
 #[test]
 fn writer_complete_races_read() {
-    check_scenario("writer-complete-races-read", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "writer-complete-races-read", None, BOUND).unwrap();
 }
 
 #[test]
 fn writer_complete_races_read_catches_lost_wake_on_complete() {
-    expect_caught("writer-complete-races-read", &fault::LostWakeOnComplete, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "writer-complete-races-read",
+        fault::LostWakeOnComplete.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 #[test]
 fn cancel_races_read() {
-    check_scenario("cancel-races-read", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "cancel-races-read", None, BOUND).unwrap();
 }
 
 #[test]
 fn cancel_races_read_catches_lost_wake_on_complete() {
-    expect_caught("cancel-races-read", &fault::LostWakeOnComplete, BOUND, Checks::Registry);
+    expect_target_caught(&builtin::pipe(), "cancel-races-read", fault::LostWakeOnComplete.name(), BOUND)
+        .unwrap();
 }
 
 /// Bound 2 for the one three-thread model: a lost wake needs only two preemptions. It
@@ -45,45 +53,59 @@ const PAUSED_FLUSH: usize = 3;
 
 #[test]
 fn cancel_from_third_thread_races_read() {
-    check_scenario("cancel-from-third-thread-races-read", None, THREE_THREADS, Checks::Registry);
+    check_target(&builtin::pipe(), "cancel-from-third-thread-races-read", None, THREE_THREADS).unwrap();
 }
 
 #[test]
 fn cancel_from_third_thread_races_read_catches_lost_wake_on_complete() {
-    expect_caught(
+    expect_target_caught(
+        &builtin::pipe(),
         "cancel-from-third-thread-races-read",
-        &fault::LostWakeOnComplete,
+        fault::LostWakeOnComplete.name(),
         THREE_THREADS,
-        Checks::Registry,
-    );
+    )
+    .unwrap();
 }
 
 #[test]
 fn flush_races_read() {
-    check_scenario("flush-races-read", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "flush-races-read", None, BOUND).unwrap();
 }
 
 #[test]
 fn flush_races_read_catches_lost_wake_on_complete() {
-    expect_caught("flush-races-read", &fault::LostWakeOnComplete, BOUND, Checks::Registry);
+    expect_target_caught(&builtin::pipe(), "flush-races-read", fault::LostWakeOnComplete.name(), BOUND)
+        .unwrap();
 }
 
 #[test]
 fn consume_races_paused_flush() {
-    check_scenario("consume-races-paused-flush", None, PAUSED_FLUSH, Checks::Registry);
+    check_target(&builtin::pipe(), "consume-races-paused-flush", None, PAUSED_FLUSH).unwrap();
 }
 
 #[test]
 fn consume_races_paused_flush_catches_no_resume_on_consume() {
-    expect_caught("consume-races-paused-flush", &fault::NoResumeOnConsume, PAUSED_FLUSH, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "consume-races-paused-flush",
+        fault::NoResumeOnConsume.name(),
+        PAUSED_FLUSH,
+    )
+    .unwrap();
 }
 
 #[test]
 fn reader_complete_races_paused_flush() {
-    check_scenario("reader-complete-races-paused-flush", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "reader-complete-races-paused-flush", None, BOUND).unwrap();
 }
 
 #[test]
 fn reader_complete_races_paused_flush_catches_no_pause_on_flush() {
-    expect_caught("reader-complete-races-paused-flush", &fault::NoPauseOnFlush, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "reader-complete-races-paused-flush",
+        fault::NoPauseOnFlush.name(),
+        BOUND,
+    )
+    .unwrap();
 }

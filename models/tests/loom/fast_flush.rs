@@ -14,7 +14,8 @@
 //! * cancel and complete racing each other on both ends (no planted bug of its own:
 //!   the existing cancel and completion bugs are caught by their families).
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 2: each race needs one preemption inside the reader's or the writer's step and
 /// one to bring the other side in (figures in models/LOOM.md).
@@ -22,18 +23,29 @@ const BOUND: usize = 2;
 
 #[test]
 fn read_parks_while_flush_publishes() {
-    check_scenario("read-parks-while-flush-publishes", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "read-parks-while-flush-publishes", None, BOUND).unwrap();
 }
 
 #[test]
 fn read_parks_while_flush_publishes_catches_parks_without_recheck() {
-    expect_caught("read-parks-while-flush-publishes", &fault::ParksWithoutRecheck, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "read-parks-while-flush-publishes",
+        fault::ParksWithoutRecheck.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 #[test]
 fn read_parks_while_flush_publishes_catches_relaxed_publish() {
-    let verdict =
-        expect_caught("read-parks-while-flush-publishes", &fault::RelaxedPublish, BOUND, Checks::Registry);
+    let verdict = expect_target_caught(
+        &builtin::pipe(),
+        "read-parks-while-flush-publishes",
+        fault::RelaxedPublish.name(),
+        BOUND,
+    )
+    .unwrap();
     // The read bound is right (the end is the writer's): only the memory model sees it.
     assert_eq!(
         verdict.kind, "data-race",
@@ -44,23 +56,34 @@ fn read_parks_while_flush_publishes_catches_relaxed_publish() {
 
 #[test]
 fn pause_crossed_while_consuming() {
-    check_scenario("pause-crossed-while-consuming", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "pause-crossed-while-consuming", None, BOUND).unwrap();
 }
 
 #[test]
 fn pause_crossed_while_consuming_catches_resumes_on_stale_count() {
-    expect_caught("pause-crossed-while-consuming", &fault::ResumesOnStaleCount, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "pause-crossed-while-consuming",
+        fault::ResumesOnStaleCount.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 #[test]
 fn cancel_and_complete_race() {
-    check_scenario("cancel-and-complete-race", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "cancel-and-complete-race", None, BOUND).unwrap();
 }
 
 #[test]
 fn read_parks_while_flush_publishes_catches_relaxed_fast_read() {
-    let verdict =
-        expect_caught("read-parks-while-flush-publishes", &fault::RelaxedFastRead, BOUND, Checks::Registry);
+    let verdict = expect_target_caught(
+        &builtin::pipe(),
+        "read-parks-while-flush-publishes",
+        fault::RelaxedFastRead.name(),
+        BOUND,
+    )
+    .unwrap();
     // As for the relaxed publish: the bytes are the writer's, only their ordering is not.
     assert_eq!(
         verdict.kind, "data-race",
@@ -71,20 +94,32 @@ fn read_parks_while_flush_publishes_catches_relaxed_fast_read() {
 
 #[test]
 fn cancel_races_lock_free_read() {
-    check_scenario("cancel-races-lock-free-read", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "cancel-races-lock-free-read", None, BOUND).unwrap();
 }
 
 #[test]
 fn cancel_races_lock_free_read_catches_fast_read_ignores_cancel() {
-    expect_caught("cancel-races-lock-free-read", &fault::FastReadIgnoresCancel, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "cancel-races-lock-free-read",
+        fault::FastReadIgnoresCancel.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 #[test]
 fn advance_races_locked_flush() {
-    check_scenario("advance-races-locked-flush", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "advance-races-locked-flush", None, BOUND).unwrap();
 }
 
 #[test]
 fn advance_races_locked_flush_catches_advance_skips_handshake() {
-    expect_caught("advance-races-locked-flush", &fault::AdvanceSkipsHandshake, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "advance-races-locked-flush",
+        fault::AdvanceSkipsHandshake.name(),
+        BOUND,
+    )
+    .unwrap();
 }

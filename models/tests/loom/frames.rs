@@ -2,7 +2,8 @@
 //! crosses the pipe while the reader examines everything and consumes nothing until
 //! the frame is whole.
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 2. Both flushes pause the writer and each examine-all releases it: the race is a
 /// flush against the reader's advance, both lock sections; bound 1 finds the planted
@@ -13,10 +14,16 @@ const BOUND: usize = 2;
 
 #[test]
 fn frame_crosses_pause() {
-    check_scenario("frame-crosses-pause", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "frame-crosses-pause", None, BOUND).unwrap();
 }
 
 #[test]
 fn frame_crosses_pause_catches_backpressure_by_consumed() {
-    expect_caught("frame-crosses-pause", &fault::BackpressureByConsumed, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "frame-crosses-pause",
+        fault::BackpressureByConsumed.name(),
+        BOUND,
+    )
+    .unwrap();
 }

@@ -1,34 +1,41 @@
 //! Loom: concurrent pipe histories are **linearizable** against the pipe's sequential
 //! model, in every interleaving within the bound.
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 2 for this three-thread model (see models/LOOM.md for its size and time).
 const BOUND: usize = 2;
 
 #[test]
 fn pipe_linearizable() {
-    check_scenario("pipe-linearizable", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "pipe-linearizable", None, BOUND).unwrap();
 }
 
 #[test]
 fn mutex_linearizable() {
-    check_scenario("mutex-linearizable", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "mutex-linearizable", None, BOUND).unwrap();
 }
 
 #[test]
 fn mutex_linearizable_catches_try_lock_fails_after_release() {
-    expect_caught("mutex-linearizable", &fault::TryLockFailsAfterRelease, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "mutex-linearizable",
+        fault::TryLockFailsAfterRelease.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 #[test]
 fn completion_linearizable() {
-    check_scenario("completion-linearizable", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "completion-linearizable", None, BOUND).unwrap();
 }
 
 #[test]
 fn channel_linearizable() {
-    check_scenario("channel-linearizable", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "channel-linearizable", None, BOUND).unwrap();
 }
 
 // `CloseReturnsWhileReceiving` and `ReadSkipsPublishedEnd` are declared `real_time`:
@@ -39,10 +46,10 @@ fn channel_linearizable() {
 
 #[test]
 fn pipe_reread_linearizable() {
-    check_scenario("pipe-reread-linearizable", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "pipe-reread-linearizable", None, BOUND).unwrap();
 }
 
 #[test]
 fn pipe_backpressure_linearizable() {
-    check_scenario("pipe-backpressure-linearizable", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "pipe-backpressure-linearizable", None, BOUND).unwrap();
 }

@@ -2,7 +2,8 @@
 //! **bounded-pool**): the reader returning segments outside the lock while the writer
 //! takes them, and the pool at its maximum.
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 4. The race that matters is one return batch (count, push, count, push,
 /// outside the pipe lock) against the writer's take (a pop) for its next segment: two
@@ -15,30 +16,31 @@ const BOUND: usize = 4;
 
 #[test]
 fn return_races_take() {
-    check_scenario("return-races-take", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "return-races-take", None, BOUND).unwrap();
 }
 
 #[test]
 fn return_races_take_catches_lifo_pool() {
-    expect_caught("return-races-take", &fault::LifoPool, BOUND, Checks::Registry);
+    expect_target_caught(&builtin::pipe(), "return-races-take", fault::LifoPool.name(), BOUND).unwrap();
 }
 
 #[test]
 fn return_races_take_catches_double_return() {
-    expect_caught("return-races-take", &fault::DoubleReturn, BOUND, Checks::Registry);
+    expect_target_caught(&builtin::pipe(), "return-races-take", fault::DoubleReturn.name(), BOUND).unwrap();
 }
 
 #[test]
 fn return_races_take_catches_return_write_head() {
-    expect_caught("return-races-take", &fault::ReturnWriteHead, BOUND, Checks::Registry);
+    expect_target_caught(&builtin::pipe(), "return-races-take", fault::ReturnWriteHead.name(), BOUND)
+        .unwrap();
 }
 
 #[test]
 fn pool_at_maximum() {
-    check_scenario("pool-at-maximum", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "pool-at-maximum", None, BOUND).unwrap();
 }
 
 #[test]
 fn pool_at_maximum_catches_pool_overflow() {
-    expect_caught("pool-at-maximum", &fault::PoolOverflow, BOUND, Checks::Registry);
+    expect_target_caught(&builtin::pipe(), "pool-at-maximum", fault::PoolOverflow.name(), BOUND).unwrap();
 }

@@ -5,17 +5,18 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom -- primitives::`.
 use pipecheck_core::{PlantedFault, fault};
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Explores scenario `name` with no planted bug.
 fn explore(name: &str, bound: usize) {
-    check_scenario(name, None, bound, Checks::Registry);
+    check_target(&builtin::primitives(), name, None, bound).unwrap();
 }
 
 /// Explores scenario `name` with `fault` planted, in a child process, and asserts that
 /// the verdict names the invariant the fault breaks.
 fn explore_must_fail(name: &str, bound: usize, fault: &'static PlantedFault) {
-    expect_caught(name, fault, bound, Checks::Registry);
+    expect_target_caught(&builtin::primitives(), name, fault.name(), bound).unwrap();
 }
 
 mod async_mutex {

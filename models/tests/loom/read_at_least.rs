@@ -2,7 +2,8 @@
 //! threshold of 1 races the two flushes that would pause the writer, and the length
 //! family (**buffered-length**): the length a reader sees while the writer flushes.
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 3, as the framing model it mirrors: each flush races the read-at-least's
 /// registration (and its release of the paused writer), both lock sections; three
@@ -11,20 +12,32 @@ const BOUND: usize = 3;
 
 #[test]
 fn read_at_least_above_pause() {
-    check_scenario("read-at-least-above-pause", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "read-at-least-above-pause", None, BOUND).unwrap();
 }
 
 #[test]
 fn read_at_least_above_pause_catches_read_at_least_keeps_writer_paused() {
-    expect_caught("read-at-least-above-pause", &fault::ReadAtLeastKeepsWriterPaused, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "read-at-least-above-pause",
+        fault::ReadAtLeastKeepsWriterPaused.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 #[test]
 fn length_while_flushing() {
-    check_scenario("length-while-flushing", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "length-while-flushing", None, BOUND).unwrap();
 }
 
 #[test]
 fn length_while_flushing_catches_length_counts_consumed() {
-    expect_caught("length-while-flushing", &fault::LengthCountsConsumed, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "length-while-flushing",
+        fault::LengthCountsConsumed.name(),
+        BOUND,
+    )
+    .unwrap();
 }

@@ -2,7 +2,8 @@
 //! reader's completion lands among the writer's writes, the writer holds at most one
 //! segment more.
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 4. The race is the reader's completion (one lock section) against each point
 /// where the writer can learn of it (a flush, or a new segment, both under the lock)
@@ -13,15 +14,16 @@ const BOUND: usize = 4;
 
 #[test]
 fn writes_after_reader_completes() {
-    check_scenario("writes-after-reader-completes", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "writes-after-reader-completes", None, BOUND).unwrap();
 }
 
 #[test]
 fn writes_after_reader_completes_catches_writes_pile_up_after_reader_completed() {
-    expect_caught(
+    expect_target_caught(
+        &builtin::pipe(),
         "writes-after-reader-completes",
-        &fault::WritesPileUpAfterReaderCompleted,
+        fault::WritesPileUpAfterReaderCompleted.name(),
         BOUND,
-        Checks::Registry,
-    );
+    )
+    .unwrap();
 }

@@ -3,7 +3,8 @@
 //! monitor restarts the pipe's invariants at the reset, so **backpressure** counts the
 //! second run from 0 and catches a reset that keeps the examined offset.
 use pipecheck_core::fault;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 5, as the other two-thread pipe models (`data.rs`): the second run has
 /// two threads taking the pipe lock a few times each (flush, complete; read, register,
@@ -13,10 +14,11 @@ const BOUND: usize = 5;
 
 #[test]
 fn reset_then_reuse() {
-    check_scenario("reset-then-reuse", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "reset-then-reuse", None, BOUND).unwrap();
 }
 
 #[test]
 fn reset_then_reuse_catches_reset_keeps_examined() {
-    expect_caught("reset-then-reuse", &fault::ResetKeepsExamined, BOUND, Checks::Registry);
+    expect_target_caught(&builtin::pipe(), "reset-then-reuse", fault::ResetKeepsExamined.name(), BOUND)
+        .unwrap();
 }

@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 use pipecheck_core::{PipeEvent, fault};
+use pipecheck_models::builtin;
 use pipecheck_models::find;
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught, explore};
+use pipecheck_models::loom_harness::{check_target, expect_target_caught, explore};
 use pipecheck_properties::Observation;
 
 /// Bound 3. The race is one swap against one swap: the reader's take of the parked head
@@ -20,7 +21,7 @@ const BOUND: usize = 3;
 
 #[test]
 fn idle_head_races_next_write() {
-    check_scenario("idle-head-races-next-write", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "idle-head-races-next-write", None, BOUND).unwrap();
 }
 
 /// Both outcomes of the race are reached: the reader reclaims the idle head, or finds
@@ -49,24 +50,42 @@ fn idle_head_races_next_write_reaches_both_outcomes() {
 
 #[test]
 fn idle_head_races_next_write_catches_keeps_idle_write_head() {
-    expect_caught("idle-head-races-next-write", &fault::KeepsIdleWriteHead, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "idle-head-races-next-write",
+        fault::KeepsIdleWriteHead.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 /// The classic mistake: the reader returns the head because everything is consumed,
 /// without winning the hand-off, while the writer may be writing into it.
 #[test]
 fn idle_head_races_next_write_catches_return_write_head() {
-    expect_caught("idle-head-races-next-write", &fault::ReturnWriteHead, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "idle-head-races-next-write",
+        fault::ReturnWriteHead.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 #[test]
 fn consume_to_segment_boundary() {
-    check_scenario("consume-to-segment-boundary", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "consume-to-segment-boundary", None, BOUND).unwrap();
 }
 
 #[test]
 fn consume_to_segment_boundary_catches_keeps_consumed_segment() {
-    expect_caught("consume-to-segment-boundary", &fault::KeepsConsumedSegment, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "consume-to-segment-boundary",
+        fault::KeepsConsumedSegment.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 /// The planted bug is found at bound 2: the reader is preempted between loading the
@@ -74,15 +93,16 @@ fn consume_to_segment_boundary_catches_keeps_consumed_segment() {
 /// between (then it blocks on the lock to complete).
 #[test]
 fn fast_flush_behind_reclaimed_head() {
-    check_scenario("fast-flush-behind-reclaimed-head", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "fast-flush-behind-reclaimed-head", None, BOUND).unwrap();
 }
 
 #[test]
 fn fast_flush_behind_reclaimed_head_catches_reclaim_trusts_locked_end() {
-    expect_caught(
+    expect_target_caught(
+        &builtin::pipe(),
         "fast-flush-behind-reclaimed-head",
-        &fault::ReclaimTrustsLockedEnd,
+        fault::ReclaimTrustsLockedEnd.name(),
         BOUND,
-        Checks::Registry,
-    );
+    )
+    .unwrap();
 }

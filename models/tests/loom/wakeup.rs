@@ -4,7 +4,8 @@
 //! deadlock a lost wake may lead to, and also where a later wake (the writer's
 //! completion) would have rescued the wait.
 use pipecheck_core::{PlantedFault, fault};
-use pipecheck_models::loom_harness::{Checks, check_scenario, expect_caught};
+use pipecheck_models::builtin;
+use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 3: a lost wake needs two preemptions (the reader between its check and its
 /// registration, the writer inside its flush); the two-pipe model stays small at 3
@@ -13,7 +14,7 @@ const BOUND: usize = 3;
 
 /// Asserts the planted bug was caught online, as the monitor's violation.
 fn caught_online(name: &str, fault: &'static PlantedFault, bound: usize) {
-    let verdict = expect_caught(name, fault, bound, Checks::Registry);
+    let verdict = expect_target_caught(&builtin::pipe(), name, fault.name(), bound).unwrap();
     assert_eq!(
         verdict.kind, "invariant-violated",
         "{fault} in `{name}` was caught only as a {}, not online:\n{}",
@@ -23,7 +24,7 @@ fn caught_online(name: &str, fault: &'static PlantedFault, bound: usize) {
 
 #[test]
 fn flush_wake_is_the_only_wake() {
-    check_scenario("flush-wake-is-the-only-wake", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "flush-wake-is-the-only-wake", None, BOUND).unwrap();
 }
 
 #[test]
@@ -40,7 +41,7 @@ fn flush_races_read_catches_flush_forgets_wake() {
 
 #[test]
 fn read_repolled_from_another_task() {
-    check_scenario("read-repolled-from-another-task", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "read-repolled-from-another-task", None, BOUND).unwrap();
 }
 
 #[test]
@@ -63,22 +64,23 @@ fn consume_races_paused_flush_catches_no_resume_on_consume_online() {
 /// violations.
 #[test]
 fn complete_with_unflushed_races_read() {
-    check_scenario("complete-with-unflushed-races-read", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "complete-with-unflushed-races-read", None, BOUND).unwrap();
 }
 
 #[test]
 fn complete_with_unflushed_races_read_catches_complete_drops_unflushed() {
-    expect_caught(
+    expect_target_caught(
+        &builtin::pipe(),
         "complete-with-unflushed-races-read",
-        &fault::CompleteDropsUnflushed,
+        fault::CompleteDropsUnflushed.name(),
         BOUND,
-        Checks::Registry,
-    );
+    )
+    .unwrap();
 }
 
 #[test]
 fn reader_complete_races_pausing_flush() {
-    check_scenario("reader-complete-races-pausing-flush", None, BOUND, Checks::Registry);
+    check_target(&builtin::pipe(), "reader-complete-races-pausing-flush", None, BOUND).unwrap();
 }
 
 #[test]
@@ -90,5 +92,11 @@ fn reader_complete_races_pausing_flush_catches_pauses_after_reader_completed() {
 /// threads, as `close_receive.rs` runs this model: bound 3).
 #[test]
 fn cancel_from_third_thread_races_read_catches_read_loses_cancel() {
-    expect_caught("cancel-from-third-thread-races-read", &fault::ReadLosesCancel, BOUND, Checks::Registry);
+    expect_target_caught(
+        &builtin::pipe(),
+        "cancel-from-third-thread-races-read",
+        fault::ReadLosesCancel.name(),
+        BOUND,
+    )
+    .unwrap();
 }

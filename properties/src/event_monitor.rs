@@ -1,9 +1,10 @@
-//! [`EventMonitor`]: online checking of a user target's own events.
+//! [`EventMonitor`]: online checking of a run's events, for any event type.
 //!
-//! The pipe reports [`Observation`](crate::Observation)s to its [`Monitor`](crate::Monitor);
-//! a user's concurrent code reports events of its own type `E` to an
+//! A user's concurrent code reports events of its own type `E` to an
 //! `EventMonitor<E>`, which logs them and runs the target's [`Invariant<E>`]s on each, as
-//! it happens. At the first violation it raises a typed
+//! it happens. The pipe's [`Monitor`](crate::Monitor) is an
+//! `EventMonitor<`[`Observation`](crate::Observation)`>` with the pipe's own wiring
+//! around it (its observer, buffer pool and reset boundary): one log, one check. At the first violation it raises a typed
 //! [`Violation`](pipecheck_core::Violation) with the log tail as its context, which every
 //! engine turns into a failing, reproducible case, exactly as for the pipe.
 //!
@@ -22,10 +23,29 @@ use crate::run_log::{Row, RunLog};
 /// How many log rows a violation's context shows.
 const TAIL: usize = 16;
 
+/// At an event that ends a run of some invariants (the pipe's reset): their end-of-run
+/// checks, then fresh instances. Returns the first violation.
+pub(crate) type Restart<E> = Box<dyn FnMut(&mut [Box<dyn Invariant<E>>]) -> Option<Violation> + Send>;
+
+/// An event that ends a run of some invariants (a predicate), and their [`Restart`].
+pub(crate) type Boundary<E> = (fn(&E) -> bool, Restart<E>);
+
+/// How a monitor's log shows its events.
+pub(crate) struct Shown<E> {
+    /// The word a violation's context uses for its rows ("events", "observations").
+    pub(crate) noun: &'static str,
+    /// The role a row names when its recorder did not say.
+    pub(crate) role: fn(&E) -> Option<String>,
+    /// A row's text in a replay table.
+    pub(crate) text: fn(&E) -> String,
+}
+
 struct State<E> {
     invariants: Vec<Box<dyn Invariant<E>>>,
     log: Vec<(Option<&'static str>, E)>,
     violation: Option<Violation>,
+    /// Events that end a run of some invariants, and what happens to those then.
+    boundary: Option<Boundary<E>>,
 }
 
 /// Records the events of one run of a user target and checks its invariants online.
@@ -68,13 +88,33 @@ struct State<E> {
 /// ```
 pub struct EventMonitor<E> {
     state: Mutex<State<E>>,
+    shown: Shown<E>,
 }
 
 impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
     /// A monitor checking `invariants`, raising at the first violation.
     pub fn new(invariants: Vec<Box<dyn Invariant<E>>>) -> Arc<EventMonitor<E>> {
+        let shown = Shown { noun: "events", role: |_| None, text: |e| format!("{e:?}") };
+        Arc::new(EventMonitor::with_wiring(invariants, shown, None))
+    }
+
+    /// A monitor with its own way of showing events and, optionally, a boundary event
+    /// at which `restart` starts some invariants afresh.
+    pub(crate) fn with_wiring(
+        invariants: Vec<Box<dyn Invariant<E>>>,
+        shown: Shown<E>,
+        boundary: Option<Boundary<E>>,
+    ) -> EventMonitor<E> {
         crate::panic_hook::install();
-        Arc::new(EventMonitor { state: Mutex::new(State { invariants, log: Vec::new(), violation: None }) })
+        EventMonitor {
+            state: Mutex::new(State { invariants, log: Vec::new(), violation: None, boundary }),
+            shown,
+        }
+    }
+
+    /// Runs `read` on the log: each entry's recording task (if it said) and event.
+    pub(crate) fn with_log<R>(&self, read: impl FnOnce(&[(Option<&'static str>, E)]) -> R) -> R {
+        read(&self.lock().log)
     }
 
     fn lock(&self) -> MutexGuard<'_, State<E>> {
@@ -108,9 +148,16 @@ impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
             if state.violation.is_some() {
                 return;
             }
-            let State { invariants, log, violation } = &mut *state;
-            *violation = first_violation(invariants, |i| i.observe(&log[step].1));
-            state.violation.clone().map(|v| with_context(v, step, &state.log))
+            let State { invariants, log, violation, boundary } = &mut *state;
+            let event = &log[step].1;
+            *violation = first_violation(invariants, |i| i.observe(event));
+            if let Some((ends_a_run, restart)) = boundary
+                && violation.is_none()
+                && ends_a_run(event)
+            {
+                *violation = restart(invariants);
+            }
+            state.violation.clone().map(|v| self.with_context(v, step, &state.log))
         };
         if let Some(violation) = raised {
             violation.raise();
@@ -131,7 +178,7 @@ impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
         let State { invariants, violation, .. } = &mut *state;
         *violation = first_violation(invariants, |i| i.finish());
         match &state.violation {
-            Some(v) => Err(with_context(v.clone(), step, &state.log)),
+            Some(v) => Err(self.with_context(v.clone(), step, &state.log)),
             None => Ok(()),
         }
     }
@@ -148,28 +195,27 @@ impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
     }
 }
 
-fn describe<E: fmt::Debug>(step: usize, (task, event): &(Option<&'static str>, E)) -> Row {
-    Row { step, role: task.map(str::to_owned), text: format!("{event:?}") }
-}
-
-/// `violation` at log index `step`, with the log tail as its context.
-fn with_context<E: fmt::Debug>(
-    violation: Violation,
-    step: usize,
-    log: &[(Option<&'static str>, E)],
-) -> Violation {
-    let from = log.len().saturating_sub(TAIL);
-    let mut context = format!("last {} events:\n", log.len() - from);
-    for (i, entry) in log.iter().enumerate().skip(from) {
-        let row = describe(i, entry);
-        context.push_str(&format!(
-            "{:>4}  {:<8} {}\n",
-            row.step,
-            row.role.as_deref().unwrap_or("-"),
-            row.text
-        ));
+impl<E: fmt::Debug> EventMonitor<E> {
+    /// The role of a row: the recording task, or the one the event names.
+    fn role(&self, task: Option<&'static str>, event: &E) -> Option<String> {
+        task.map(str::to_owned).or_else(|| (self.shown.role)(event))
     }
-    Violation { step: violation.step.or(Some(step)), context, ..violation }
+
+    /// `violation` at log index `step`, with the log tail as its context.
+    fn with_context(
+        &self,
+        violation: Violation,
+        step: usize,
+        log: &[(Option<&'static str>, E)],
+    ) -> Violation {
+        let from = log.len().saturating_sub(TAIL);
+        let mut context = format!("last {} {}:\n", log.len() - from, self.shown.noun);
+        for (i, (task, event)) in log.iter().enumerate().skip(from) {
+            let role = self.role(*task, event);
+            context.push_str(&format!("{i:>4}  {:<8} {event:?}\n", role.as_deref().unwrap_or("-")));
+        }
+        Violation { step: violation.step.or(Some(step)), context, ..violation }
+    }
 }
 
 impl<E: fmt::Debug + Send + 'static> RunLog for EventMonitor<E> {
@@ -178,7 +224,16 @@ impl<E: fmt::Debug + Send + 'static> RunLog for EventMonitor<E> {
     }
 
     fn rows(&self) -> Vec<Row> {
-        self.lock().log.iter().enumerate().map(|(i, entry)| describe(i, entry)).collect()
+        self.with_log(|log| {
+            log.iter()
+                .enumerate()
+                .map(|(step, (task, event))| Row {
+                    step,
+                    role: self.role(*task, event),
+                    text: (self.shown.text)(event),
+                })
+                .collect()
+        })
     }
 }
 

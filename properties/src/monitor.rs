@@ -1,6 +1,7 @@
 //! The [`Monitor`]: records a run's observations and checks every invariant online.
 //!
-//! One monitor per run. It is the pipe's [`PipeObserver`] and [`BufferPool`] (so it
+//! One monitor per run: an [`EventMonitor`]`<Observation>` (the one log-and-check there
+//! is, the same a user's target gets) wired to the pipe. It is the pipe's [`PipeObserver`] and [`BufferPool`] (so it
 //! sees every event and every rent and return), the seed primitives'
 //! [`PrimitiveObserver`], and scenario drivers feed it what the
 //! run did ([`Monitor::record`]). At the first violation it raises a [`Violation`]
@@ -17,16 +18,18 @@
 //! checker primitive runs while it is held.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
 use pipecheck_core::{
     BufferPool, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveId, PrimitiveObserver,
     Violation,
 };
 
-use crate::invariant::{Constructor, Invariant, first_violation};
+use crate::event_monitor::{EventMonitor, Restart, Shown};
+use crate::invariant::{Constructor, Invariant};
 use crate::observation::Observation;
 use crate::registry::{registry, restart_of};
+use crate::run_log::describe;
 
 /// The settings of a checked run: pipe options that invariants depend on.
 #[derive(Clone, Debug)]
@@ -72,35 +75,23 @@ pub struct Entry {
 
 impl fmt::Display for Entry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let task = self.task.map(str::to_owned).or_else(|| self.observation.side().map(|s| format!("{s:?}")));
-        write!(
-            f,
-            "{:>4}  {:<8} {:?}",
-            self.step,
-            task.as_deref().unwrap_or("-").to_lowercase(),
-            self.observation
-        )
+        let task = self.task.map(str::to_owned).or_else(|| side_of(&self.observation));
+        write!(f, "{:>4}  {:<8} {:?}", self.step, task.as_deref().unwrap_or("-"), self.observation)
     }
 }
 
-struct State {
-    invariants: Vec<Box<dyn Invariant>>,
-    /// For each invariant, how to start it afresh at a pipe reset (`None`: it runs on).
-    restarts: Vec<Option<Constructor>>,
-    log: Vec<Entry>,
-    violation: Option<Violation>,
+/// The end an observation belongs to, as a log row names it.
+fn side_of(observation: &Observation) -> Option<String> {
+    observation.side().map(|s| format!("{s:?}").to_lowercase())
 }
 
 /// Records a run and checks invariants as it goes.
 pub struct Monitor {
     config: CheckConfig,
-    state: Mutex<State>,
+    events: EventMonitor<Observation>,
     /// Seed-primitive objects registered so far (a std atomic: outside loom's view).
     primitives: std::sync::atomic::AtomicU64,
 }
-
-/// How many log entries a violation message shows.
-const TAIL: usize = 16;
 
 impl Monitor {
     /// A monitor checking every registered invariant, panicking at the first violation.
@@ -111,15 +102,15 @@ impl Monitor {
 
     /// A monitor checking the given invariants.
     pub fn with_invariants(config: CheckConfig, invariants: Vec<Box<dyn Invariant>>) -> Arc<Monitor> {
-        crate::panic_hook::install();
+        let restarts: Vec<Option<Constructor>> = invariants.iter().map(|i| restart_of(i.as_ref())).collect();
+        let for_restarts = config.clone();
+        let restart: Restart<Observation> =
+            Box::new(move |invariants| restart_pipe_run(&for_restarts, invariants, &restarts));
+        let shown = Shown { noun: "observations", role: side_of, text: describe };
+        let is_reset: fn(&Observation) -> bool = |o| matches!(o, Observation::Pipe(PipeEvent::Reset));
         Arc::new(Monitor {
             config,
-            state: Mutex::new(State {
-                restarts: invariants.iter().map(|i| restart_of(i.as_ref())).collect(),
-                invariants,
-                log: Vec::new(),
-                violation: None,
-            }),
+            events: EventMonitor::with_wiring(invariants, shown, Some((is_reset, restart))),
             primitives: std::sync::atomic::AtomicU64::new(0),
         })
     }
@@ -151,40 +142,14 @@ impl Monitor {
         self.clone()
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // A violation panics while the log is consistent; later readers still need it.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// Records an observation made by `task` and checks it.
     pub fn record_by(&self, task: &'static str, observation: Observation) {
-        self.push(Some(task), observation);
+        self.events.record_by(task, observation);
     }
 
     /// Records an observation and checks it.
     pub fn record(&self, observation: Observation) {
-        self.push(None, observation);
-    }
-
-    fn push(&self, task: Option<&'static str>, observation: Observation) {
-        let raised = {
-            let mut state = self.lock();
-            let step = state.log.len();
-            state.log.push(Entry { step, task, observation });
-            if state.violation.is_some() {
-                return;
-            }
-            let State { invariants, restarts, log, violation } = &mut *state;
-            let observation = &log[step].observation;
-            *violation = first_violation(invariants, |i| i.observe(observation));
-            if violation.is_none() && matches!(observation, Observation::Pipe(PipeEvent::Reset)) {
-                *violation = restart_pipe_run(&self.config, invariants, restarts);
-            }
-            state.violation.clone().map(|v| with_context(v, step, &state.log))
-        };
-        if let Some(violation) = raised {
-            violation.raise();
-        }
+        self.events.record(observation);
     }
 
     /// Runs the end-of-run checks.
@@ -193,34 +158,36 @@ impl Monitor {
     ///
     /// The first violation of the run, if any (also when found earlier).
     pub fn finish(&self) -> Result<(), Violation> {
-        let mut state = self.lock();
-        if let Some(v) = &state.violation {
-            return Err(v.clone());
-        }
-        let step = state.log.len();
-        let State { invariants, violation, .. } = &mut *state;
-        *violation = first_violation(invariants, |i| i.finish());
-        match &state.violation {
-            Some(v) => Err(with_context(v.clone(), step, &state.log)),
-            None => Ok(()),
-        }
+        self.events.finish()
     }
 
     /// Runs the end-of-run checks and raises the violation (with the log) if any.
     pub fn assert_finished(&self) {
-        if let Err(v) = self.finish() {
-            v.raise();
-        }
+        self.events.assert_finished();
     }
 
     /// A copy of the log.
     pub fn log(&self) -> Vec<Entry> {
-        self.lock().log.clone()
+        self.events.with_log(|log| {
+            log.iter()
+                .enumerate()
+                .map(|(step, (task, observation))| Entry {
+                    step,
+                    task: *task,
+                    observation: observation.clone(),
+                })
+                .collect()
+        })
+    }
+
+    /// The event monitor underneath: the log and the checks.
+    pub(crate) fn events(&self) -> &EventMonitor<Observation> {
+        &self.events
     }
 
     /// How many observations the log holds (without copying it).
     pub fn log_len(&self) -> usize {
-        self.lock().log.len()
+        self.events.with_log(<[_]>::len)
     }
 }
 
@@ -240,16 +207,6 @@ fn restart_pipe_run(
         *invariant = make(config);
     }
     None
-}
-
-/// `violation` at log index `step`, with the log tail as its context.
-fn with_context(violation: Violation, step: usize, log: &[Entry]) -> Violation {
-    let from = log.len().saturating_sub(TAIL);
-    let mut context = format!("last {} observations:\n", log.len() - from);
-    for entry in &log[from..] {
-        context.push_str(&format!("{entry}\n"));
-    }
-    Violation { step: violation.step.or(Some(step)), context, ..violation }
 }
 
 impl PipeObserver for Monitor {

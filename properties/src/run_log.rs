@@ -40,17 +40,7 @@ impl RunLog for Monitor {
     }
 
     fn rows(&self) -> Vec<Row> {
-        self.log()
-            .into_iter()
-            .map(|entry| Row {
-                step: entry.step,
-                role: entry
-                    .task
-                    .map(str::to_owned)
-                    .or_else(|| entry.observation.side().map(|s| format!("{s:?}").to_lowercase())),
-                text: describe(&entry.observation),
-            })
-            .collect()
+        self.events().rows()
     }
 }
 

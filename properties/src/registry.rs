@@ -4,61 +4,48 @@
 use pipecheck_core::InvariantId;
 
 use crate::invariant::{Constructor, Invariant};
-use crate::invariants::*;
+use crate::invariants::ALL;
 use crate::monitor::CheckConfig;
 
-/// Every invariant, in README order. One line each.
-const REGISTRY: &[(InvariantId, Constructor)] = &[
-    (InvariantId::NO_DOUBLE_RETURN, |_| Box::new(NoDoubleReturn::default())),
-    (InvariantId::FIFO_POOL, |_| Box::new(FifoPool::default())),
-    (InvariantId::BOUNDED_POOL, |c| Box::new(BoundedPool::new(c.max_pooled_segments))),
-    (InvariantId::NO_LOST_WAKEUP, |_| Box::new(NoLostWakeup::default())),
-    (InvariantId::BYTE_EXACT, |_| Box::new(ByteExact::default())),
-    (InvariantId::NO_DATA_RACE, |_| Box::new(NoDataRace::default())),
-    (InvariantId::RELEASE_ONCE, |_| Box::new(ReleaseOnce::default())),
-    (InvariantId::BACKPRESSURE, |c| Box::new(Backpressure::new(c))),
-    (InvariantId::MONOTONIC_OFFSETS, |_| Box::new(MonotonicOffsets::default())),
-    (InvariantId::TENTATIVE_CANCEL, |_| Box::new(TentativeCancel::default())),
-    (InvariantId::BOUNDED_AFTER_READER_COMPLETE, |_| Box::new(BoundedAfterReaderComplete::default())),
-    (InvariantId::FAILURE_CAUSE, |_| Box::new(FailureCause::default())),
-    (InvariantId::MUTUAL_EXCLUSION, |_| Box::new(MutualExclusion::default())),
-    (InvariantId::TOKEN_REUSE, |_| Box::new(TokenReuse::default())),
-    (InvariantId::BALANCED_POOL, |_| Box::new(BalancedPool::default())),
-    (InvariantId::SEGMENTS_IN_USE, |_| Box::new(SegmentsInUse::default())),
-    (InvariantId::BUFFERED_LENGTH, |_| Box::new(BufferedLength::default())),
-    (InvariantId::CANCEL_OBSERVED, |_| Box::new(CancelObserved::default())),
-    (InvariantId::LINEARIZABLE, |_| Box::new(Linearizable)),
-];
+/// One invariant's registration: its id, how to build it for a run, and whether it
+/// restarts at a pipe reset or is a further share of an id declared before it.
+/// Declared by the `invariants!` lines of `invariants/mod.rs`.
+#[derive(Clone, Copy)]
+pub(crate) struct Registered {
+    pub(crate) id: InvariantId,
+    pub(crate) make: Constructor,
+    /// It states a property of one run of a pipe, from its creation (or its last reset)
+    /// until both sides complete. At a [`PipeEvent::Reset`] the monitor checks its
+    /// end-of-run obligations (as [`Invariant::finish`] does at the end of a run) and
+    /// starts it afresh, so the pipe's next run is checked as a new pipe. The others
+    /// are about what a reset keeps (the segment pool, the buffer pools, the seed
+    /// primitives) and run on.
+    ///
+    /// [`PipeEvent::Reset`]: pipecheck_core::PipeEvent::Reset
+    pub(crate) per_pipe_run: bool,
+    /// A further checker of an id declared before it, for one component (the seed
+    /// primitives' share of an invariant the pipe has too reports under the same id).
+    pub(crate) share: bool,
+}
 
-/// Further checkers of invariants listed above, one per component: the seed
-/// primitives' share of an invariant the pipe has too reports under the same id.
-const SHARES: &[(InvariantId, Constructor)] = &[
-    (InvariantId::NO_LOST_WAKEUP, |_| Box::new(PrimitiveWakeups::default())),
-    (InvariantId::BYTE_EXACT, |_| Box::new(MessageDelivery::default())),
-];
+impl Registered {
+    pub(crate) const fn new(id: InvariantId, make: Constructor) -> Registered {
+        Registered { id, make, per_pipe_run: false, share: false }
+    }
 
-/// The invariants that state a property of one run of a pipe, from its creation (or
-/// its last reset) until both sides complete. At a [`PipeEvent::Reset`] the monitor
-/// checks their end-of-run obligations (as [`Invariant::finish`] does at the end of a
-/// run) and starts them afresh, so the pipe's next run is checked as a new pipe. The
-/// others are about what a reset keeps (the segment pool, the buffer pools, the seed
-/// primitives) and run on.
-///
-/// [`PipeEvent::Reset`]: pipecheck_core::PipeEvent::Reset
-const PER_PIPE_RUN: &[InvariantId] = &[
-    InvariantId::NO_LOST_WAKEUP,
-    InvariantId::BYTE_EXACT,
-    InvariantId::NO_DATA_RACE,
-    InvariantId::RELEASE_ONCE,
-    InvariantId::BACKPRESSURE,
-    InvariantId::MONOTONIC_OFFSETS,
-    InvariantId::TENTATIVE_CANCEL,
-    InvariantId::BOUNDED_AFTER_READER_COMPLETE,
-    InvariantId::FAILURE_CAUSE,
-    InvariantId::SEGMENTS_IN_USE,
-    InvariantId::BUFFERED_LENGTH,
-    InvariantId::CANCEL_OBSERVED,
-];
+    pub(crate) const fn per_pipe_run(self) -> Registered {
+        Registered { per_pipe_run: true, ..self }
+    }
+
+    pub(crate) const fn share(self) -> Registered {
+        Registered { share: true, ..self }
+    }
+}
+
+/// The declared invariants that are not shares.
+fn declared() -> impl Iterator<Item = &'static Registered> {
+    ALL.iter().filter(|r| !r.share)
+}
 
 /// How to start `invariant` afresh at a pipe reset: the registry line that built it, if
 /// it is a per-pipe-run invariant ([`PER_PIPE_RUN`]). A share reporting under the same
@@ -66,23 +53,34 @@ const PER_PIPE_RUN: &[InvariantId] = &[
 /// and runs on.
 pub(crate) fn restart_of(invariant: &dyn Invariant) -> Option<Constructor> {
     let id = invariant.id();
-    if !PER_PIPE_RUN.contains(&id) {
-        return None;
-    }
     let statement = invariant.statement();
-    REGISTRY
-        .iter()
-        .filter(|(listed, _)| *listed == id)
-        .map(|(_, make)| *make)
+    declared()
+        .filter(|r| r.id == id && r.per_pipe_run)
+        .map(|r| r.make)
         .find(|make| make(&CheckConfig::default()).statement() == statement)
 }
 
+/// How many invariants are declared, shares not counted.
+const DECLARED: usize = {
+    let (mut count, mut i) = (0, 0);
+    while i < ALL.len() {
+        if !ALL[i].share {
+            count += 1;
+        }
+        i += 1;
+    }
+    count
+};
+
 /// The ids of all registered invariants, in registry order.
 pub const INVARIANT_IDS: &[InvariantId] = &{
-    let mut ids = [InvariantId::new(""); REGISTRY.len()];
-    let mut i = 0;
-    while i < REGISTRY.len() {
-        ids[i] = REGISTRY[i].0;
+    let mut ids = [InvariantId::new(""); DECLARED];
+    let (mut i, mut next) = (0, 0);
+    while i < ALL.len() {
+        if !ALL[i].share {
+            ids[next] = ALL[i].id;
+            next += 1;
+        }
         i += 1;
     }
     ids
@@ -90,12 +88,13 @@ pub const INVARIANT_IDS: &[InvariantId] = &{
 
 /// A fresh instance of every registered invariant for a run with `config`.
 pub fn registry(config: &CheckConfig) -> Vec<Box<dyn Invariant>> {
-    REGISTRY.iter().chain(SHARES).map(|(_, make)| make(config)).collect()
+    // Declared first, then the shares: a violation names the declared checker first.
+    declared().chain(ALL.iter().filter(|r| r.share)).map(|r| (r.make)(config)).collect()
 }
 
 /// The registered invariants' statements, by id: what reports print as a legend.
 pub fn statements() -> Vec<(InvariantId, &'static str)> {
-    REGISTRY.iter().map(|(_, make)| make(&CheckConfig::default())).map(|i| (i.id(), i.statement())).collect()
+    declared().map(|r| (r.make)(&CheckConfig::default())).map(|i| (i.id(), i.statement())).collect()
 }
 
 #[cfg(test)]
@@ -104,32 +103,33 @@ mod tests {
 
     #[test]
     fn each_constructor_builds_the_invariant_it_is_listed_under() {
-        for (id, make) in REGISTRY.iter().chain(SHARES) {
+        for r in ALL {
             assert_eq!(
-                make(&CheckConfig::default()).id(),
-                *id,
-                "the registry line for {id} builds another checker"
+                (r.make)(&CheckConfig::default()).id(),
+                r.id,
+                "the line for {} builds another checker",
+                r.id
             );
         }
     }
 
     #[test]
-    fn every_share_reports_under_a_registered_id() {
-        for (id, _) in SHARES {
-            assert!(INVARIANT_IDS.contains(id), "{id} has a share but no registry line");
+    fn every_share_reports_under_a_declared_id_and_runs_on() {
+        for r in ALL.iter().filter(|r| r.share) {
+            assert!(INVARIANT_IDS.contains(&r.id), "{} has a share but no declaration", r.id);
+            assert!(!r.per_pipe_run, "{}: a share restarts at a pipe reset", r.id);
         }
     }
 
     #[test]
     fn only_per_pipe_run_invariants_restart_at_a_reset() {
         for invariant in registry(&CheckConfig::default()) {
-            let restarts = restart_of(invariant.as_ref()).map(|make| make(&CheckConfig::default()));
-            let share = SHARES
-                .iter()
-                .any(|(_, make)| make(&CheckConfig::default()).statement() == invariant.statement());
-            match restarts {
+            let declared =
+                ALL.iter().find(|r| (r.make)(&CheckConfig::default()).statement() == invariant.statement());
+            let declared = declared.expect("every checker is declared");
+            match restart_of(invariant.as_ref()).map(|make| make(&CheckConfig::default())) {
                 Some(fresh) => {
-                    assert!(!share, "{}: a primitive's share restarted at a pipe reset", invariant.id());
+                    assert!(declared.per_pipe_run, "{} restarts but is not per pipe run", invariant.id());
                     assert_eq!(
                         fresh.statement(),
                         invariant.statement(),
@@ -137,15 +137,10 @@ mod tests {
                         invariant.id()
                     );
                 }
-                None => assert!(
-                    share || !PER_PIPE_RUN.contains(&invariant.id()),
-                    "{} is per pipe run but does not restart",
-                    invariant.id()
-                ),
+                None => {
+                    assert!(!declared.per_pipe_run, "{} is per pipe run but does not restart", invariant.id())
+                }
             }
-        }
-        for id in PER_PIPE_RUN {
-            assert!(INVARIANT_IDS.contains(id), "{id} is listed per pipe run but not registered");
         }
     }
 
@@ -153,6 +148,19 @@ mod tests {
     fn ids_are_distinct() {
         for (i, id) in INVARIANT_IDS.iter().enumerate() {
             assert!(!INVARIANT_IDS[..i].contains(id), "{id} is registered twice");
+        }
+    }
+
+    /// A planted bug names its invariant by id (the pipe's in `core/src/fault.rs`, which
+    /// cannot see this crate): each must be one that is checked.
+    #[test]
+    fn every_planted_bug_breaks_a_declared_invariant() {
+        for fault in pipecheck_core::fault::ALL {
+            assert!(
+                INVARIANT_IDS.contains(&fault.breaks()),
+                "{fault} breaks `{}`, which no line declares",
+                fault.breaks()
+            );
         }
     }
 }

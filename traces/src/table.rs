@@ -370,7 +370,59 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::name_tasks;
+    use std::panic::Location;
+
+    use pipecheck_core::primitive::record::{FacadeOp, OpKind, Value};
+    use pipecheck_properties::Row;
+
+    use super::{DEFAULT_WIDTH, TableOptions, name_tasks, render, render_with};
+    use crate::replay::Replayed;
+    use crate::trace_file::Size;
+
+    /// `threads` tasks, one after the other, each loading, logging one event, loading.
+    fn many_threads(threads: usize) -> Replayed {
+        let (mut log, mut marks, mut facade) = (Vec::new(), Vec::new(), Vec::new());
+        for task in 0..threads {
+            let step = log.len();
+            marks.push((step, task));
+            log.push(Row {
+                step,
+                role: Some(format!("thread {task}")),
+                text: format!("(Push({task}), Pushed)"),
+            });
+            for anchor in [step, step + 1] {
+                let kind = OpKind::Load { value: Value::Int(task as u64) };
+                let order = Some(std::sync::atomic::Ordering::Acquire);
+                facade.push(FacadeOp { thread: task, kind, order, location: Location::caller(), anchor });
+            }
+        }
+        Replayed { failure: None, size: Size { preemptions: 0, steps: threads }, log, marks, facade }
+    }
+
+    #[test]
+    fn a_many_thread_table_fits_the_default_width_and_full_width_has_a_column_each() {
+        let replayed = many_threads(22);
+        let table = render(&replayed, None);
+        let widest = table.lines().filter(|l| l.contains('|')).map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= DEFAULT_WIDTH, "{widest} wide:\n{table}");
+        assert!(
+            table.contains("(Push(21), Pushed)") && table.contains("load Acq → 21 @table.rs:"),
+            "{table}"
+        );
+        assert!(table.contains("(one column for "), "a legend names the threads sharing a column:\n{table}");
+        let full = render_with(&replayed, &TableOptions { width: None, ..TableOptions::default() });
+        assert_eq!(full.lines().next().unwrap().matches("task ").count(), 22, "{full}");
+    }
+
+    #[test]
+    fn threads_that_did_nothing_shown_have_no_column() {
+        let replayed = many_threads(3);
+        let table = render(&replayed, Some(2));
+        assert_eq!(table.lines().next().unwrap().matches("task ").count(), 1, "{table}");
+        let ops_only =
+            render_with(&replayed, &TableOptions { target_events: false, ..TableOptions::default() });
+        assert!(!ops_only.contains("Pushed") && ops_only.contains("load Acq → 2"), "{ops_only}");
+    }
 
     #[test]
     fn deadlock_reports_name_every_task() {

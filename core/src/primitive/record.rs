@@ -20,9 +20,9 @@
 //! `PIPECHECK_FACADE_LOG` (`none`, `sync`, `all`) is read by the tools that switch
 //! recording on ([`Detail::from_env`]).
 //!
-//! Which operations are recorded under each backend: shuttle records all of them;
-//! loom records the `Mutex`'s lock and unlock only (its atomics and cells are loom's
-//! own types); std records lock and unlock and the facade's `thread::spawn`.
+//! Which operations are recorded under each backend: shuttle records all of them; std
+//! all but `join` (its `JoinHandle` is std's own); loom the `Mutex`'s lock and unlock
+//! only (its atomics, cells and threads are loom's own types).
 //!
 //! # Examples
 //!

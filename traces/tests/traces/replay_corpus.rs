@@ -64,3 +64,30 @@ fn stock_shuttle_replays_a_trace_body_to_the_same_invariant() {
     let failure = pipecheck_properties::classify(&*payload, None);
     assert_eq!(failure.invariant().map(|i| i.name()), Some(trace.invariant.as_str()), "{failure}");
 }
+
+#[test]
+fn recording_the_facade_changes_no_replay() {
+    // The facade's recording adds no scheduling point: every trace replays the same
+    // with it off and with everything recorded, whether or not it still replays.
+    use pipecheck_core::primitive::record::Detail;
+    use pipecheck_traces::replay::replay_recording;
+    let targets = pipecheck_models::builtin::all();
+    let outcome = |trace: &Trace, path: &std::path::Path, detail| {
+        replay_recording(trace, path, &targets, detail).map(|r| (r.fingerprint(), r.facade.is_empty()))
+    };
+    let mut replayed = 0;
+    for path in corpus() {
+        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let (off, all) = (outcome(&trace, &path, Detail::None), outcome(&trace, &path, Detail::All));
+        match (off, all) {
+            (Ok((a, no_ops)), Ok((b, ops_empty))) => {
+                replayed += 1;
+                assert_eq!(a, b, "{}: the recorded replay differs", path.display());
+                assert!(no_ops && !ops_empty, "{}: operations recorded only when asked", path.display());
+            }
+            (Err(a), Err(b)) => assert_eq!(a.message, b.message, "{}", path.display()),
+            (a, b) => panic!("{}: off {:?} but recorded {:?}", path.display(), a.is_ok(), b.is_ok()),
+        }
+    }
+    eprintln!("{replayed} of {} traces replayed identically with and without recording", corpus().len());
+}

@@ -4,7 +4,8 @@
 //! ```text
 //! <command> list
 //! <command> explore --scenario <name> [--target <name>] [--fault <name>] [--scheduler random|pct]
-//! <command> replay <file.trace> [--times N] [--fault-off] [--last N]
+//! <command> replay <file.trace> [--times N] [--fault-off] [--last N] [--facade none|sync|all]
+//!                                [--no-target-events] [--full-width]
 //! <command> minimize <file.trace>
 //! <command> corpus [--out <dir>]
 //! <command> corpus --rerecord [--force] [--out <dir>]
@@ -24,6 +25,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use pipecheck_core::primitive::record::Detail;
 use pipecheck_models::{Target, builtin};
 
 /// Which targets the command serves and where their traces live.
@@ -117,6 +119,17 @@ enum Command {
         /// Show only the last N rows of the table.
         #[arg(long)]
         last: Option<usize>,
+        /// How much of the sync facade's own operations to show beside the target's events:
+        /// `none`, `sync` (atomics, fences, locks, spawn, join) or `all` (also every
+        /// `UnsafeCell` access). Default: PIPECHECK_FACADE_LOG, or `sync`.
+        #[arg(long)]
+        facade: Option<Detail>,
+        /// Leave the target's own events out of the table (only the facade's operations).
+        #[arg(long)]
+        no_target_events: bool,
+        /// One column per task, as wide as its cells (default: at most 120 characters).
+        #[arg(long)]
+        full_width: bool,
     },
     /// Explore a scenario under shuttle; on failure, minimize and save the schedule.
     Explore {
@@ -295,8 +308,8 @@ fn minimized_trace(
 fn run(setup: &Setup, command: Command) -> Result<(), String> {
     use crate::explore::{Exploration, Found, SchedulerKind, Settings, explore_in, hunt_in};
     use crate::location;
-    use crate::replay::{replay_in, replay_without_fault_in};
-    use crate::table::render;
+    use crate::replay::{replay_recording, replay_without_fault_in};
+    use crate::table::{DEFAULT_WIDTH, TableOptions, render_with};
     use crate::trace_file::{Trace, replay_command};
     use pipecheck_models::find_target;
     let targets = &setup.targets;
@@ -318,19 +331,20 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
     let settings = Settings::from_env()?;
     match command {
         Command::List => list(setup),
-        Command::Replay { file, times, fault_off, last } => {
+        Command::Replay { file, times, fault_off, last, facade, no_target_events, full_width } => {
             let file = locate(setup, file);
             let trace = Trace::load_for(&file, targets).map_err(|e| e.to_string())?;
+            let detail = facade.unwrap_or_else(crate::replay::default_detail);
+            let options = TableOptions {
+                last,
+                width: if full_width { None } else { Some(DEFAULT_WIDTH) },
+                target_events: !no_target_events,
+                facade: detail != Detail::None,
+            };
             if fault_off {
                 let replayed = replay_without_fault_in(&trace, &file, targets).map_err(|e| e.to_string())?;
-                if let Some(f) = replayed.failure {
-                    println!(
-                        "{}",
-                        render(
-                            &replay_without_fault_in(&trace, &file, targets).map_err(|e| e.to_string())?,
-                            last
-                        )
-                    );
+                if let Some(f) = &replayed.failure {
+                    println!("{}", render_with(&replayed, &options));
                     return Err(format!(
                         "{}: with the fault off the run still breaks `{}`",
                         file.display(),
@@ -340,9 +354,9 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
                 println!("{}: passes with the fault off ({} steps)", file.display(), replayed.size.steps);
                 return Ok(());
             }
-            let first = replay_in(&trace, &file, targets).map_err(|e| e.to_string())?;
+            let first = replay_recording(&trace, &file, targets, detail).map_err(|e| e.to_string())?;
             for i in 1..times {
-                let again = replay_in(&trace, &file, targets).map_err(|e| e.to_string())?;
+                let again = replay_recording(&trace, &file, targets, detail).map_err(|e| e.to_string())?;
                 if again.fingerprint() != first.fingerprint() {
                     let (a, b) = (first.fingerprint(), again.fingerprint());
                     let at = a.2.iter().zip(&b.2).position(|(x, y)| x != y);
@@ -371,7 +385,7 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
                 trace.minimized,
                 trace.original
             );
-            println!("{}", render(&first, last));
+            println!("{}", render_with(&first, &options));
             println!(
                 "reproduced: `{}` broke, as recorded{}",
                 trace.invariant,

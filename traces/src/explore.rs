@@ -15,6 +15,7 @@ use crate::record::Recorder;
 use crate::run::{Failure, fresh, run};
 use crate::schedule::Schedule;
 use crate::trace_file::{Size, Trace};
+use pipecheck_core::primitive::record::Detail;
 
 /// Iterations per scenario and scheduler (env `PIPECHECK_SHUTTLE_ITERATIONS`).
 pub const DEFAULT_ITERATIONS: usize = 300;
@@ -196,7 +197,14 @@ pub fn explore_in(
     for kind in scheduler.policy() {
         let (tape, slot) = fresh();
         let inner = kind.scheduler(settings.seed, settings.iterations);
-        let ran = run(scenario, fault, Recorder::new(inner, tape.clone()), &tape, &slot, settings.max_steps);
+        let ran = run(
+            scenario,
+            fault,
+            Recorder::new(inner, tape.clone()),
+            (&tape, &slot),
+            settings.max_steps,
+            Detail::None,
+        );
         let Some(failure) = ran.failure else {
             before += ran.tape.iteration as usize;
             continue;

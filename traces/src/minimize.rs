@@ -17,6 +17,7 @@ use crate::record::{Guided, Plan, Tape};
 use crate::run::{Failure, fresh, run};
 use crate::schedule::Schedule;
 use crate::trace_file::Size;
+use pipecheck_core::primitive::record::Detail;
 
 /// Executions the minimizer may spend on one failure, by default.
 pub const DEFAULT_RUNS: usize = 400;
@@ -59,9 +60,9 @@ impl Search<'_> {
             &self.found.scenario,
             self.found.fault,
             Guided::new(plan, tape.clone(), None),
-            &tape,
-            &slot,
+            (&tape, &slot),
             self.max_steps,
+            Detail::None,
         );
         match outcome.failure {
             Some(f)
@@ -143,8 +144,14 @@ pub fn minimize(found: &Found, max_steps: usize, max_runs: usize) -> Minimized {
     // Replay the original exactly, to learn its deviations.
     let (tape, slot) = fresh();
     let plan = Plan::Exact { schedule: found.schedule.clone(), strict: true };
-    let outcome =
-        run(&found.scenario, found.fault, Guided::new(plan, tape.clone(), None), &tape, &slot, max_steps);
+    let outcome = run(
+        &found.scenario,
+        found.fault,
+        Guided::new(plan, tape.clone(), None),
+        (&tape, &slot),
+        max_steps,
+        Detail::None,
+    );
     let reproduced = outcome.failure.as_ref().is_some_and(|f| f.invariant == found.failure.invariant);
     if !reproduced {
         // Not reproducible (nondeterminism outside shuttle's control): keep it as found.

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use pipecheck_core::primitive::record::{Detail, FacadeOp};
 use pipecheck_models::{Target, builtin, find_target};
 use pipecheck_properties::{Row, first_line};
 
@@ -22,6 +23,17 @@ pub struct Replayed {
     pub log: Vec<Row>,
     /// For each scheduling decision: the log length then, and the task chosen.
     pub marks: Vec<(usize, usize)>,
+    /// The facade's own operations in the execution (atomics, locks, cells, spawn and
+    /// join), in order, each placed among the log's rows by its `anchor`; empty when
+    /// replayed with [`Detail::None`].
+    pub facade: Vec<FacadeOp>,
+}
+
+/// How much of the facade's operations a replay records unless told otherwise:
+/// `PIPECHECK_FACADE_LOG` (`none`, `sync`, `all`), or [`Detail::Sync`] when it is unset
+/// or not one of those.
+pub fn default_detail() -> Detail {
+    Detail::from_env(Detail::Sync).unwrap_or(Detail::Sync)
 }
 
 /// Replays `trace` (loaded from `path`), a trace of pipecheck's own targets, with its
@@ -41,7 +53,23 @@ pub fn replay(trace: &Trace, path: &Path) -> Result<Replayed, TraceError> {
 ///
 /// As [`replay`], and for a target not among `targets`.
 pub fn replay_in(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Replayed, TraceError> {
-    let replayed = match execute(trace, path, true, true, targets) {
+    replay_recording(trace, path, targets, default_detail())
+}
+
+/// [`replay_in`], recording the facade's operations of `detail` into
+/// [`Replayed::facade`] (the replay is the same whatever `detail`: recording adds no
+/// scheduling point).
+///
+/// # Errors
+///
+/// As [`replay_in`].
+pub fn replay_recording(
+    trace: &Trace,
+    path: &Path,
+    targets: &[Target],
+    detail: Detail,
+) -> Result<Replayed, TraceError> {
+    let replayed = match execute(trace, path, true, true, targets, detail) {
         Ok(replayed) => replayed,
         Err(diverged) => return Err(passes_now(trace, path, targets, &diverged.message).unwrap_or(diverged)),
     };
@@ -74,7 +102,7 @@ pub fn replay_in(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Repla
 /// recorded fault on. If that run passes, the failure is gone: most likely the bug was
 /// fixed, which is what the report says instead of blaming the schedule.
 fn passes_now(trace: &Trace, path: &Path, targets: &[Target], exact: &str) -> Option<TraceError> {
-    let lenient = execute(trace, path, true, false, targets).ok()?;
+    let lenient = execute(trace, path, true, false, targets, Detail::None).ok()?;
     lenient.failure.is_none().then(|| {
         TraceError::new(
             path,
@@ -110,7 +138,7 @@ pub fn replay_without_fault_in(
     path: &Path,
     targets: &[Target],
 ) -> Result<Replayed, TraceError> {
-    execute(trace, path, false, false, targets)
+    execute(trace, path, false, false, targets, default_detail())
 }
 
 /// One run of `trace`'s schedule, with its fault on or off, `strict`ly (stop where the
@@ -121,6 +149,7 @@ fn execute(
     fault_on: bool,
     strict: bool,
     targets: &[Target],
+    detail: Detail,
 ) -> Result<Replayed, TraceError> {
     let target = find_target(targets, &trace.target)
         .map_err(|e| TraceError::new(path, trace.line_of("target"), e.to_string()))?;
@@ -139,9 +168,9 @@ fn execute(
         scenario,
         fault,
         Guided::new(plan, tape.clone(), Some(slot.clone())),
-        &tape,
-        &slot,
+        (&tape, &slot),
         DEFAULT_MAX_STEPS,
+        detail,
     );
     if let Some(why) = &outcome.tape.mismatch {
         return Err(TraceError::new(
@@ -175,6 +204,7 @@ fn execute(
         size: outcome.tape.size(),
         log: outcome.log,
         marks: outcome.tape.marks,
+        facade: outcome.facade,
     })
 }
 

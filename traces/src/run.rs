@@ -5,6 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use pipecheck_core::PlantedFault;
+use pipecheck_core::primitive::record::{Detail, FacadeOp, Recording};
 use pipecheck_models::TargetScenario;
 use pipecheck_models::engine::shuttle::run_with;
 use pipecheck_properties::{FailureKind, Row, Verdict};
@@ -54,26 +55,40 @@ pub(crate) struct Ran {
     pub(crate) tape: Tape,
     /// The last execution's monitor log.
     pub(crate) log: Vec<Row>,
+    /// The facade's operations in the last execution, when recorded.
+    pub(crate) facade: Vec<FacadeOp>,
 }
 
-/// Runs executions of `scenario` with `fault` until `scheduler` stops or one fails.
+/// Runs executions of `scenario` with `fault` until `scheduler` stops or one fails,
+/// recording the facade's operations of `detail` (meant for one execution: a replay).
 pub(crate) fn run(
     scenario: &TargetScenario,
     fault: Option<&'static PlantedFault>,
     scheduler: impl Scheduler + Send + 'static,
-    tape: &SharedTape,
-    slot: &MonitorSlot,
+    (tape, slot): (&SharedTape, &MonitorSlot),
     max_steps: usize,
+    detail: Detail,
 ) -> Ran {
     let inner_slot = slot.clone();
     let execution =
         scenario.execution_logged(fault, std::sync::Arc::new(move |log| *lock(&inner_slot) = Some(log)));
-    let failure = match run_with(scheduler, max_steps, move || execution()) {
+    let explore = move || match run_with(scheduler, max_steps, move || execution()) {
         Verdict::Pass => None,
         Verdict::Fail(kind) => Some(Failure::new(kind)),
     };
+    let (failure, facade) = if detail == Detail::None {
+        (explore(), Vec::new())
+    } else {
+        // Each operation is placed after the target's events logged before it. The
+        // slot's lock is never held across a scheduling point, and `try_lock` never
+        // waits: an operation made while it is held keeps the last known place.
+        let anchor_slot = slot.clone();
+        let anchor = move || anchor_slot.try_lock().ok().and_then(|log| log.as_ref().map(|m| m.len()));
+        let recording = Recording::anchored(detail, Box::new(anchor));
+        (recording.run(explore), recording.ops())
+    };
     let monitor = lock(slot).take();
-    Ran { failure, tape: lock(tape).clone(), log: monitor.map(|m| m.rows()).unwrap_or_default() }
+    Ran { failure, tape: lock(tape).clone(), log: monitor.map(|m| m.rows()).unwrap_or_default(), facade }
 }
 
 /// A fresh tape and monitor slot.

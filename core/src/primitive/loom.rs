@@ -27,3 +27,10 @@ pub(super) mod hint {
 pub(super) mod future {
     pub use loom::future::block_on;
 }
+
+/// The current loom thread's id, as a number (loom's `ThreadId` prints `ThreadId(N)`).
+pub(super) fn thread_number() -> Option<usize> {
+    let text = format!("{:?}", loom::thread::current().id());
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}

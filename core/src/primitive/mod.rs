@@ -20,6 +20,7 @@ compile_error!(
 );
 
 mod mutex;
+pub mod record;
 mod region;
 
 #[cfg(not(any(feature = "loom", feature = "shuttle")))]

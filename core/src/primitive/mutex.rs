@@ -3,8 +3,10 @@
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};
+use std::panic::Location;
 
 use super::backend::sync::RawMutex;
+use super::record::{OpKind, record};
 
 /// A mutual-exclusion lock whose `lock` returns the guard directly.
 ///
@@ -21,6 +23,8 @@ pub struct Mutex<T: ?Sized> {
 /// The guard of a locked [`Mutex`]; unlocks on drop.
 pub struct MutexGuard<'a, T: ?Sized> {
     inner: BackendGuard<'a, T>,
+    /// Where it was locked: the unlock is recorded there too (`record.rs`).
+    locked_at: &'static Location<'static>,
 }
 
 #[cfg(feature = "loom")]
@@ -45,7 +49,10 @@ impl<T> Mutex<T> {
 
 impl<T: ?Sized> Mutex<T> {
     /// Locks, blocking (or, under a checker, yielding) until the lock is free.
+    ///
+    /// The lock and its unlock are facade operations a recording keeps (`record.rs`).
     #[inline]
+    #[track_caller]
     pub fn lock(&self) -> MutexGuard<'_, T> {
         #[cfg(feature = "contention-stats")]
         {
@@ -87,8 +94,19 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for Mutex<T> {
 
 impl<'a, T: ?Sized> MutexGuard<'a, T> {
     #[inline]
+    #[track_caller]
     fn wrap(inner: BackendGuard<'a, T>) -> Self {
-        MutexGuard { inner }
+        let locked_at = Location::caller();
+        record(OpKind::Lock, None, locked_at);
+        MutexGuard { inner, locked_at }
+    }
+}
+
+impl<T: ?Sized> Drop for MutexGuard<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        // Recorded before the backend's guard releases the lock: nothing runs between.
+        record(OpKind::Unlock, None, self.locked_at);
     }
 }
 

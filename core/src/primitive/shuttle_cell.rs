@@ -15,7 +15,10 @@
 //! PCT reads as "this task spins, deprioritize it", and which would reshape PCT's
 //! priorities at every cell access.
 
+use std::panic::Location;
 use std::time::Duration;
+
+use super::super::record::{OpKind, record};
 
 /// `core::cell::UnsafeCell` with `with`/`with_mut` access, as `loom::cell::UnsafeCell`;
 /// every access is a shuttle scheduling point.
@@ -43,17 +46,23 @@ impl<T> UnsafeCell<T> {
 }
 
 impl<T: ?Sized> UnsafeCell<T> {
-    /// Gives `f` a shared pointer to the value, after a scheduling point.
+    /// Gives `f` a shared pointer to the value, after a scheduling point; recorded as a
+    /// cell read (`record.rs`, detail `all`).
     #[inline]
+    #[track_caller]
     pub fn with<R>(&self, f: impl FnOnce(*const T) -> R) -> R {
         scheduling_point();
+        record(OpKind::CellRead, None, Location::caller());
         f(self.0.get())
     }
 
-    /// Gives `f` a mutable pointer to the value, after a scheduling point.
+    /// Gives `f` a mutable pointer to the value, after a scheduling point; recorded as a
+    /// cell write (`record.rs`, detail `all`).
     #[inline]
+    #[track_caller]
     pub fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
         scheduling_point();
+        record(OpKind::CellWrite, None, Location::caller());
         f(self.0.get())
     }
 }

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once, PoisonError};
 
+use pipecheck_core::primitive::record::Recording;
 use pipecheck_properties::engine::{conclude, timed};
 use pipecheck_properties::{Checked, Engine, Execution, Verdict};
 use shuttle::scheduler::{PctScheduler, RandomScheduler, ReplayScheduler, RoundRobinScheduler, Scheduler};
@@ -228,7 +229,8 @@ pub fn config(max_steps: usize) -> Config {
 /// destructor on the unwinding path reached a scheduling point); shuttle leaks that
 /// task, and the thread's panic count stays raised. On a thread that ran later
 /// executions, the next clean one would fail ("a task was still unwinding a panic");
-/// on a fresh thread per run, nothing carries over.
+/// on a fresh thread per run, nothing carries over. A facade
+/// [`Recording`] running on the calling thread records the run's operations.
 pub fn run_with(
     scheduler: impl Scheduler + Send + 'static,
     max_steps: usize,
@@ -246,10 +248,16 @@ pub fn run_with(
             runner.run(body);
         })
     };
-    // The run gets a thread of its own: the planted bug switched on here goes with it.
+    // The run gets a thread of its own: the planted bug switched on here goes with it,
+    // and so does a recording of the facade's operations running here.
     let fault = pipecheck_core::PlantedFault::active_name();
+    let recording = Recording::current();
     std::thread::scope(|scope| {
-        scope.spawn(move || pipecheck_core::PlantedFault::with_active_name(fault, run)).join()
+        scope
+            .spawn(move || {
+                pipecheck_core::PlantedFault::with_active_name(fault, || Recording::run_with(recording, run))
+            })
+            .join()
     })
     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

@@ -102,3 +102,30 @@ fn the_replay_line_of_every_committed_trace_runs_as_written() {
         );
     }
 }
+
+#[test]
+fn recording_the_facade_changes_no_replay() {
+    // The facade's recording adds no scheduling point: every trace replays the same
+    // with it off and with everything recorded, whether or not it still replays.
+    use pipecheck_core::primitive::record::Detail;
+    use pipecheck_traces::replay::replay_recording;
+    let targets = pipecheck_models::builtin::all();
+    let outcome = |trace: &Trace, path: &std::path::Path, detail| {
+        replay_recording(trace, path, &targets, detail).map(|r| (r.fingerprint(), r.facade.is_empty()))
+    };
+    let mut replayed = 0;
+    for path in corpus() {
+        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let (off, all) = (outcome(&trace, &path, Detail::None), outcome(&trace, &path, Detail::All));
+        match (off, all) {
+            (Ok((a, no_ops)), Ok((b, ops_empty))) => {
+                replayed += 1;
+                assert_eq!(a, b, "{}: the recorded replay differs", path.display());
+                assert!(no_ops && !ops_empty, "{}: operations recorded only when asked", path.display());
+            }
+            (Err(a), Err(b)) => assert_eq!(a.message, b.message, "{}", path.display()),
+            (a, b) => panic!("{}: off {:?} but recorded {:?}", path.display(), a.is_ok(), b.is_ok()),
+        }
+    }
+    eprintln!("{replayed} of {} traces replayed identically with and without recording", corpus().len());
+}

@@ -1,5 +1,8 @@
 //! **linearizable**: a recorded concurrent history fits some sequential order of its
-//! operations that respects real time and that the object's sequential model accepts.
+//! operations that keeps every precedence the run established and that the object's
+//! sequential model accepts. Under shuttle and real threads a precedence is real time
+//! (one operation returned before the other began); under loom, whose weak memory has
+//! no global clock, it is happens-before (program order, spawn and join).
 //!
 //! This is a check over a whole history, not over events: the scenarios that record one
 //! ([`Recorder`](crate::linearizability::Recorder)) check it after their joins with
@@ -23,7 +26,7 @@ impl Invariant for Linearizable {
     }
 
     fn statement(&self) -> &'static str {
-        "every recorded concurrent history fits a sequential order of its operations that respects real time"
+        "every recorded concurrent history fits a sequential order of its operations that keeps every precedence the run established (real time; under loom, happens-before)"
     }
 
     fn observe(&mut self, _: &Observation) -> Result<(), String> {

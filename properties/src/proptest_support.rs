@@ -9,8 +9,8 @@
 //!
 //! proptest's file persistence reads and writes one file; [`Regressions`] reads the
 //! committed seeds (`proptest-regressions/<name>.txt`, replayed first) and writes new
-//! ones to `target/pipecheck/proptest-regressions/<name>.txt`, printing each new seed
-//! line so that a log from another machine replays too.
+//! ones to `target/pipecheck/proptest-regressions/<name>.txt` (proptest prints each new
+//! seed line, so a log from another machine replays too).
 
 use std::any::Any;
 use std::fmt;
@@ -144,12 +144,8 @@ impl FailurePersistence for Regressions {
         if let Some(dir) = self.found_path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        // A CI log must carry its own replay: the file under target/ is gone with the machine.
-        eprintln!(
-            "proptest: failure saved to {path}; to replay it, add this line to {committed}:\n{seed}",
-            path = self.found_path.display(),
-            committed = self.committed_path().display(),
-        );
+        // proptest prints where it saved the seed and the line to add to the committed
+        // file: a CI log carries its own replay.
         self.found.save_persisted_failure2(source_file, seed, shrunken_value);
     }
 
@@ -163,5 +159,32 @@ impl FailurePersistence for Regressions {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::test_runner::{FailurePersistence, PersistedSeed};
+
+    use super::Regressions;
+
+    /// The advice a failure prints (proptest's: "add the following line to your copy of
+    /// the file", then the seed) works here: that line, added to the committed file, is a
+    /// seed replayed first.
+    #[test]
+    fn the_printed_line_added_to_the_committed_file_replays_that_seed() {
+        let dir = std::env::temp_dir().join(format!("pipecheck-regressions-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+        std::fs::write(dir.join("Cargo.lock"), "").expect("a workspace marker");
+        let regressions = Regressions::new(dir.to_str().expect("a UTF-8 path"), "advice");
+        let line = "cc 0c1d1fe18cd74fc8cfaf3ce7e0e794125115ad233aa08f37171d5361439359ef";
+        let seed: PersistedSeed = line.parse().expect("a seed in proptest's own form");
+        assert_eq!(seed.to_string(), line, "the seed prints as the line proptest advises");
+        std::fs::create_dir_all(regressions.committed_path().parent().expect("a folder"))
+            .expect("the folder");
+        std::fs::write(regressions.committed_path(), format!("{line}\n")).expect("the committed file");
+        let replayed = regressions.load_persisted_failures2(None);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(replayed, vec![seed], "`{line}` did not replay the seed");
     }
 }

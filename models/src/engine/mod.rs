@@ -6,3 +6,5 @@
 pub mod loom;
 #[cfg(feature = "shuttle")]
 pub mod shuttle;
+#[cfg(feature = "shuttle")]
+mod shuttle_target;

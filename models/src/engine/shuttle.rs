@@ -11,6 +11,8 @@ use pipecheck_properties::{Checked, Engine, Execution, Verdict};
 use shuttle::scheduler::{PctScheduler, RandomScheduler, RoundRobinScheduler, Scheduler};
 use shuttle::{Config, FailurePersistence, MaxSteps, Runner};
 
+pub use super::shuttle_target::check_target_all;
+
 /// PCT's bug depths, in the order they are tried: depth 3 (two priority change points),
 /// then, with the same budget, depth 2 (one): a two-task bug can hide from depth 3's
 /// extra change point.

@@ -81,6 +81,7 @@
 pub mod builtin;
 mod error;
 mod linearizable;
+mod runs;
 mod scenario;
 
 use std::fmt;
@@ -91,6 +92,7 @@ use pipecheck_properties::{FailureKind, Invariant};
 
 pub use error::TargetError;
 pub use linearizable::{GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO};
+pub use runs::{EngineClass, TargetRun};
 pub use scenario::{EventScenario, Publish, TargetScenario};
 
 /// A checked piece of concurrent code: its scenarios, invariants and planted faults.

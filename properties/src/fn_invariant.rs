@@ -23,7 +23,10 @@ use crate::invariant::Invariant;
 ///     "a total read back is the number of adds before it",
 ///     0u32,
 ///     |adds, event: &Option<u32>| match *event {
-///         None => Ok(*adds += 1),
+///         None => {
+///             *adds += 1;
+///             Ok(())
+///         }
 ///         Some(total) if total == *adds => Ok(()),
 ///         Some(total) => Err(format!("total {total} after {adds} adds")),
 ///     },

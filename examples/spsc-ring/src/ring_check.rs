@@ -63,7 +63,7 @@ impl DeterministicModel for RingModel {
         let out = match *op {
             Op::Push(v) if closed => Out::Push(Err(PushError::Closed(v))),
             Op::Push(v) if q.len() == self.0 => Out::Push(Err(PushError::Full(v))),
-            Op::Push(v) => Out::Push(Ok(q.push(v))),
+            Op::Push(v) => (q.push(v), Out::Push(Ok(()))).1,
             Op::Pop if !q.is_empty() => Out::Pop(Ok(q.remove(0))),
             Op::Pop => Out::Pop(Err([PopError::Empty, PopError::Closed][usize::from(closed)])),
             Op::Close => return (Out::Closed, (q, true)),

@@ -38,7 +38,7 @@ impl DeterministicModel for StackModel {
         let mut stack = stack.clone();
         let out = match *op {
             Op::Push(v) if stack.len() == self.0 => Out::Push(Err(PushError::Full(v))),
-            Op::Push(v) => Out::Push(Ok(stack.push(v))),
+            Op::Push(v) => (stack.push(v), Out::Push(Ok(()))).1,
             _ => Out::Pop(stack.pop().ok_or(PopError::Empty)),
         };
         (out, stack)

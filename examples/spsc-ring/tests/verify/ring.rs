@@ -1,4 +1,4 @@
-use spsc_ring::ring_check::{self, target};
+use spsc_ring::ring_check::target;
 
 /// Every scenario clean and every planted bug caught as its invariant: under loom (each
 /// in a child process, bound 3), under shuttle (random and PCT), or on threads.
@@ -7,11 +7,11 @@ fn every_run_of_the_ring() {
     #[cfg(feature = "loom")]
     pipecheck_models::loom_harness::check_target_all(&target(), 3);
     #[cfg(feature = "loom")]
-    pipecheck_models::loom_harness::check_generated(ring_check::RingModel(2), 12, 3);
+    pipecheck_models::loom_harness::check_generated(spsc_ring::ring_check::RingModel(2), 12, 3);
     #[cfg(feature = "shuttle")]
     pipecheck_models::engine::shuttle::check_target_all(&target(), 1, 300);
     #[cfg(not(any(feature = "loom", feature = "shuttle")))]
-    super::on_threads(&target(), ring_check::RingModel(2));
+    super::on_threads(&target(), spsc_ring::ring_check::RingModel(2));
 }
 
 /// Not a false verdict: with Acquire/Release indices (no SeqCst fence), `Push(3)` may load
@@ -23,7 +23,7 @@ fn every_run_of_the_ring() {
 #[cfg(feature = "loom")]
 #[test]
 fn store_buffering_makes_full_and_empty_non_linearizable_under_c11() {
-    use ring_check::{Op, RingModel};
+    use spsc_ring::ring_check::{Op, RingModel};
     let threads = vec![vec![Op::Push(1), Op::Push(2), Op::Push(3)], vec![Op::Pop, Op::Pop]];
     let linearizable = pipecheck_core::InvariantId::LINEARIZABLE;
     pipecheck_models::loom_harness::expect_model_caught(linearizable, 3, move || {

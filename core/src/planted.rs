@@ -90,6 +90,12 @@ impl PlantedFault {
         invariant == self.breaks || self.also_breaks == Some(invariant)
     }
 
+    /// The invariants a verdict may name to catch it: [`breaks`](Self::breaks), then the
+    /// one it [`also_breaks`](Self::also_breaks), if any.
+    pub fn broken_as(&self) -> Vec<InvariantId> {
+        std::iter::once(self.breaks).chain(self.also_breaks).collect()
+    }
+
     /// The scenarios declared to catch it ([`caught_in`](Self::caught_in)).
     pub const fn scenarios(&self) -> &'static [&'static str] {
         self.caught_in

@@ -43,8 +43,8 @@ pub use invocation::TestInvocation;
 pub use scenario::{Scale, Scenario};
 pub use scenarios::{all, find, sequential_model};
 pub use targets::{
-    EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Sequences, SequencesFailure,
-    SequencesRun, Target, TargetError, TargetScenario, builtin, find_target,
+    EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Sequences,
+    SequencesFailure, SequencesRun, Target, TargetError, TargetRun, TargetScenario, builtin, find_target,
 };
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the

@@ -15,13 +15,14 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use pipecheck_core::{InvariantId, PlantedFault};
+use pipecheck_properties::linearizability::{ConcurrentShape, OpsSpec, fixed_scenarios, run_concurrent};
 use pipecheck_properties::{Checked, Engine, FailureKind, Row, RunLog, Verdict};
 
 use crate::engine::loom::Loom;
 pub use crate::engine::loom::with_loom_log;
 use crate::invocation::TestInvocation;
-use crate::must_fail::{ChildVerdict, must_fail_in_child};
-use crate::{Target, TargetError, TargetScenario};
+use crate::must_fail::{ChildVerdict, must_fail_in_child, must_fail_in_child_as};
+use crate::{EngineClass, Target, TargetError, TargetScenario};
 
 /// Explores every interleaving of `body` within `bound` preemptions
 /// (`LOOM_MAX_PREEMPTIONS` wins when set); `model` names it in the report.
@@ -132,6 +133,81 @@ pub fn expect_target_caught(
     let (scenario, planted) = resolve(target, scenario, Some(fault))?;
     let planted: &'static PlantedFault = planted.expect("resolved from Some");
     Ok(expect_model_caught(planted.breaks(), bound, move || scenario.run_once(Some(planted), &publish_log)))
+}
+
+/// Set in the child process of one planted-bug run of [`check_target_all`] to that
+/// run's `scenario/fault`.
+pub const CHILD_RUN_ENV: &str = "PIPECHECK_CHILD_RUN";
+
+/// Every run loom makes of `target` ([`Target::runs`] of [`EngineClass::Exhaustive`]),
+/// each within `bound` preemptions: every small scenario clean, which must pass, then
+/// each planted bug on each scenario that claims it, in a child process, which must fail
+/// naming an invariant the bug breaks ([`PlantedFault::broken_as`]). A whole target's
+/// loom suite as one test: the child runs the calling test again with
+/// [`CHILD_RUN_ENV`] naming its run.
+///
+/// # Examples
+///
+/// ```no_run
+/// # fn my_target() -> pipecheck_models::Target { pipecheck_models::builtin::primitives() }
+/// #[test]
+/// fn every_loom_run_of_my_target() {
+///     pipecheck_models::loom_harness::check_target_all(&my_target(), 3);
+/// }
+/// ```
+///
+/// # Panics
+///
+/// When a clean run fails (with the failure and how to reproduce it), or a planted bug
+/// passes or is reported as another invariant.
+pub fn check_target_all(target: &Target, bound: usize) {
+    let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
+    let runs = target.runs(EngineClass::Exhaustive);
+    let name =
+        |scenario: &TargetScenario, fault: &PlantedFault| format!("{}/{}", scenario.name, fault.name());
+    let child = std::env::var(CHILD_RUN_ENV).ok();
+    for (scenario, fault) in runs {
+        let model = format!("{}/{}", target.name(), scenario.name);
+        let scenario = scenario.clone();
+        match fault {
+            None if child.is_none() => {
+                drop(explore(&model, bound, move || scenario.run_once(None, &publish_log)))
+            }
+            None => {}
+            Some(fault) if child.as_ref().is_none_or(|run| *run == name(&scenario, fault)) => {
+                let run = name(&scenario, fault);
+                eprintln!("loom model `{model}` with `{fault}` planted:");
+                must_fail_in_child_as(&test, &fault.broken_as(), &[(CHILD_RUN_ENV, &run)], move || {
+                    Loom::with_bound(bound)
+                        .check(Arc::new(move || scenario.run_once(Some(fault), &publish_log)))
+                });
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// Explores `count` generated scenarios of `spec` (drawn from seed 1, each of
+/// [`ConcurrentShape::SMALL`]: 2 threads of at most 2 operations), each within `bound`
+/// preemptions, every history checked for `linearizable` (by program order and
+/// spawn/join, as loom orders it).
+///
+/// # Examples
+///
+/// ```no_run
+/// # fn demo<S: pipecheck_properties::linearizability::OpsSpec>(my_spec: S) {
+/// pipecheck_models::loom_harness::check_generated(my_spec, 12, 3);
+/// # }
+/// ```
+///
+/// # Panics
+///
+/// When loom finds a failing interleaving of one of them: with the scenario and the failure.
+pub fn check_generated<S: OpsSpec>(spec: S, count: usize, bound: usize) {
+    for (index, threads) in fixed_scenarios(&spec, ConcurrentShape::SMALL, 1, count).into_iter().enumerate() {
+        let (model, spec) = (format!("{spec:?}-generated-{index}: {threads:?}"), spec.clone());
+        explore(&model, bound, move || drop(run_concurrent(&spec, &threads)));
+    }
 }
 
 /// The scenario and planted fault named.

@@ -11,7 +11,8 @@ use crate::observation::Observation;
 ///
 /// The monitor calls [`observe`](Invariant::observe) for each event in log order, and
 /// [`finish`](Invariant::finish) once the run has ended normally. Return `Err(detail)`
-/// to report a violation; the monitor adds the id and the log.
+/// to report a violation; the monitor adds the id and the log. An invariant that is a
+/// state and a check needs no type of its own: [`FnInvariant`](crate::FnInvariant).
 pub trait Invariant<E = Observation>: Send {
     /// Which invariant this checks (e.g. [`InvariantId::FIFO_POOL`]).
     fn id(&self) -> InvariantId;

@@ -35,13 +35,14 @@
 //! README, "Add a new invariant as a property test".
 //!
 //! A user's own concurrent code is checked the same way over its own event type: an
-//! [`Invariant<E>`](Invariant) per property, run online by an [`EventMonitor<E>`]; both
-//! monitors are a [`RunLog`], which is how the tools print any run's log.
+//! [`Invariant<E>`](Invariant) per property (or an [`FnInvariant`]: a state and a
+//! function), run online by an [`EventMonitor<E>`]; both monitors are a [`RunLog`], which is how the tools print any run's log.
 
 pub mod checked;
 pub mod driver;
 pub mod engine;
 mod event_monitor;
+mod fn_invariant;
 mod hunt;
 mod invariant;
 pub mod invariants;
@@ -62,6 +63,7 @@ pub use checked::{CheckedReader, CheckedWriter, ReadOutcome, checked_pipe, reset
 pub use driver::{Driver, check_sequence};
 pub use engine::{Checked, Engine, Execution, Threads};
 pub use event_monitor::EventMonitor;
+pub use fn_invariant::FnInvariant;
 pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, hunt, pipe_faults};
 pub use invariant::{Invariant, ensure};
 pub use machine::{PipeMachine, PipeTest};

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use pipecheck_core::PlantedFault;
-use pipecheck_models::{Scale, Target};
+use pipecheck_models::{EngineClass, Target};
 use serde::{Deserialize, Serialize};
 
 use crate::registry;
@@ -166,21 +166,11 @@ pub(crate) fn plan(targets: &[Target], engines: &[Engine], clean: bool, faults: 
                 }
                 continue;
             }
-            let affordable =
-                target.all_scenarios().iter().filter(|s| engine != Engine::Loom || s.scale == Scale::Small);
-            for scenario in affordable.clone().filter(|_| clean) {
-                push(engine, target, scenario.name, None);
-            }
-            if faults {
-                for scenario in affordable {
-                    // Only loom models weak memory (`PlantedFault::weak_memory`); loom orders
-                    // a history by happens-before, not real time (`PlantedFault::real_time`).
-                    let visible = |f: &&&PlantedFault| {
-                        if engine == Engine::Loom { !f.needs_real_time() } else { !f.needs_weak_memory() }
-                    };
-                    for fault in scenario.catches.iter().filter(visible) {
-                        push(engine, target, scenario.name, Some(fault));
-                    }
+            // What loom and shuttle can afford and see: `Target::runs`.
+            let class = if engine == Engine::Loom { EngineClass::Exhaustive } else { EngineClass::Sampling };
+            for (scenario, fault) in target.runs(class) {
+                if (fault.is_none() && clean) || (fault.is_some() && faults) {
+                    push(engine, target, scenario.name, fault);
                 }
             }
         }

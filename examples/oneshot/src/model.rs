@@ -118,4 +118,8 @@ impl SequentialModel for OneshotModel {
         }
         self.outcome(state, input).and_then(|(expected, next)| (expected == *output).then_some(next))
     }
+
+    fn expected(&self, state: &OneshotState, input: &OneshotOp) -> Option<OneshotOutput> {
+        self.outcome(state, input).map(|(output, _)| output)
+    }
 }

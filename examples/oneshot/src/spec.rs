@@ -95,10 +95,6 @@ impl OpsSpec for OneshotModel {
         self.outcome(state, input).is_some()
     }
 
-    fn expected(&self, state: &OneshotState, input: &OneshotOp) -> Option<OneshotOutput> {
-        self.outcome(state, input).map(|(output, _)| output)
-    }
-
     fn deadlock_free(&self, threads: &[Vec<OneshotOp>]) -> bool {
         let receives = threads.iter().flatten().any(|op| *op == OneshotOp::Recv);
         let completes_unblocked = threads

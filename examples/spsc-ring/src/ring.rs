@@ -26,7 +26,7 @@ use pipecheck_core::primitive::cell::UnsafeCell;
 use pipecheck_core::primitive::sync::Arc;
 use pipecheck_core::primitive::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::ring_check::{CLOSE_RELAXED, CLOSED_WITHOUT_RECHECK, HEAD_BEFORE_READ};
+use crate::ring_check::{CloseRelaxed, ClosedWithoutRecheck, HeadBeforeRead};
 
 /// Why [`Producer::push`] handed its value back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,7 +167,7 @@ impl<T> Producer<T> {
     /// pushed before, gets [`PopError::Closed`].
     pub fn close(&mut self) {
         // Release: every push before this is visible to a consumer that sees `closed`.
-        let order = if CLOSE_RELAXED.is_active() { Ordering::Relaxed } else { Ordering::Release };
+        let order = if CloseRelaxed.is_active() { Ordering::Relaxed } else { Ordering::Release };
         self.shared.closed.store(true, order);
     }
 }
@@ -190,14 +190,14 @@ impl<T> Consumer<T> {
                 return Err(PopError::Empty);
             }
             // The close made every push before it visible: look again.
-            if !CLOSED_WITHOUT_RECHECK.is_active() {
+            if !ClosedWithoutRecheck.is_active() {
                 tail = shared.tail.load(Ordering::Acquire);
             }
             if tail == head {
                 return Err(PopError::Closed);
             }
         }
-        let reuse_early = HEAD_BEFORE_READ.is_active();
+        let reuse_early = HeadBeforeRead.is_active();
         if reuse_early {
             shared.head.store(head.wrapping_add(1), Ordering::Release);
         }
@@ -205,7 +205,7 @@ impl<T> Consumer<T> {
         // consumer call; [2] `head < tail`: the producer wrote slot `head % capacity`
         // before its Release store of `tail`, which the Acquire load above read from;
         // [3] the producer writes this slot again only after loading a `head` past it,
-        // stored below with Release after this read (the planted `HEAD_BEFORE_READ`
+        // stored below with Release after this read (the planted `HeadBeforeRead`
         // breaks this: it stores `head` first); [4] the value is read once: `head`
         // moves past it.
         let value = shared.slot(head).with(|slot| unsafe { slot.read().assume_init() });

@@ -21,7 +21,7 @@ use std::mem::MaybeUninit;
 use pipecheck_core::primitive::cell::UnsafeCell;
 use pipecheck_core::primitive::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use crate::stack_check::{PUSH_RELAXED, RETRY_WITHOUT_RELINK, STALE_POP};
+use crate::stack_check::{PushRelaxed, RetryWithoutRelink, StalePop};
 
 /// No node: the end of a list (links and heads hold node index + 1).
 const NIL: usize = 0;
@@ -110,19 +110,19 @@ impl<T: Copy> Stack<T> {
         // Release swap of `free`, which `take`'s Acquire swap read from.
         self.nodes[index].value.with_mut(|slot| unsafe { slot.write(MaybeUninit::new(value)) });
         // Release: the value is written before a pop can take the node.
-        let publish = if PUSH_RELAXED.is_active() { Ordering::Relaxed } else { Ordering::Release };
-        self.put(&self.top, index, publish, !RETRY_WITHOUT_RELINK.is_active());
+        let publish = if PushRelaxed.is_active() { Ordering::Relaxed } else { Ordering::Release };
+        self.put(&self.top, index, publish, !RetryWithoutRelink.is_active());
         Ok(())
     }
 
     /// Pops the value pushed last, if any.
     pub fn pop(&self) -> Option<T> {
-        let (index, owned) = self.take(&self.top, STALE_POP.is_active())?;
+        let (index, owned) = self.take(&self.top, StalePop.is_active())?;
         // SAFETY: the node was taken off the stack by this thread's swap, so no other
         // thread writes its value until it is freed below; its push wrote the value
         // before its Release swap, which `take`'s Acquire load or swap read from (or
         // from a later swap in its release sequence). (Not `owned`: the planted
-        // `STALE_POP` reads a node another pop took, which may be reused meanwhile.)
+        // `StalePop` reads a node another pop took, which may be reused meanwhile.)
         let value = self.nodes[index].value.with(|slot| unsafe { slot.read().assume_init() });
         if owned {
             self.put(&self.free, index, Ordering::Release, true);
@@ -131,7 +131,7 @@ impl<T: Copy> Stack<T> {
     }
 
     /// Swaps the top node off the list at `head` (Acquire) and returns it, owned;
-    /// `None` when the list is empty. With `give_up` (the planted `STALE_POP`), a failed
+    /// `None` when the list is empty. With `give_up` (the planted `StalePop`), a failed
     /// swap returns the node it saw, not owned.
     fn take(&self, head: &AtomicU64, give_up: bool) -> Option<(usize, bool)> {
         let mut current = head.load(Ordering::Acquire);
@@ -147,7 +147,7 @@ impl<T: Copy> Stack<T> {
     }
 
     /// Swaps node `index` onto the list at `head` with `publish` ordering. Without
-    /// `relink` (the planted `RETRY_WITHOUT_RELINK`), a retry keeps the link it set first.
+    /// `relink` (the planted `RetryWithoutRelink`), a retry keeps the link it set first.
     fn put(&self, head: &AtomicU64, index: usize, publish: Ordering, relink: bool) {
         let mut current = head.load(Ordering::Relaxed);
         self.nodes[index].next.store(node(current), Ordering::Relaxed);

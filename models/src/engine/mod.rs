@@ -8,3 +8,5 @@ pub mod loom;
 mod saved_schedule;
 #[cfg(feature = "shuttle")]
 pub mod shuttle;
+#[cfg(feature = "shuttle")]
+mod shuttle_target;

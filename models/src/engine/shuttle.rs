@@ -16,6 +16,8 @@ pub use crate::engine::saved_schedule::REPLAY_VAR;
 use crate::engine::saved_schedule::{CheckSite, Tape, Taping};
 use shuttle::{Config, FailurePersistence, MaxSteps, Runner};
 
+pub use super::shuttle_target::check_target_all;
+
 /// PCT's bug depths, in the order they are tried: depth 3 (two priority change points),
 /// then, with the same budget, depth 2 (one): a two-task bug can hide from depth 3's
 /// extra change point.

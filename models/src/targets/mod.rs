@@ -26,61 +26,54 @@
 //! ```
 //! use std::sync::Arc;
 //!
-//! use pipecheck_core::{InvariantId, PlantedFault};
-//! use pipecheck_models::Scale;
+//! use pipecheck_core::InvariantId;
 //! use pipecheck_models::{EventScenario, Target};
-//! use pipecheck_properties::{EventMonitor, Invariant};
+//! use pipecheck_properties::{EventMonitor, FnInvariant, Invariant};
 //!
 //! const COUNTS: InvariantId = InvariantId::new("counts-every-add");
-//! static LOSES_ADD: PlantedFault =
-//!     PlantedFault::new("LosesAdd", COUNTS, "an add is dropped").caught_in(&["one-add"]);
+//! pipecheck_core::planted_faults! {
+//!     /// An add is dropped.
+//!     LosesAdd breaks COUNTS, caught_in(&["one-add"]);
+//! }
 //!
 //! #[derive(Debug)]
 //! enum Ev { Added, Total(u32) }
 //!
-//! #[derive(Default)]
-//! struct CountsEveryAdd(u32);
-//! impl Invariant<Ev> for CountsEveryAdd {
-//!     fn id(&self) -> InvariantId { COUNTS }
-//!     fn statement(&self) -> &'static str { "the total is the number of adds" }
-//!     fn observe(&mut self, ev: &Ev) -> Result<(), String> {
-//!         match ev {
-//!             Ev::Added => self.0 += 1,
-//!             Ev::Total(t) if *t != self.0 => return Err(format!("total {t} after {} adds", self.0)),
-//!             Ev::Total(_) => {}
+//! fn counts_every_add() -> Vec<Box<dyn Invariant<Ev>>> {
+//!     let statement = "the total is the number of adds";
+//!     let invariant = FnInvariant::new(COUNTS, statement, 0u32, |adds, ev: &Ev| match ev {
+//!         Ev::Added => {
+//!             *adds += 1;
+//!             Ok(())
 //!         }
-//!         Ok(())
-//!     }
+//!         Ev::Total(t) if *t != *adds => Err(format!("total {t} after {adds} adds")),
+//!         Ev::Total(_) => Ok(()),
+//!     });
+//!     vec![invariant.boxed()]
 //! }
 //!
 //! fn one_add(monitor: &Arc<EventMonitor<Ev>>) {
 //!     monitor.record(Ev::Added);
-//!     monitor.record(Ev::Total(if LOSES_ADD.is_active() { 0 } else { 1 }));
+//!     monitor.record(Ev::Total(if LosesAdd.is_active() { 0 } else { 1 }));
 //! }
 //!
 //! // A `const` list: a reference to a `static` is not promoted in a function body.
-//! const SCENARIOS: &[EventScenario<Ev>] = &[EventScenario {
-//!     name: "one-add",
-//!     summary: "one add, then the total",
-//!     scale: Scale::Small,
-//!     body: one_add,
-//! }];
+//! const SCENARIOS: &[EventScenario<Ev>] = &[EventScenario::small("one-add", "one add, then the total", one_add)];
 //!
-//! let target = Target::new("counter", "a counter")
-//!     .faults(&[&LOSES_ADD])
-//!     .checked(|| vec![Box::new(CountsEveryAdd::default()) as Box<dyn Invariant<Ev>>], SCENARIOS);
+//! let target = Target::new("counter", "a counter").faults(ALL).checked(counts_every_add, SCENARIOS);
 //! target.validate().unwrap();
 //! let scenario = target.scenario("one-add").unwrap();
 //! scenario.run_once(None, &|_| {});
-//! let planted = std::panic::AssertUnwindSafe(|| scenario.run_once(Some(&LOSES_ADD), &|_| {}));
+//! let planted = std::panic::AssertUnwindSafe(|| scenario.run_once(Some(&LosesAdd), &|_| {}));
 //! let caught = std::panic::catch_unwind(planted);
 //! let violation = caught.unwrap_err().downcast::<pipecheck_core::Violation>().unwrap();
-//! assert_eq!(violation.invariant, LOSES_ADD.breaks());
+//! assert_eq!(violation.invariant, LosesAdd.breaks());
 //! ```
 
 pub mod builtin;
 mod error;
 mod linearizable;
+mod runs;
 mod scenario;
 
 use std::fmt;
@@ -91,6 +84,7 @@ use pipecheck_properties::{FailureKind, Invariant};
 
 pub use error::TargetError;
 pub use linearizable::{GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO};
+pub use runs::{EngineClass, TargetRun};
 pub use scenario::{EventScenario, Publish, TargetScenario};
 
 /// A checked piece of concurrent code: its scenarios, invariants and planted faults.

@@ -140,6 +140,38 @@ pub struct EventScenario<E: 'static> {
     pub body: fn(&Arc<EventMonitor<E>>),
 }
 
+impl<E> EventScenario<E> {
+    /// A [`Scale::Small`] scenario (loom and shuttle), as a `const` list entry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck_models::{EventScenario, Scale};
+    ///
+    /// const SCENARIOS: &[EventScenario<u32>] = &[
+    ///     EventScenario::small("one-event", "records 1", |monitor| monitor.record(1)),
+    ///     EventScenario::large("many-events", "records 1 to 100", |m| (1..=100).for_each(|i| m.record(i))),
+    /// ];
+    /// assert_eq!(SCENARIOS[0].scale, Scale::Small);
+    /// ```
+    pub const fn small(
+        name: &'static str,
+        summary: &'static str,
+        body: fn(&Arc<EventMonitor<E>>),
+    ) -> EventScenario<E> {
+        EventScenario { name, summary, scale: Scale::Small, body }
+    }
+
+    /// A [`Scale::Large`] scenario (shuttle only), as a `const` list entry.
+    pub const fn large(
+        name: &'static str,
+        summary: &'static str,
+        body: fn(&Arc<EventMonitor<E>>),
+    ) -> EventScenario<E> {
+        EventScenario { name, summary, scale: Scale::Large, body }
+    }
+}
+
 impl<E> Clone for EventScenario<E> {
     fn clone(&self) -> Self {
         *self

@@ -22,5 +22,6 @@ mod reader_gone;
 mod reset;
 mod segment_reuse;
 mod spsc;
+mod target_all;
 mod user_lock_free;
 mod wakeup;

@@ -6,4 +6,5 @@
 
 mod generated;
 mod primitives;
+mod target_all;
 mod user_lock_free;

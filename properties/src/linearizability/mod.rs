@@ -3,7 +3,8 @@
 //! [`Recorder`] and [`Precedence`])?
 //!
 //! * a [`SequentialModel`] is the sequential specification (porcupine's model; its docs
-//!   state the rule for blocking operations, as for dual data structures);
+//!   state the rule for blocking operations, as for dual data structures); a
+//!   [`DeterministicModel`] is one written as a single `run` function;
 //! * a [`History`] lists each thread's operations with invocation and response stamps,
 //!   recorded by a [`Recorder`] under any engine, written by hand, or read from a
 //!   stream of call and return [`Event`]s; its precedence is real time (from the
@@ -29,6 +30,7 @@ mod channel_model;
 mod check;
 mod completion_model;
 mod concurrent;
+mod deterministic;
 mod ensure;
 mod events;
 mod history;
@@ -60,6 +62,7 @@ pub use concurrent::{
     ConcurrentConfig, ConcurrentFailure, ConcurrentShape, concurrent_execution, concurrent_scenarios,
     fixed_scenarios, run_concurrent, run_concurrent_logged, shrink_concurrent,
 };
+pub use deterministic::DeterministicModel;
 pub use ensure::{HTML_DIR_VAR, ensure_linearizable};
 pub use events::{Event, EventError};
 pub use history::{History, HistoryError, OpId, Operation, PendingPolicy, Precedence};

@@ -87,6 +87,15 @@ pub trait SequentialModel: Sync {
     /// blocking and not enabled in `state`).
     fn step(&self, state: &Self::State, input: &Self::Input, output: &Self::Output) -> Option<Self::State>;
 
+    /// The output a sequential object in `state` returns for `input`, when the model is
+    /// deterministic there: failure messages show it next to what was observed (the
+    /// default: not known, only the observed output and the state are shown; a
+    /// [`DeterministicModel`](super::DeterministicModel) knows it).
+    fn expected(&self, state: &Self::State, input: &Self::Input) -> Option<Self::Output> {
+        let _ = (state, input);
+        None
+    }
+
     /// The states a *pending* operation (invoked, never returned) may leave if it took
     /// effect with an output nobody observed. Not taking effect is always considered;
     /// the default (no states) says a pending operation never took effect, which is

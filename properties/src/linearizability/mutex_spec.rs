@@ -80,6 +80,14 @@ impl SequentialModel for MutexSpec {
             _ => MutexModel.step(held, input, output),
         }
     }
+
+    fn expected(&self, held: &bool, input: &MutexOp) -> Option<bool> {
+        match input {
+            MutexOp::Lock => (!held).then_some(true),
+            MutexOp::TryLock => Some(!held),
+            MutexOp::Unlock => Some(*held),
+        }
+    }
 }
 
 impl OpsSpec for MutexSpec {
@@ -110,14 +118,6 @@ impl OpsSpec for MutexSpec {
 
     fn enabled(&self, held: &bool, input: &MutexOp) -> bool {
         !(*held && *input == MutexOp::Lock)
-    }
-
-    fn expected(&self, held: &bool, input: &MutexOp) -> Option<bool> {
-        match input {
-            MutexOp::Lock => (!held).then_some(true),
-            MutexOp::TryLock => Some(!held),
-            MutexOp::Unlock => Some(*held),
-        }
     }
 
     /// Up to `max_ops / 2` sections, each an acquire (`Lock` or `TryLock`) and an `Unlock`.

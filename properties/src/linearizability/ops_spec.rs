@@ -47,20 +47,18 @@ use super::model::SequentialModel;
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
-/// use pipecheck_properties::linearizability::{OpsSpec, SequenceConfig, SequentialModel, check_sequences};
+/// use pipecheck_properties::linearizability::{DeterministicModel, OpsSpec, SequenceConfig, check_sequences};
 /// use proptest::prelude::*;
 ///
 /// #[derive(Clone, Debug)]
 /// struct Counter;
 ///
-/// impl SequentialModel for Counter {
+/// impl DeterministicModel for Counter {
 ///     type State = u64;
 ///     type Input = u64; // add this much
 ///     type Output = u64; // the total after the add
-///     fn init(&self) -> u64 { 0 }
-///     fn step(&self, total: &u64, add: &u64, seen: &u64) -> Option<u64> {
-///         (*seen == total + add).then_some(*seen)
-///     }
+///     fn initial(&self) -> u64 { 0 }
+///     fn run(&self, total: &u64, add: &u64) -> (u64, u64) { (total + add, total + add) }
 /// }
 ///
 /// impl OpsSpec for Counter {
@@ -70,7 +68,6 @@ use super::model::SequentialModel;
 ///         real.fetch_add(*add, Ordering::SeqCst) + add
 ///     }
 ///     fn inputs(&self) -> BoxedStrategy<u64> { (0..10u64).boxed() }
-///     fn expected(&self, total: &u64, add: &u64) -> Option<u64> { Some(total + add) }
 /// }
 ///
 /// check_sequences(&Counter, &SequenceConfig { cases: 16, ..SequenceConfig::default() }).unwrap();
@@ -110,14 +107,6 @@ pub trait OpsSpec:
     fn enabled(&self, state: &Self::State, input: &Self::Input) -> bool {
         let _ = (state, input);
         true
-    }
-
-    /// The output a sequential object in `state` returns for `input`, when the model is
-    /// deterministic there: failure messages show it next to what was observed (the
-    /// default: not known, only the observed output and the state are shown).
-    fn expected(&self, state: &Self::State, input: &Self::Input) -> Option<Self::Output> {
-        let _ = (state, input);
-        None
     }
 
     /// One thread's operations in a concurrent run, at most `max_ops` of them (the

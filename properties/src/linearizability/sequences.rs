@@ -55,7 +55,7 @@ pub struct SequenceMismatch<I, O> {
     pub input: I,
     /// What the real object returned.
     pub observed: O,
-    /// What the model expected, when it says ([`OpsSpec::expected`]).
+    /// What the model expected, when it says ([`SequentialModel::expected`](super::SequentialModel::expected)).
     pub expected: Option<O>,
     /// The model state before the operation (its `Debug` form).
     pub state: String,

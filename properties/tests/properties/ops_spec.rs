@@ -12,7 +12,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
 use pipecheck_core::{InvariantId, Violation, fault};
 use pipecheck_properties::linearizability::{
-    ConcurrentConfig, ConcurrentShape, MutexOp, MutexSpec, OpsSpec, SequenceConfig, SequentialModel,
+    ConcurrentConfig, ConcurrentShape, DeterministicModel, MutexOp, MutexSpec, OpsSpec, SequenceConfig,
     check_sequences, fixed_scenarios, run_concurrent, shrink_concurrent,
 };
 use proptest::prelude::*;
@@ -24,17 +24,17 @@ struct Counter {
     returns_old: bool,
 }
 
-impl SequentialModel for Counter {
+impl DeterministicModel for Counter {
     type State = u64;
     type Input = u64;
     type Output = u64;
 
-    fn init(&self) -> u64 {
+    fn initial(&self) -> u64 {
         0
     }
 
-    fn step(&self, total: &u64, add: &u64, seen: &u64) -> Option<u64> {
-        (*seen == total + add).then_some(*seen)
+    fn run(&self, total: &u64, add: &u64) -> (u64, u64) {
+        (total + add, total + add)
     }
 }
 
@@ -52,10 +52,6 @@ impl OpsSpec for Counter {
 
     fn inputs(&self) -> BoxedStrategy<u64> {
         (0..100u64).boxed()
-    }
-
-    fn expected(&self, total: &u64, add: &u64) -> Option<u64> {
-        Some(total + add)
     }
 }
 

@@ -1,0 +1,54 @@
+//! `loom_harness::check_target_all` means what it says: a target whose planted bugs
+//! its scenario catches passes, and the same target with a planted bug no interleaving
+//! shows fails (its child process reports a pass; the run is printed before it).
+//!
+//! Run: `cargo test -p pipecheck-models --features loom --test loom -- target_all::`.
+
+use std::sync::Arc;
+
+use pipecheck_core::InvariantId;
+use pipecheck_core::primitive::thread;
+use pipecheck_models::loom_harness::check_target_all;
+use pipecheck_models::{EventScenario, Target};
+use pipecheck_properties::{EventMonitor, FnInvariant, Invariant};
+
+const EVEN: InvariantId = InvariantId::new("even-total");
+
+pipecheck_core::planted_faults! {
+    /// `add` adds one more: the total is odd.
+    AddsOne breaks EVEN, caught_in(&["two-adds"]);
+    /// Plants nothing: no run can see it.
+    Inert breaks EVEN, caught_in(&["two-adds"]);
+}
+
+fn even() -> Vec<Box<dyn Invariant<u64>>> {
+    let invariant = FnInvariant::new(EVEN, "every total recorded is even", (), |_, total: &u64| {
+        if total.is_multiple_of(2) { Ok(()) } else { Err(format!("total {total}")) }
+    });
+    vec![invariant.boxed()]
+}
+
+/// The total, recorded by two threads at once (any interleaving).
+fn two_adds(monitor: &Arc<EventMonitor<u64>>) {
+    let total = if AddsOne.is_active() { 3 } else { 2 };
+    let record = |monitor: Arc<EventMonitor<u64>>| thread::spawn(move || monitor.record(total));
+    let threads = [record(monitor.clone()), record(monitor.clone())];
+    threads.into_iter().for_each(|t| t.join().unwrap());
+}
+
+fn target(faults: &[&'static pipecheck_core::PlantedFault]) -> Target {
+    Target::new("adder", "an adder")
+        .faults(faults)
+        .checked(even, &[EventScenario::small("two-adds", "two adds", two_adds)])
+}
+
+#[test]
+fn a_target_whose_bugs_are_caught_passes() {
+    check_target_all(&target(&[&AddsOne]), 2);
+}
+
+#[test]
+#[should_panic(expected = "the planted bug went unnoticed")]
+fn a_planted_bug_no_interleaving_shows_fails_the_check() {
+    check_target_all(&target(ALL), 2);
+}

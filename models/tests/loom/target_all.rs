@@ -4,43 +4,11 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom -- target_all::`.
 
-use std::sync::Arc;
-
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
 use pipecheck_models::loom_harness::check_target_all;
-use pipecheck_models::{EventScenario, Target};
-use pipecheck_properties::{EventMonitor, FnInvariant, Invariant};
 
-const EVEN: InvariantId = InvariantId::new("even-total");
-
-pipecheck_core::planted_faults! {
-    /// `add` adds one more: the total is odd.
-    AddsOne breaks EVEN, caught_in(&["two-adds"]);
-    /// Plants nothing: no run can see it.
-    Inert breaks EVEN, caught_in(&["two-adds"]);
-}
-
-fn even() -> Vec<Box<dyn Invariant<u64>>> {
-    let invariant = FnInvariant::new(EVEN, "every total recorded is even", (), |_, total: &u64| {
-        if total.is_multiple_of(2) { Ok(()) } else { Err(format!("total {total}")) }
-    });
-    vec![invariant.boxed()]
-}
-
-/// The total, recorded by two threads at once (any interleaving).
-fn two_adds(monitor: &Arc<EventMonitor<u64>>) {
-    let total = if AddsOne.is_active() { 3 } else { 2 };
-    let record = |monitor: Arc<EventMonitor<u64>>| thread::spawn(move || monitor.record(total));
-    let threads = [record(monitor.clone()), record(monitor.clone())];
-    threads.into_iter().for_each(|t| t.join().unwrap());
-}
-
-fn target(faults: &[&'static pipecheck_core::PlantedFault]) -> Target {
-    Target::new("adder", "an adder")
-        .faults(faults)
-        .checked(even, &[EventScenario::small("two-adds", "two adds", two_adds)])
-}
+#[path = "../common/adder.rs"]
+mod adder;
+use adder::{ALL, AddsOne, target};
 
 #[test]
 fn a_target_whose_bugs_are_caught_passes() {

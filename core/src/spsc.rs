@@ -151,8 +151,16 @@ impl<T> Consumer<T> {
             if head.index == chunk.slots.len() {
                 let next = chunk.next.load(Ordering::Acquire);
                 // A memory-safety check, so in every build: `next` is dereferenced below.
-                // One branch per chunk of slots, not per item.
-                assert!(!next.is_null(), "an item was published past a full chunk without a link");
+                // One branch per chunk of slots, not per item. Raised as the invariant it
+                // breaks (an item read before what makes it safe to read was published),
+                // so a checker's verdict names it.
+                if next.is_null() {
+                    crate::Violation::new(
+                        crate::InvariantId::NO_DATA_RACE,
+                        "an item was published past a full chunk without a link",
+                    )
+                    .raise();
+                }
                 // SAFETY: [1] the chunk is drained, and the producer linked `next` before
                 // publishing the item we are about to read, so it has moved its tail
                 // off this chunk and will never touch it again; [2] nothing else

@@ -150,8 +150,8 @@ const GROWTH_BOUND: usize = 4;
 /// the queue's tail grows from the 1-slot first chunk into a 2-slot and then a 4-slot
 /// chunk while the consumer drains and frees the chunks behind it, and the cap refuses
 /// the returns that would overfill the pool. Checks the chunk-linking rule (an item is
-/// never published past a full chunk before its link: the consumer's `assert!`, in
-/// every profile), loom's race detector on every slot and chunk, the count claim at
+/// never published past a full chunk before its link: the consumer's check, in every
+/// profile, raised as `no-data-race`), loom's race detector on every slot and chunk, the count claim at
 /// every cap check, and fifo-pool, no-double-return and bounded-pool in the monitor.
 fn growth_under_cap(hoist_count: bool) -> usize {
     run(2, &[&[0, 1], &[2, 3], &[4, 5]], 4, hoist_count, true)

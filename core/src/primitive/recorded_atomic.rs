@@ -83,15 +83,7 @@ macro_rules! common {
                 failure: Ordering,
             ) -> Result<$value, $value> {
                 let result = self.0.compare_exchange(current, new, success, failure);
-                if on() {
-                    let kind = OpKind::CompareExchange {
-                        weak: false,
-                        expected: current.value(),
-                        new: new.value(),
-                        result: result.map(AsValue::value).map_err(AsValue::value),
-                    };
-                    record(kind, Some(if result.is_ok() { success } else { failure }), Location::caller());
-                }
+                record_cas(false, current, new, result, if result.is_ok() { success } else { failure });
                 result
             }
 
@@ -110,15 +102,7 @@ macro_rules! common {
                 failure: Ordering,
             ) -> Result<$value, $value> {
                 let result = self.0.compare_exchange_weak(current, new, success, failure);
-                if on() {
-                    let kind = OpKind::CompareExchange {
-                        weak: true,
-                        expected: current.value(),
-                        new: new.value(),
-                        result: result.map(AsValue::value).map_err(AsValue::value),
-                    };
-                    record(kind, Some(if result.is_ok() { success } else { failure }), Location::caller());
-                }
+                record_cas(true, current, new, result, if result.is_ok() { success } else { failure });
                 result
             }
 
@@ -257,7 +241,7 @@ impl<T> AtomicPtr<T> {
         failure: Ordering,
     ) -> Result<*mut T, *mut T> {
         let result = self.0.compare_exchange(current, new, success, failure);
-        self.record_cas(false, current, new, result, if result.is_ok() { success } else { failure });
+        record_cas(false, current, new, result, if result.is_ok() { success } else { failure });
         result
     }
 
@@ -276,25 +260,8 @@ impl<T> AtomicPtr<T> {
         failure: Ordering,
     ) -> Result<*mut T, *mut T> {
         let result = self.0.compare_exchange_weak(current, new, success, failure);
-        self.record_cas(true, current, new, result, if result.is_ok() { success } else { failure });
+        record_cas(true, current, new, result, if result.is_ok() { success } else { failure });
         result
-    }
-
-    #[inline]
-    #[track_caller]
-    fn record_cas(
-        &self,
-        weak: bool,
-        current: *mut T,
-        new: *mut T,
-        result: Result<*mut T, *mut T>,
-        order: Ordering,
-    ) {
-        if on() {
-            let result = result.map(AsValue::value).map_err(AsValue::value);
-            let kind = OpKind::CompareExchange { weak, expected: current.value(), new: new.value(), result };
-            record(kind, Some(order), Location::caller());
-        }
     }
 
     /// The pointer, through exclusive access (not recorded).
@@ -325,5 +292,17 @@ impl<T> From<*mut T> for AtomicPtr<T> {
 impl<T> fmt::Debug for AtomicPtr<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+/// Records a compare-exchange made by the caller's caller (the `#[track_caller]` chain
+/// names the user's line): `order` is the ordering that applied, success's or failure's.
+#[inline]
+#[track_caller]
+fn record_cas<V: AsValue>(weak: bool, current: V, new: V, result: Result<V, V>, order: Ordering) {
+    if on() {
+        let result = result.map(AsValue::value).map_err(AsValue::value);
+        let kind = OpKind::CompareExchange { weak, expected: current.value(), new: new.value(), result };
+        record(kind, Some(order), Location::caller());
     }
 }

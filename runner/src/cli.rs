@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand};
 
 use crate::jobs::{Engine, Job, Shard, plan};
+use crate::orchestrate::Prebuilt;
 use crate::outcome::Outcome;
 use crate::worker::Budget;
 use crate::{jobs, orchestrate, registry, report, worker};
@@ -37,6 +38,10 @@ struct Cli {
 enum Command {
     /// Run the campaign and print the summary and the kill matrix.
     Campaign(CampaignArgs),
+    /// Print the sync backend this binary was built with (`std`, `loom` or `shuttle`;
+    /// used by `campaign --worker`).
+    #[command(hide = true)]
+    Backend,
     /// Run jobs in this process and print one result line per job (used by `campaign`).
     #[command(hide = true)]
     Worker {
@@ -73,6 +78,10 @@ struct CampaignArgs {
     /// List the planned jobs and exit.
     #[arg(long)]
     list: bool,
+    /// Run the `loom` or `shuttle` jobs with this worker, already built with that
+    /// feature (e.g. by `cargo test --features loom`), instead of building one.
+    #[arg(long = "worker", value_name = "FEATURE=PATH")]
+    workers: Vec<Prebuilt>,
     #[command(flatten)]
     budget: BudgetArgs,
 }
@@ -114,6 +123,10 @@ pub(crate) fn main() -> ExitCode {
     match cli.command {
         Some(Command::Worker { budget, jobs }) => {
             worker::run(&jobs, budget.budget());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Backend) => {
+            println!("{}", pipecheck_core::primitive::BACKEND);
             ExitCode::SUCCESS
         }
         Some(Command::Campaign(args)) => campaign(args),
@@ -221,7 +234,7 @@ fn campaign(args: CampaignArgs) -> ExitCode {
         .join("pipecheck-campaign");
     let _ = std::fs::create_dir_all(&log_dir);
     let start = Instant::now();
-    let results = orchestrate::run(&jobs, budget, &log_dir);
+    let results = orchestrate::run(&jobs, budget, &log_dir, &args.workers);
 
     if let Some(table) = report::summary(&results) {
         println!("\nScenarios × engines (no planted bug): verdict, executions or cases, time\n\n{table}");

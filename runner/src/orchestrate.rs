@@ -17,9 +17,51 @@ use crate::outcome::{Fired, JobResult, RESULT_PREFIX, START_PREFIX};
 use crate::worker::{self, Budget};
 use crate::{Campaign, registry};
 
+/// A worker binary built beforehand with one feature (`--worker loom=<path>`): CI runs
+/// the campaign with the binaries its test builds made, instead of building them again.
+#[derive(Clone, Debug)]
+pub(crate) struct Prebuilt {
+    feature: String,
+    path: PathBuf,
+}
+
+impl std::str::FromStr for Prebuilt {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Prebuilt, String> {
+        match text.split_once('=') {
+            Some((feature @ ("loom" | "shuttle"), path)) if !path.is_empty() => {
+                Ok(Prebuilt { feature: feature.to_owned(), path: PathBuf::from(path) })
+            }
+            _ => Err(format!("`{text}`: expected `loom=<path>` or `shuttle=<path>`")),
+        }
+    }
+}
+
+impl Prebuilt {
+    /// The worker, once it says it was built with its feature's backend.
+    fn checked(&self) -> Result<PathBuf, String> {
+        let shown = self.path.display();
+        let output = Command::new(&self.path)
+            .arg("backend")
+            .output()
+            .map_err(|e| format!("could not run the {} worker {shown}: {e}", self.feature))?;
+        let backend = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        if !output.status.success() || backend != self.feature {
+            return Err(format!(
+                "{shown} is not a {} worker: it says its backend is `{backend}` ({}); build it with \
+                 `--features {}`",
+                self.feature, output.status, self.feature
+            ));
+        }
+        Ok(self.path.clone())
+    }
+}
+
 /// Runs `jobs`: std jobs in this process, loom and shuttle jobs in workers built with
-/// their feature. Returns one result per job, in job order.
-pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &Path) -> Vec<JobResult> {
+/// their feature (or the `prebuilt` one given for it). Returns one result per job, in
+/// job order.
+pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &Path, prebuilt: &[Prebuilt]) -> Vec<JobResult> {
     let bar = Progress::new(jobs.len());
     let mut by_feature: BTreeMap<Option<&str>, Vec<Job>> = BTreeMap::new();
     for job in jobs {
@@ -27,7 +69,8 @@ pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &Path) -> Vec<JobResult
     }
     let mut results = Vec::new();
     for (feature, group) in by_feature {
-        results.extend(run_group(feature, &group, budget, log_dir, &bar));
+        let given = prebuilt.iter().rev().find(|p| Some(p.feature.as_str()) == feature);
+        results.extend(run_group(feature, given, &group, budget, log_dir, &bar));
     }
     bar.finish();
     results.sort_by_key(|r| r.job.id);
@@ -106,6 +149,7 @@ fn describe(job: &Job) -> String {
 
 fn run_group(
     feature: Option<&str>,
+    prebuilt: Option<&Prebuilt>,
     jobs: &[Job],
     budget: Budget,
     log_dir: &Path,
@@ -123,11 +167,17 @@ fn run_group(
             })
             .collect();
     };
-    bar.set_message(format!("building the {feature} worker"));
     let log_path = log_dir.join(format!("{feature}-worker.log"));
     let _ = std::fs::remove_file(&log_path);
     let mut results: BTreeMap<usize, JobResult> = BTreeMap::new();
-    let why_none = match build_worker(feature, log_dir) {
+    let worker = match prebuilt {
+        Some(prebuilt) => prebuilt.checked(),
+        None => {
+            bar.set_message(format!("building the {feature} worker"));
+            build_worker(feature, log_dir)
+        }
+    };
+    let why_none = match worker {
         Ok(binary) => Workers { binary: &binary, budget, log_path: &log_path, bar }.run(jobs, &mut results),
         Err(e) => e,
     };

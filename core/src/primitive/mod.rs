@@ -13,7 +13,7 @@
 //! checker. The `std` side adopts the checkers' API (closure-based `UnsafeCell`
 //! access, a `Mutex::lock` that does not poison) so that call sites never need `cfg`.
 
-#[cfg(all(feature = "loom", feature = "shuttle"))]
+#[cfg(all(feature = "loom", feature = "shuttle", not(feature = "docs")))]
 compile_error!(
     "features `loom` and `shuttle` select two different sync backends; enable at most one \
      (run `cargo test --features loom` and `cargo test --features shuttle` separately)"

@@ -7,7 +7,7 @@
 #[cfg(feature = "loom")]
 mod loom;
 mod proptest;
-#[cfg(feature = "shuttle")]
+#[cfg(all(feature = "shuttle", not(feature = "loom")))]
 mod shuttle;
 
 use std::time::Duration;
@@ -95,7 +95,7 @@ fn run_scenario(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResu
     }
 }
 
-#[cfg(feature = "shuttle")]
+#[cfg(all(feature = "shuttle", not(feature = "loom")))]
 fn run_scenario(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
     match job.engine {
         Engine::ShuttleRandom | Engine::ShuttlePct => shuttle::run(job, scenario, budget),

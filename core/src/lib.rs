@@ -25,50 +25,47 @@
 //! ([`Writer`], [`Reader`], [`PipeOptions`]).
 //!
 //! Next to the pipe, other concurrent designs on the same facade, checked the same way:
-//! [`async_mutex`] (an async lock on one interlocked gate), [`message_channel`](mod@message_channel)
-//! (a close racing a receive), [`completion_source`] (a reusable, versioned completion
-//! source) and [`partitioned_pool`] (a per-thread partitioned buffer pool).
+//! [`AsyncMutex`] (an async lock on one interlocked gate), [`message_channel`]
+//! (a close racing a receive), [`CompletionSource`] (a reusable, versioned completion
+//! source) and [`PartitionedPool`] (a per-thread partitioned buffer pool).
 //!
 //! With feature `tokio` or `futures-io`, the `adapters` module makes the ends async I/O streams
 //! (`AsyncRead`, `AsyncBufRead`, `AsyncWrite`) and copies between a pipe and a stream.
 
-#[cfg(any(feature = "tokio", feature = "futures-io"))]
-pub mod adapters;
-pub mod async_mutex;
-pub mod buffer_pool;
-pub mod completion_source;
-pub mod error;
-pub mod fault;
-mod invariant_id;
-pub mod message_channel;
-pub mod observe;
-pub mod options;
-pub mod partitioned_pool;
+// Three concerns, one folder each: the pipe (`pipe/`: its ends, options, events, buffer
+// pool, segment queue and async I/O adapters), the seed primitives checked beside it
+// (`seeds/`), and the checking vocabulary every target shares (`check/`: invariant ids,
+// violations, planted bugs). The sync facade (`primitive/`) is under all of them. Every
+// item has one public path: the root re-exports below, or the modules `primitive`,
+// `fault`, `spsc` and `adapters`.
+mod check;
 mod pipe;
-pub mod planted;
 pub mod primitive;
-pub mod primitive_event;
-pub mod spsc;
-mod violation;
+mod seeds;
 
-pub use async_mutex::{AsyncMutex, AsyncMutexGuard, Lock};
-pub use buffer_pool::{BufferPool, DefaultBufferPool, LockedBufferPool};
-pub use completion_source::{CompletionError, CompletionSource, Token, Wait};
-pub use error::{Failure, OptionsError, PipeError};
-pub use invariant_id::InvariantId;
-pub use message_channel::{
-    ChannelError, Message, MessageReceiver, MessageSender, message_channel, message_channel_observed,
-};
-pub use observe::{PipeEnd, PipeEvent, PipeObserver, PipeOperation, SegmentId, WakerId};
-pub use options::{LockScope, PipeOptions, PoolDesign};
-pub use partitioned_pool::{PartitionHandle, PartitionedPool, PoolStats};
+#[cfg(any(feature = "tokio", feature = "futures-io"))]
+pub use pipe::adapters;
+pub use pipe::spsc;
+
+pub use check::fault;
+pub use check::invariant_id::InvariantId;
+pub use check::planted::PlantedFault;
+pub use check::violation::Violation;
+pub use pipe::buffer_pool::{BufferPool, DefaultBufferPool, LockedBufferPool};
+pub use pipe::error::{Failure, OptionsError, PipeError};
+pub use pipe::observe::{PipeEnd, PipeEvent, PipeObserver, PipeOperation, SegmentId, WakerId};
+pub use pipe::options::{LockScope, PipeOptions, PoolDesign};
 pub use pipe::{
     Chunks, FlushCanceller, FlushFuture, FlushResult, Position, ReadBuf, ReadCanceller, ReadCursor,
     ReadFuture, ReadResult, Reader, Writer, reset_pipe,
 };
-pub use planted::PlantedFault;
-pub use primitive_event::{Handover, PrimitiveEvent, PrimitiveId, PrimitiveObserver};
-pub use violation::Violation;
+pub use seeds::async_mutex::{AsyncMutex, AsyncMutexGuard, Lock};
+pub use seeds::completion_source::{CompletionError, CompletionSource, Token, Wait};
+pub use seeds::message_channel::{
+    ChannelError, Message, MessageReceiver, MessageSender, message_channel, message_channel_observed,
+};
+pub use seeds::partitioned_pool::{PartitionHandle, PartitionedPool, PoolStats};
+pub use seeds::primitive_event::{Handover, PrimitiveEvent, PrimitiveId, PrimitiveObserver};
 
 /// A pipe with the default [`PipeOptions`].
 pub fn pipe() -> (Writer, Reader) {

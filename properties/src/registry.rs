@@ -151,7 +151,7 @@ mod tests {
         }
     }
 
-    /// A planted bug names its invariant by id (the pipe's in `core/src/fault.rs`, which
+    /// A planted bug names its invariant by id (the pipe's in `core/src/check/fault.rs`, which
     /// cannot see this crate): each must be one that is checked.
     #[test]
     fn every_planted_bug_breaks_a_declared_invariant() {

@@ -30,6 +30,14 @@
 //!   writing head, and a reader that consumes everything takes it back and returns it
 //!   to the pool, unless the writer took it first to write again ([`parked_head`]).
 
+#[cfg(any(feature = "tokio", feature = "futures-io"))]
+pub mod adapters;
+pub(crate) mod buffer_pool;
+pub(crate) mod error;
+pub(crate) mod observe;
+pub(crate) mod options;
+pub mod spsc;
+
 mod parked_head;
 mod pool;
 mod published;
@@ -49,11 +57,11 @@ pub use reader::{ReadCanceller, ReadFuture, Reader};
 pub use reset::reset_pipe;
 pub use writer::{FlushCanceller, FlushFuture, FlushResult, Writer};
 
-use crate::buffer_pool::BufferPool;
-use crate::error::Failure;
-use crate::fault;
-use crate::observe::{Observer, PipeEnd, PipeEvent, WakerId};
-use crate::options::{LockScope, PipeOptions, PoolDesign};
+use crate::check::fault;
+use crate::pipe::buffer_pool::BufferPool;
+use crate::pipe::error::Failure;
+use crate::pipe::observe::{Observer, PipeEnd, PipeEvent, WakerId};
+use crate::pipe::options::{LockScope, PipeOptions, PoolDesign};
 use crate::primitive::sync::{Arc, Mutex};
 use parked_head::ParkedHead;
 use pool::Shell;

@@ -1,18 +1,18 @@
 //! The segment pool between the reader (which returns consumed segment objects) and
 //! the writer (which takes them for new segments).
 //!
-//! The default is seed 000's design: an SPSC FIFO queue ([`crate::spsc`]) with no lock
+//! The default is seed 000's design: an SPSC FIFO queue ([`crate::pipe::spsc`]) with no lock
 //! shared between the sides. The pool never holds more than its maximum: the reader
 //! checks the queue's count before each push, and that count can only overestimate.
 //! [`PoolDesign::LockedStack`](crate::PoolDesign::LockedStack) is the older LIFO stack
 //! behind a mutex, kept for benchmarks (and as the `LifoPool` planted bug).
 
-use crate::fault;
-use crate::observe::{Observer, PipeEvent};
-use crate::options::PoolDesign;
+use crate::check::fault;
+use crate::pipe::observe::{Observer, PipeEvent};
+use crate::pipe::options::PoolDesign;
 use crate::pipe::segment::Segment;
+use crate::pipe::spsc;
 use crate::primitive::sync::{Arc, Mutex};
-use crate::spsc;
 
 /// A segment object as stored in the pipe's lists and in the pool.
 pub(crate) type Shell = Arc<Segment>;

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::ops::Range;
 
-use crate::error::PipeError;
+use crate::pipe::error::PipeError;
 use crate::pipe::pool::Shell;
 
 /// A point in the stream, taken from a [`ReadBuf`], for [`Reader::advance_to`](crate::Reader::advance_to).

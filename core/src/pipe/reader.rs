@@ -11,9 +11,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::error::{Failure, PipeError};
-use crate::fault;
-use crate::observe::{PipeEnd, PipeEvent, PipeOperation};
+use crate::check::fault;
+use crate::pipe::error::{Failure, PipeError};
+use crate::pipe::observe::{PipeEnd, PipeEvent, PipeOperation};
 use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::published::READER_PARKED;
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};

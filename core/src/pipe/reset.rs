@@ -1,9 +1,9 @@
 //! [`reset_pipe`]: makes a pipe whose both ends completed usable again, keeping its
 //! memory (.NET's `Pipe.Reset`, which Kestrel uses to pool pipes).
 
-use crate::error::PipeError;
-use crate::fault;
-use crate::observe::PipeEvent;
+use crate::check::fault;
+use crate::pipe::error::PipeError;
+use crate::pipe::observe::PipeEvent;
 use crate::pipe::{Reader, Writer};
 use crate::primitive::sync::Arc;
 

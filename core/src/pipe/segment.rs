@@ -12,7 +12,7 @@ use std::fmt;
 use std::ops::Range;
 use std::ptr::NonNull;
 
-use crate::observe::SegmentId;
+use crate::pipe::observe::SegmentId;
 use crate::primitive::cell::RegionTracker;
 use crate::primitive::sync::atomic::AtomicU64;
 

@@ -4,7 +4,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use crate::fault;
+use crate::check::fault;
 use crate::pipe::{Shared, State};
 use crate::primitive::sync::MutexGuard;
 

@@ -8,9 +8,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::error::{Failure, PipeError};
-use crate::fault;
-use crate::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
+use crate::check::fault;
+use crate::pipe::error::{Failure, PipeError};
+use crate::pipe::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
 use crate::pipe::{Shared, State, hand_over, register_end_waker};

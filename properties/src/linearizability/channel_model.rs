@@ -1,4 +1,4 @@
-//! [`MessageChannelModel`]: the message channel (`core/src/message_channel.rs`) as a
+//! [`MessageChannelModel`]: the message channel (`core/src/seeds/message_channel.rs`) as a
 //! sequential object — a FIFO queue of messages ended by a close frame — for
 //! linearizability checks of concurrent channel histories.
 //!

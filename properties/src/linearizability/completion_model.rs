@@ -1,7 +1,7 @@
 //! [`CompletionModel`]: the reusable completion source as a sequential object — a
 //! version and a result slot — for linearizability checks of concurrent histories.
 //!
-//! The rules mirror core/src/completion_source.rs: `reset` starts operation
+//! The rules mirror core/src/seeds/completion_source.rs: `reset` starts operation
 //! `version + 1` with an empty slot; `set_result`, `get_result` and `wait` refuse a
 //! token of another operation (`StaleToken`); a second result is `AlreadyCompleted`; a
 //! taken result is `ResultTaken`; `get_result` on an empty slot is `NotCompleted`.

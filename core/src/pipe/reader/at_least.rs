@@ -20,9 +20,9 @@
 
 use std::task::{Context, Poll, Waker};
 
-use crate::error::PipeError;
-use crate::fault;
-use crate::observe::{PipeEnd, PipeEvent};
+use crate::check::fault;
+use crate::pipe::error::PipeError;
+use crate::pipe::observe::{PipeEnd, PipeEvent};
 use crate::pipe::read_buf::ReadResult;
 use crate::pipe::reader::{ReadFuture, Reader};
 use crate::pipe::{Shared, State};

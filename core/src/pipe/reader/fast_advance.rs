@@ -25,7 +25,7 @@
 //! Only a head it did take back must be unlinked, under the lock, after the advance
 //! has ended (the head is the reader's by then: the writer lost the swap).
 
-use crate::observe::{PipeEvent, PipeOperation};
+use crate::pipe::observe::{PipeEvent, PipeOperation};
 use crate::pipe::published::{FLUSH_SLOW, LOCKED, Published, READ_SLOW};
 use crate::pipe::reader::{Reader, Reclaimed, reclaim_idle_head, release_consumed, unlink_consumed};
 use crate::pipe::released;

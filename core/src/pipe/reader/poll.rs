@@ -8,7 +8,7 @@
 
 use std::task::{Context, Poll};
 
-use crate::error::PipeError;
+use crate::pipe::error::PipeError;
 use crate::pipe::read_buf::ReadResult;
 use crate::pipe::reader::Reader;
 

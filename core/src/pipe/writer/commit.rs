@@ -1,9 +1,9 @@
 //! The flush's commit: the lock-free fast path (seed 001's uncontended flush) and the
 //! single-lock slow path, and the flush results they report.
 
-use crate::error::PipeError;
-use crate::fault;
-use crate::observe::{PipeEvent, PipeOperation};
+use crate::check::fault;
+use crate::pipe::error::PipeError;
+use crate::pipe::observe::{PipeEvent, PipeOperation};
 use crate::pipe::writer::{FlushResult, Writer, give_back_memory, link};
 use crate::pipe::{Shared, State, hand_over};
 use crate::primitive::sync::atomic::Ordering;

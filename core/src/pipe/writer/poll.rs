@@ -9,7 +9,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::error::PipeError;
+use crate::pipe::error::PipeError;
 use crate::pipe::writer::{FlushFuture, FlushResult, Writer};
 
 impl Writer {

@@ -20,10 +20,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
-use crate::fault;
+use crate::check::fault;
 use crate::pipe::register_waker;
 use crate::primitive::sync::{Arc, Mutex};
-use crate::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
+use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 /// Names one operation of a [`CompletionSource`]; only the current operation's token
 /// is accepted.

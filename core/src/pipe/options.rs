@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use crate::buffer_pool::{BufferPool, DefaultBufferPool};
-use crate::error::OptionsError;
+use crate::pipe::buffer_pool::{BufferPool, DefaultBufferPool};
+use crate::pipe::error::OptionsError;
 
-use crate::observe::{Observer, PipeObserver};
+use crate::pipe::observe::{Observer, PipeObserver};
 use crate::pipe::{Reader, Writer};
 
 /// Which segment pool the pipe uses. The default is the contention-reduced design.

@@ -16,12 +16,12 @@
 
 use std::fmt;
 
-use crate::async_mutex::AsyncMutex;
-use crate::error::PipeError;
-use crate::fault;
-use crate::options::PipeOptions;
+use crate::check::fault;
+use crate::pipe::error::PipeError;
+use crate::pipe::options::PipeOptions;
 use crate::pipe::{Reader, Writer};
-use crate::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
+use crate::seeds::async_mutex::AsyncMutex;
+use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 const DATA: u8 = 0;
 const CLOSE: u8 = 1;
@@ -117,7 +117,7 @@ impl From<PipeError> for ChannelError {
 /// ```
 pub fn message_channel(
     options: PipeOptions,
-) -> Result<(MessageSender, MessageReceiver), crate::error::OptionsError> {
+) -> Result<(MessageSender, MessageReceiver), crate::pipe::error::OptionsError> {
     build(options, None)
 }
 
@@ -156,14 +156,14 @@ pub fn message_channel(
 pub fn message_channel_observed(
     options: PipeOptions,
     observer: std::sync::Arc<dyn PrimitiveObserver>,
-) -> Result<(MessageSender, MessageReceiver), crate::error::OptionsError> {
+) -> Result<(MessageSender, MessageReceiver), crate::pipe::error::OptionsError> {
     build(options, Some(observer))
 }
 
 fn build(
     options: PipeOptions,
     observer: Option<std::sync::Arc<dyn PrimitiveObserver>>,
-) -> Result<(MessageSender, MessageReceiver), crate::error::OptionsError> {
+) -> Result<(MessageSender, MessageReceiver), crate::pipe::error::OptionsError> {
     let (writer, reader) = options.build()?;
     let mut state = AsyncMutex::new(ReceiveState { reader, closed: false, next_seq: 0 });
     let mut probe = Probe::default();

@@ -35,11 +35,11 @@ use std::task::{Context, Poll, Waker};
 
 use crossbeam_utils::CachePadded;
 
-use crate::fault;
+use crate::check::fault;
 use crate::primitive::cell::UnsafeCell;
 use crate::primitive::sync::Mutex;
 use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
-use crate::primitive_event::{Handover, PrimitiveEvent, PrimitiveObserver, Probe};
+use crate::seeds::primitive_event::{Handover, PrimitiveEvent, PrimitiveObserver, Probe};
 use crate::{InvariantId, Violation};
 
 /// An async mutual-exclusion lock: `lock().await` yields a guard; dropping the guard

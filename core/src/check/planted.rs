@@ -1,7 +1,7 @@
 //! [`PlantedFault`]: a planted bug declared by any checked target, pipecheck's own or a
 //! user's, as an open set of named values.
 //!
-//! The pipe's bugs ([`crate::fault`]) and a user's are declared alike: `static`
+//! The pipe's bugs ([`crate::check::fault`]) and a user's are declared alike: `static`
 //! [`PlantedFault`]s (or entries of [`planted_faults!`](crate::planted_faults)), each
 //! naming the invariant it breaks and the scenarios that catch it, asked
 //! [`PlantedFault::is_active`] at the place the bug is planted. The checking harness

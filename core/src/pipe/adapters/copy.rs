@@ -7,7 +7,7 @@ use std::io;
 use std::task::{Context, Poll, ready};
 
 use super::{canceled_read, poll_commit, release, to_io};
-use crate::error::PipeError;
+use crate::pipe::error::PipeError;
 use crate::pipe::{Reader, Writer};
 
 /// How much room a read from a source asks the pipe for: less makes many small reads

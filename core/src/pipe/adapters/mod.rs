@@ -41,7 +41,7 @@
 use std::io;
 use std::task::{Context, Poll, ready};
 
-use crate::error::PipeError;
+use crate::pipe::error::PipeError;
 use crate::pipe::{FlushResult, Reader, Writer};
 
 mod copy;

@@ -18,10 +18,10 @@ use std::fmt;
 
 use crossbeam_utils::CachePadded;
 
-use crate::fault;
+use crate::check::fault;
 use crate::primitive::sync::Mutex;
 use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
-use crate::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
+use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 /// Fixed-size byte buffers in `N` partitions, each behind its own lock.
 ///

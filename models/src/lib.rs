@@ -44,7 +44,8 @@ pub use scenario::{Scale, Scenario};
 pub use scenarios::{all, find, sequential_model};
 pub use targets::{
     EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Sequences,
-    SequencesFailure, SequencesRun, Target, TargetError, TargetRun, TargetScenario, builtin, find_target,
+    SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target, TargetError, TargetRun, TargetScenario,
+    builtin, find_target, invariants_table, with_table,
 };
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the

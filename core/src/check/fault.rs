@@ -27,8 +27,9 @@ crate::planted_faults! {
     /// Breaks **no-double-return**.
     ReturnWriteHead breaks InvariantId::NO_DOUBLE_RETURN, in_sequences, caught_in(&["large-stream", "return-races-take", "idle-head-races-next-write"]);
     /// The reader's view extends one byte past the committed end, into memory the
-    /// writer may be filling. Breaks **no-data-race** and **byte-exact**.
-    ReadPastCommit breaks InvariantId::NO_DATA_RACE, in_sequences, caught_in(&["bytes-across-segments", "writer-fills-tail-while-reader-reads", "large-cancel", "large-stream"]);
+    /// writer may be filling. Breaks **no-data-race**, and **monotonic-offsets** (a consume
+    /// past the commit), which catches it alone in `properties/tests/properties/smoke.rs`.
+    ReadPastCommit breaks InvariantId::NO_DATA_RACE, also_breaks(InvariantId::MONOTONIC_OFFSETS), in_sequences, caught_in(&["bytes-across-segments", "writer-fills-tail-while-reader-reads", "large-cancel", "large-stream"]);
     /// Consuming below the resume threshold releases a paused flush but forgets to
     /// wake it. Breaks **no-lost-wakeup**.
     NoResumeOnConsume breaks InvariantId::NO_LOST_WAKEUP, in_sequences, caught_in(&["consume-races-paused-flush", "large-frames", "large-cancel", "large-stream", "large-read-at-least"]);

@@ -71,6 +71,7 @@
 //! ```
 
 pub mod builtin;
+mod docs_table;
 mod error;
 mod linearizable;
 mod runs;
@@ -82,6 +83,7 @@ use std::time::Duration;
 use pipecheck_core::{InvariantId, PlantedFault};
 use pipecheck_properties::{FailureKind, Invariant};
 
+pub use docs_table::{TABLE_END, TABLE_START, invariants_table, with_table};
 pub use error::TargetError;
 pub use linearizable::{GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO};
 pub use runs::{EngineClass, TargetRun};

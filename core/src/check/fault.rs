@@ -183,6 +183,15 @@ crate::planted_faults! {
     /// examined offset the log already shows replaced, or leaves the state with the
     /// older one. Breaks **backpressure**.
     AdvanceSkipsHandshake breaks InvariantId::BACKPRESSURE, caught_in(&["advance-races-locked-flush"]);
+    /// The async I/O adapters' `poll_write` (tokio `AsyncWrite`, futures-io
+    /// `AsyncWrite`) answers a paused writer with `Ready(Ok(0))`, which the traits define
+    /// as "accepts no more bytes", instead of `Pending` until the reader catches up.
+    /// Breaks **backpressure**.
+    WriteRefusesWhilePaused breaks InvariantId::BACKPRESSURE, caught_in(&["adapter-write-waits-while-paused"]);
+    /// The async I/O adapters' `poll_read` returns `Pending` with a waker the pipe keeps
+    /// but nobody polls with: the caller's own waker is never registered, and the read
+    /// is never woken. Breaks **no-lost-wakeup**.
+    ReadForgetsWaker breaks InvariantId::NO_LOST_WAKEUP, caught_in(&["adapter-read-races-flush"]);
 }
 
 #[cfg(test)]

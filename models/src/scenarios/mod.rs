@@ -1,5 +1,6 @@
 //! Every scenario, one family per file.
 
+mod adapters;
 mod backpressure;
 mod close_receive;
 mod data;
@@ -43,6 +44,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(outcomes::SCENARIOS);
     all.extend_from_slice(flush_cancel::SCENARIOS);
     all.extend_from_slice(fast_flush::SCENARIOS);
+    all.extend_from_slice(adapters::SCENARIOS);
     all.extend_from_slice(crate::primitives::SCENARIOS);
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);

@@ -39,8 +39,9 @@
 //! `read_to_end`, `write_all`, `shutdown`, `fill_buf`, `read_line`, …) are not shadowed.
 
 use std::io;
-use std::task::{Context, Poll, ready};
+use std::task::{Context, Poll, Waker, ready};
 
+use crate::fault;
 use crate::pipe::error::PipeError;
 use crate::pipe::{FlushResult, Reader, Writer};
 
@@ -62,6 +63,10 @@ pub(crate) fn poll_read(
         return Poll::Ready(Ok(0));
     }
     release(reader)?;
+    // Planted (`ReadForgetsWaker`): the pipe keeps a waker nobody polls with, so the
+    // read that returns Pending is never woken.
+    let mut forgetful = Context::from_waker(Waker::noop());
+    let cx = if fault::ReadForgetsWaker.is_active() { &mut forgetful } else { cx };
     let (copied, canceled) = {
         let result = ready!(reader.poll_read_result(cx)).map_err(to_io)?;
         let mut copied = 0;
@@ -126,7 +131,12 @@ pub(crate) fn poll_write<'b>(
     // Right after a commit (nothing unflushed), the commit may have paused the writer:
     // check under the lock. In between, writes take no lock until the limit.
     if unflushed == 0 || unflushed >= limit {
-        ready!(poll_commit(writer, cx))?;
+        match poll_commit(writer, cx) {
+            // Planted (`WriteRefusesWhilePaused`): a paused writer answers "no room" (a
+            // write of 0 bytes: end of stream to the caller) instead of waiting.
+            Poll::Pending if fault::WriteRefusesWhilePaused.is_active() => return Poll::Ready(Ok(0)),
+            polled => ready!(polled)?,
+        }
     }
     let room = limit.saturating_sub(writer.unflushed_bytes()).min(total as u64) as usize;
     let mut copied = 0;

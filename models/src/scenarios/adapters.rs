@@ -1,0 +1,128 @@
+//! The async I/O adapters (`pipecheck_core::adapters`): the pipe driven through tokio's
+//! and futures-io's `AsyncRead` / `AsyncWrite`, as a caller's `write_all` and read loop
+//! drive them, under every engine. Each accepted write is recorded; the bytes read are
+//! compared with them once the reader is done (**byte-exact**: a read through the
+//! adapters consumes inside the poll, so it cannot be recorded before its consume, as
+//! the monitor's online check needs).
+//!
+//! * a write larger than the pause threshold: its second `poll_write` commits the first
+//!   bytes and finds the writer paused, and must wait (`Pending`) until the reader
+//!   consumes, never answer `Ok(0)`, which the traits define as "accepts no more bytes"
+//!   (`WriteRefusesWhilePaused`);
+//! * a read polled on an empty pipe while another thread writes and flushes: the read
+//!   that returns `Pending` must have registered the caller's waker, or nothing wakes it
+//!   (`ReadForgetsWaker`, a deadlock every engine names `no-lost-wakeup`).
+
+use std::future::poll_fn;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use pipecheck_core::primitive::future::block_on;
+use pipecheck_core::primitive::thread;
+use pipecheck_core::{InvariantId, Reader, Writer};
+use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe, ensure};
+
+use super::data::one_segment_of_four;
+use super::drive::{expect_bytes, join};
+use crate::{Scale, Scenario};
+
+/// Scenarios of this family.
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "adapter-write-waits-while-paused",
+        summary: "tokio's AsyncWrite writes three bytes into a pipe that pauses at two while futures-io's \
+                  AsyncRead reads them two at a time; shutdown, then end of file",
+        scale: Scale::Small,
+        config: pause_at_two,
+        body: write_waits_while_paused,
+    },
+    Scenario {
+        name: "adapter-read-races-flush",
+        summary: "tokio's AsyncRead polls an empty pipe while futures-io's AsyncWrite writes a byte, flushes \
+                  and closes from another thread",
+        scale: Scale::Small,
+        config: one_segment_of_four,
+        body: read_races_flush,
+    },
+];
+
+/// Pause at two unflushed-and-unexamined bytes, resume below one.
+fn pause_at_two() -> CheckConfig {
+    CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..one_segment_of_four() }
+}
+
+/// `write_all` over tokio's `poll_write`: every poll must accept bytes or wait.
+fn tokio_write_all(writer: &mut Writer, monitor: &Monitor, mut bytes: &[u8], written: &mut u64) {
+    use tokio::io::AsyncWrite;
+    while !bytes.is_empty() {
+        let accepted = block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_write(cx, bytes))).unwrap();
+        ensure(accepted > 0, InvariantId::BACKPRESSURE, || {
+            format!("poll_write accepted 0 of {} bytes: a paused writer must wait, not refuse", bytes.len())
+        });
+        monitor
+            .record_by("writer", Observation::Wrote { offset: *written, bytes: bytes[..accepted].to_vec() });
+        *written += accepted as u64;
+        bytes = &bytes[accepted..];
+    }
+}
+
+/// Reads through futures-io's `poll_read`, `room` bytes at a time, until end of file.
+fn futures_read_to_end(reader: &mut Reader, monitor: &Monitor, room: usize) -> Vec<u8> {
+    use futures_io::AsyncRead;
+    let mut all = Vec::new();
+    let mut buf = vec![0; room];
+    loop {
+        let n = block_on(poll_fn(|cx| Pin::new(&mut *reader).poll_read(cx, &mut buf))).unwrap();
+        if n == 0 {
+            monitor.record_by("reader", Observation::Drained);
+            return all;
+        }
+        all.extend_from_slice(&buf[..n]);
+    }
+}
+
+fn write_waits_while_paused(monitor: &Arc<Monitor>) {
+    use tokio::io::AsyncWrite;
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writing_monitor = monitor.clone();
+    let writer = thread::spawn(move || {
+        let (monitor, writer) = (&writing_monitor, writer.inner());
+        tokio_write_all(writer, monitor, b"abc", &mut 0);
+        block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_flush(cx))).unwrap();
+        block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_shutdown(cx))).unwrap();
+    });
+    let bytes = futures_read_to_end(reader.inner(), monitor, 2);
+    reader.complete(None);
+    join(writer);
+    expect_bytes(&bytes, b"abc");
+}
+
+fn read_races_flush(monitor: &Arc<Monitor>) {
+    use futures_io::AsyncWrite;
+    use tokio::io::{AsyncRead, ReadBuf};
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writing_monitor = monitor.clone();
+    let writer = thread::spawn(move || {
+        let writer = writer.inner();
+        let accepted = block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_write(cx, b"x"))).unwrap();
+        writing_monitor
+            .record_by("writer", Observation::Wrote { offset: 0, bytes: b"x"[..accepted].to_vec() });
+        block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_flush(cx))).unwrap();
+        block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_close(cx))).unwrap();
+    });
+    let reader = reader.inner();
+    let mut all = Vec::new();
+    loop {
+        let mut storage = [0u8; 4];
+        let mut buf = ReadBuf::new(&mut storage);
+        block_on(poll_fn(|cx| Pin::new(&mut *reader).poll_read(cx, &mut buf))).unwrap();
+        if buf.filled().is_empty() {
+            monitor.record_by("reader", Observation::Drained);
+            break;
+        }
+        all.extend_from_slice(buf.filled());
+    }
+    reader.complete(None);
+    join(writer);
+    expect_bytes(&all, b"x");
+}

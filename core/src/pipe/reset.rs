@@ -57,7 +57,12 @@ pub fn reset_pipe(writer: &mut Writer, reader: &mut Reader) -> Result<(), PipeEr
             state.examined = examined;
         }
         // Both ends completed, so no fast path runs: the word starts over.
+        let released = shared.published.released();
         shared.published.reset();
+        if fault::ResetKeepsReleased.is_active() {
+            // The planted bug: the lock-free flush's count keeps the ending run's offset.
+            shared.published.set_released(released);
+        }
         shared.publish_released(&mut state);
         shared.observer.emit(|| PipeEvent::Reset);
     }

@@ -203,12 +203,11 @@ crate::planted_faults! {
     /// one class up, and a rent of that class gets a buffer half the class's size.
     /// Breaks **pool-size-class**.
     ClassOfNextSize breaks InvariantId::new("pool-size-class"), caught_in(&["size-classes-returned-concurrently"]);
-    /// `advance_to` records the requested offsets before it checks their order, so an
-    /// advance refused with `ExaminedBeforeConsumed` has still moved the reader's
-    /// examined offset: its next locked operation hands that offset to the pipe's state
-    /// with no `Consumed` for it, and back-pressure and the buffered length count from
-    /// an offset the reader never released. Breaks **buffered-length**.
-    MisuseMovesExamined breaks InvariantId::BUFFERED_LENGTH, caught_in(&["misused-advance-races-flush"]);
+    /// `advance_to` takes the requested offsets before it checks them, so the check
+    /// against the previous examined offset compares with the new one: an advance with
+    /// examined going backwards is accepted (and one refused for examined before
+    /// consumed has still moved the reader's offsets). Breaks **monotonic-offsets**.
+    MisuseMovesExamined breaks InvariantId::MONOTONIC_OFFSETS, caught_in(&["misused-advance-races-flush"]);
 }
 
 #[cfg(test)]

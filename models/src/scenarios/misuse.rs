@@ -6,8 +6,9 @@
 //! After each refused advance the reader asks for `buffered_len`, which takes the lock
 //! with the reader's offsets and reports the count (**buffered-length** checks it
 //! against the offsets the log shows released). The `MisuseMovesExamined` planted bug
-//! takes the requested offsets before it refuses them, so that count is taken from an
-//! offset no `advance_to` released.
+//! takes the requested offsets before it checks them, so the check against the
+//! previous examined offset passes and the advance with examined going backwards is
+//! accepted, which **monotonic-offsets** reports at its `Consumed`.
 
 use std::sync::Arc;
 
@@ -22,7 +23,7 @@ use crate::{Scale, Scenario};
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
     name: "misused-advance-races-flush",
     summary: "the writer flushes \"ab\", then \"cd\", and completes while the reader advances with examined \
-              before consumed, then with examined going backwards: both refused, then released correctly",
+              going backwards, then with examined before consumed: both refused, then released correctly",
     scale: Scale::Small,
     config: CheckConfig::default,
     body: misused_advance_races_flush,
@@ -44,15 +45,14 @@ fn misused_advance_races_flush(monitor: &Arc<Monitor>) {
         writer.send(b"cd").unwrap();
         writer.complete(None);
     });
-    // "ab" is one flush: the first read has both bytes.
+    // "ab" is one flush: each read has both bytes.
     let first = reader.read_held(None).expect("the first read succeeds");
-    let (one, two) = (first.positions[1], first.positions[2]);
-    let refused = reader.advance_to(two, one);
-    expect_refused(&reader, refused, |e| matches!(e, PipeError::ExaminedBeforeConsumed { .. }));
-    reader.advance_to(first.start(), one).expect("consume nothing, examine one byte");
+    reader.advance_to(first.start(), first.positions[1]).expect("consume nothing, examine one byte");
     let second = reader.read_held(None).expect("the second read succeeds");
     let refused = reader.advance_to(second.start(), second.start());
     expect_refused(&reader, refused, |e| matches!(e, PipeError::ExaminedWentBackwards { .. }));
+    let refused = reader.advance_to(second.positions[2], second.positions[1]);
+    expect_refused(&reader, refused, |e| matches!(e, PipeError::ExaminedBeforeConsumed { .. }));
     reader.advance_to(second.end(), second.end()).expect("consume all");
     let mut bytes = second.outcome.bytes.clone();
     bytes.extend(read_to_end(&mut reader, monitor, |len| len).expect("the reads to the end succeed"));

@@ -1,7 +1,7 @@
-//! Loom: the misuse family: `advance_to` misused (examined before consumed, examined
-//! going backwards) while the writer flushes and completes; each misuse must be
+//! Loom: the misuse family: `advance_to` misused (examined going backwards, examined
+//! before consumed) while the writer flushes and completes; each misuse must be
 //! refused with its typed error and change nothing (**buffered-length** checks the
-//! count the reader sees right after).
+//! count the reader sees right after, **monotonic-offsets** the offsets released).
 use pipecheck_core::fault;
 use pipecheck_models::builtin;
 use pipecheck_models::loom_harness::{check_target, expect_target_caught};

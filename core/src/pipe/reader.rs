@@ -317,7 +317,7 @@ impl Reader {
             }
         }
         if fault::MisuseMovesExamined.is_active() {
-            // The planted bug: the offsets are taken before their order is checked.
+            // The planted bug: the offsets are taken before they are checked.
             (self.consumed, self.examined) = (consumed.offset, examined.offset);
         }
         if examined.offset < consumed.offset {

@@ -22,16 +22,17 @@ use crate::{Scale, Scenario};
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
     name: "size-classes-returned-concurrently",
     summary: "two tasks each give back a buffer of one size class (64 and 128 bytes) and rent one of the \
-              other's, on a locked size-class pool",
+              other's (for 100 and 40 bytes, between class lengths), on a locked size-class pool",
     scale: Scale::Small,
     config: CheckConfig::default,
     body: size_classes_returned_concurrently,
 }];
 
-/// Rents a buffer of `give` bytes' class first, then, concurrently with the other
-/// task, gives it back and rents one of `take` bytes (which the other task's return
-/// may serve) and gives that back too. Stated outcome: every rent got at least what it
-/// asked for.
+/// Rents a buffer of each class first (64 and 128 bytes), then each task, concurrently
+/// with the other, gives one back and rents for a length between class lengths in the
+/// other's class (which the other task's return may serve, or a new buffer of the
+/// class's length), and gives that back too. Stated outcome: every rent got at least
+/// what it asked for.
 fn size_classes_returned_concurrently(monitor: &StdArc<Monitor>) {
     let pool = Arc::new(LockedBufferPool::new().observed(monitor.primitive_observer()));
     let (small, large) = (pool.rent(64), pool.rent(128));
@@ -44,8 +45,8 @@ fn size_classes_returned_concurrently(monitor: &StdArc<Monitor>) {
     };
     let other = {
         let pool = pool.clone();
-        thread::spawn(move || swap(&pool, small, 128))
+        thread::spawn(move || swap(&pool, small, 100))
     };
-    swap(&pool, large, 64);
+    swap(&pool, large, 40);
     join(other);
 }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::{Failure, FlushResult, PipeError, Reader, Writer};
+use pipecheck_core::{Failure, FlushResult, PipeError, Position, ReadResult, Reader, Writer};
 
 use crate::{Monitor, Observation, Side};
 
@@ -131,6 +131,50 @@ pub struct ReadOutcome {
     pub canceled: bool,
 }
 
+/// What [`CheckedReader::read_held`] returned: the read and its buffer's positions.
+#[derive(Clone, Debug)]
+pub struct HeldRead {
+    /// What the read saw.
+    pub outcome: ReadOutcome,
+    /// The position of every offset of the buffer, its start to its end: `positions[i]`
+    /// is `i` bytes past the start.
+    pub positions: Vec<Position>,
+}
+
+impl HeldRead {
+    /// The buffer's start.
+    pub fn start(&self) -> Position {
+        self.positions[0]
+    }
+
+    /// The buffer's end.
+    pub fn end(&self) -> Position {
+        self.positions[self.positions.len() - 1]
+    }
+}
+
+/// Records what `result` returned ([`Observation::ReadData`]), as every checked read
+/// does.
+fn record_read(monitor: &Monitor, result: &ReadResult<'_>) -> ReadOutcome {
+    let buffer = result.buffer();
+    let outcome = ReadOutcome {
+        start: buffer.start().offset(),
+        bytes: buffer.to_vec(),
+        completed: result.is_completed(),
+        canceled: result.is_canceled(),
+    };
+    monitor.record_by("reader", Observation::ReadData { start: outcome.start, bytes: outcome.bytes.clone() });
+    outcome
+}
+
+/// Records what `result` returned and keeps its buffer's positions.
+fn hold(monitor: &Monitor, result: &ReadResult<'_>) -> HeldRead {
+    let outcome = record_read(monitor, result);
+    let buffer = result.buffer();
+    let positions = (0..=buffer.len()).map(|i| buffer.position(i).expect("within the buffer")).collect();
+    HeldRead { outcome, positions }
+}
+
 /// A reader that records what reads return.
 #[derive(Debug)]
 pub struct CheckedReader {
@@ -197,6 +241,45 @@ impl CheckedReader {
         self.read_with(Some(minimum), consume, true, false, |_| ())
     }
 
+    /// Reads (`read_at_least(minimum)` with a minimum, else `read`) and keeps the buffer
+    /// outstanding: release it with [`advance_to`](Self::advance_to) at the positions
+    /// returned (or misuse it: advance at positions out of order, read again first).
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::read`] and [`Reader::read_at_least`].
+    pub fn read_held(&mut self, minimum: Option<usize>) -> Result<HeldRead, PipeError> {
+        let read = match minimum {
+            Some(minimum) => block_on(self.reader.read_at_least(minimum)),
+            None => block_on(self.reader.read()),
+        };
+        let result = read
+            .inspect_err(|error| self.monitor.record_by("reader", Observation::ReadRefused(error.clone())))?;
+        Ok(hold(&self.monitor, &result))
+    }
+
+    /// As [`read_held`](Self::read_held) with `try_read`: `Ok(None)` when a read would
+    /// wait.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::try_read`].
+    pub fn try_read_held(&mut self) -> Result<Option<HeldRead>, PipeError> {
+        let read = self.reader.try_read();
+        let result = read
+            .inspect_err(|error| self.monitor.record_by("reader", Observation::ReadRefused(error.clone())))?;
+        Ok(result.map(|result| hold(&self.monitor, &result)))
+    }
+
+    /// `Reader::advance_to` (the pipe reports what it consumed and examined).
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::advance_to`].
+    pub fn advance_to(&mut self, consumed: Position, examined: Position) -> Result<(), PipeError> {
+        self.reader.advance_to(consumed, examined)
+    }
+
     /// `Reader::buffered_len` (the pipe reports the length it returns to the monitor).
     ///
     /// # Errors
@@ -233,19 +316,10 @@ impl CheckedReader {
                 return Err(error);
             }
         };
+        let outcome = record_read(&self.monitor, &result);
         let buffer = result.buffer();
-        let outcome = ReadOutcome {
-            start: buffer.start().offset(),
-            bytes: buffer.to_vec(),
-            completed: result.is_completed(),
-            canceled: result.is_canceled(),
-        };
         let consumed = buffer.position(consume(buffer.len()).min(buffer.len()))?;
         let end = if examine_all { buffer.end() } else { consumed };
-        self.monitor.record_by(
-            "reader",
-            Observation::ReadData { start: outcome.start, bytes: outcome.bytes.clone() },
-        );
         on_read(&outcome);
         if advance_canceled || !outcome.canceled {
             self.reader.advance_to(consumed, end)?;

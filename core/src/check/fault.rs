@@ -192,6 +192,32 @@ crate::planted_faults! {
     /// but nobody polls with: the caller's own waker is never registered, and the read
     /// is never woken. Breaks **no-lost-wakeup**.
     ReadForgetsWaker breaks InvariantId::NO_LOST_WAKEUP, caught_in(&["adapter-read-races-flush"]);
+    /// `read_at_least(n)` counts the bytes it would return (committed − *consumed*)
+    /// instead of the unexamined ones (committed − examined): after an `advance_to` that
+    /// examined past what it consumed, it returns at once with bytes the reader has
+    /// already looked at, not `n` new ones. Breaks **buffered-length**.
+    ReadAtLeastCountsConsumed breaks InvariantId::BUFFERED_LENGTH, caught_in(&["read-at-least-after-examining"]);
+    /// A canceled read's tentative mark outlives the `advance_to` that released it and
+    /// the reads after it: the next read that was *not* canceled is taken for tentative
+    /// too, so a read after it is handed the same bytes again without `advance_to`
+    /// instead of being refused. Breaks **tentative-cancel**.
+    TentativeOutlivesAdvance breaks InvariantId::TENTATIVE_CANCEL, caught_in(&["canceled-read-advanced-then-reread"]);
+    /// `reset_pipe` starts the published committed end over at 0 but leaves the
+    /// released offset the lock-free flush counts back-pressure from at the ending
+    /// run's value: the next run's lock-free flushes count committed − a stale offset,
+    /// never take the lock to pause, and cross the pause threshold unpaused.
+    /// Breaks **backpressure**.
+    ResetKeepsReleased breaks InvariantId::BACKPRESSURE, caught_in(&["reset-then-fast-flushes-cross-pause"]);
+    /// A size-class buffer pool files a returned buffer under the class of one byte more
+    /// than its length (an inclusive bound taken for an exclusive one): every buffer goes
+    /// one class up, and a rent of that class gets a buffer half the class's size.
+    /// Breaks **pool-size-class**.
+    ClassOfNextSize breaks InvariantId::new("pool-size-class"), caught_in(&["size-classes-returned-concurrently"]);
+    /// `advance_to` takes the requested offsets before it checks them, so the check
+    /// against the previous examined offset compares with the new one: an advance with
+    /// examined going backwards is accepted (and one refused for examined before
+    /// consumed has still moved the reader's offsets). Breaks **monotonic-offsets**.
+    MisuseMovesExamined breaks InvariantId::MONOTONIC_OFFSETS, caught_in(&["misused-advance-races-flush"]);
 }
 
 #[cfg(test)]

@@ -11,7 +11,9 @@ use std::sync::OnceLock;
 
 use crossbeam_queue::ArrayQueue;
 
+use crate::fault;
 use crate::primitive::sync::Mutex;
+use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 /// A source of byte buffers for segments. Rented and returned outside the pipe's lock.
 ///
@@ -58,18 +60,33 @@ fn class_len(class: usize) -> usize {
 }
 
 /// A buffer of at least `min_len` bytes: one `take_free` finds in its size class, or a
-/// new one of the class's size (of `min_len`, past the largest class).
-fn rent_with(min_len: usize, take_free: impl FnOnce(usize) -> Option<Box<[u8]>>) -> Box<[u8]> {
-    match class_of(min_len) {
+/// new one of the class's size (of `min_len`, past the largest class). Reports
+/// [`PrimitiveEvent::ClassRented`] to `probe`.
+fn rent_with(probe: &Probe, min_len: usize, take_free: impl FnOnce(usize) -> Option<Box<[u8]>>) -> Box<[u8]> {
+    let class = class_of(min_len);
+    let buffer = match class {
         Some(class) => take_free(class).unwrap_or_else(|| vec![0; class_len(class)].into_boxed_slice()),
         None => vec![0; min_len].into_boxed_slice(),
-    }
+    };
+    let (class_len, len) = (class.map(class_len), buffer.len());
+    probe.emit(|pool| PrimitiveEvent::ClassRented { pool, min_len, class_len, len });
+    buffer
 }
 
 /// The pooled class of `buffer`: only exact class sizes go back, so a rent never hands
-/// out a short buffer.
-fn pooled_class(buffer: &[u8]) -> Option<usize> {
-    class_of(buffer.len()).filter(|&class| buffer.len() == class_len(class))
+/// out a short buffer. Reports [`PrimitiveEvent::ClassReturned`] to `probe` (before
+/// the buffer is filed, so the log shows the return before any rent of it).
+fn pooled_class(probe: &Probe, buffer: &[u8]) -> Option<usize> {
+    let len = buffer.len();
+    let class = if fault::ClassOfNextSize.is_active() {
+        // The planted bug: the class of one byte more, one class up.
+        class_of(len + 1)
+    } else {
+        class_of(len).filter(|&class| len == class_len(class))
+    };
+    let class_len = class.map(class_len);
+    probe.emit(|pool| PrimitiveEvent::ClassReturned { pool, len, class_len });
+    class
 }
 
 /// The default pool: power-of-two size classes, each a bounded lock-free queue of free
@@ -95,12 +112,45 @@ fn pooled_class(buffer: &[u8]) -> Option<usize> {
 /// ```
 pub struct DefaultBufferPool {
     classes: [OnceLock<ArrayQueue<Box<[u8]>>>; CLASSES],
+    probe: Probe,
 }
 
 impl DefaultBufferPool {
     /// An empty pool.
     pub fn new() -> DefaultBufferPool {
-        DefaultBufferPool { classes: std::array::from_fn(|_| OnceLock::new()) }
+        DefaultBufferPool { classes: std::array::from_fn(|_| OnceLock::new()), probe: Probe::default() }
+    }
+
+    /// This pool reporting its rents and returns ([`PrimitiveEvent::ClassRented`],
+    /// [`PrimitiveEvent::ClassReturned`]) to `observer`, which checks
+    /// **pool-size-class** on them.
+    ///
+    /// # Examples
+    ///
+    // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+    /// use std::sync::{Arc, Mutex};
+    /// use pipecheck_core::{BufferPool, DefaultBufferPool, PrimitiveEvent, PrimitiveObserver};
+    ///
+    /// #[derive(Default)]
+    /// struct Log(Mutex<Vec<PrimitiveEvent>>);
+    /// impl PrimitiveObserver for Log {
+    ///     fn on_primitive_event(&self, event: PrimitiveEvent) {
+    ///         self.0.lock().unwrap().push(event);
+    ///     }
+    /// }
+    /// let log = Arc::new(Log::default());
+    /// let pool = DefaultBufferPool::new().observed(log.clone());
+    /// pool.give_back(pool.rent(100));
+    /// assert!(matches!(
+    ///     log.0.lock().unwrap()[1],
+    ///     PrimitiveEvent::ClassReturned { len: 128, class_len: Some(128), .. }
+    /// ));
+    /// ```
+    pub fn observed(mut self, observer: std::sync::Arc<dyn PrimitiveObserver>) -> DefaultBufferPool {
+        self.probe = Probe::new(observer);
+        self
     }
 
     fn free_list(&self, class: usize) -> &ArrayQueue<Box<[u8]>> {
@@ -116,11 +166,11 @@ impl Default for DefaultBufferPool {
 
 impl BufferPool for DefaultBufferPool {
     fn rent(&self, min_len: usize) -> Box<[u8]> {
-        rent_with(min_len, |class| self.classes[class].get().and_then(ArrayQueue::pop))
+        rent_with(&self.probe, min_len, |class| self.classes[class].get().and_then(ArrayQueue::pop))
     }
 
     fn give_back(&self, buffer: Box<[u8]>) {
-        if let Some(class) = pooled_class(&buffer) {
+        if let Some(class) = pooled_class(&self.probe, &buffer) {
             // A full class drops the buffer (`push` hands it back, and it is freed here).
             let _ = self.free_list(class).push(buffer);
         }
@@ -150,12 +200,41 @@ impl fmt::Debug for DefaultBufferPool {
 /// ```
 pub struct LockedBufferPool {
     classes: Vec<Mutex<Vec<Box<[u8]>>>>,
+    probe: Probe,
 }
 
 impl LockedBufferPool {
     /// An empty pool.
     pub fn new() -> LockedBufferPool {
-        LockedBufferPool { classes: (0..CLASSES).map(|_| Mutex::new(Vec::new())).collect() }
+        LockedBufferPool {
+            classes: (0..CLASSES).map(|_| Mutex::new(Vec::new())).collect(),
+            probe: Probe::default(),
+        }
+    }
+
+    /// This pool reporting its rents and returns to `observer`, as
+    /// [`DefaultBufferPool::observed`].
+    ///
+    /// # Examples
+    ///
+    // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+    /// use std::sync::Arc;
+    /// use pipecheck_core::{BufferPool, LockedBufferPool, PrimitiveEvent, PrimitiveObserver};
+    ///
+    /// struct Print;
+    /// impl PrimitiveObserver for Print {
+    ///     fn on_primitive_event(&self, event: PrimitiveEvent) {
+    ///         println!("{event:?}");
+    ///     }
+    /// }
+    /// let pool = LockedBufferPool::new().observed(Arc::new(Print));
+    /// pool.give_back(pool.rent(64));
+    /// ```
+    pub fn observed(mut self, observer: std::sync::Arc<dyn PrimitiveObserver>) -> LockedBufferPool {
+        self.probe = Probe::new(observer);
+        self
     }
 
     /// Contended acquisitions of the size classes' locks so far, summed (feature
@@ -174,11 +253,11 @@ impl Default for LockedBufferPool {
 
 impl BufferPool for LockedBufferPool {
     fn rent(&self, min_len: usize) -> Box<[u8]> {
-        rent_with(min_len, |class| self.classes[class].lock().pop())
+        rent_with(&self.probe, min_len, |class| self.classes[class].lock().pop())
     }
 
     fn give_back(&self, buffer: Box<[u8]>) {
-        if let Some(class) = pooled_class(&buffer) {
+        if let Some(class) = pooled_class(&self.probe, &buffer) {
             let mut free = self.classes[class].lock();
             if free.len() < KEEP_PER_CLASS {
                 free.push(buffer);

@@ -218,8 +218,8 @@ impl Reader {
             // in .NET.
             let wanted = minimum.unwrap_or(0).max(1);
             if !is_completed
-                && state.unexamined() < wanted
-                && !park_finds_bytes(shared, &mut state, wanted, cx)
+                && counted(state.committed, state.consumed, state.examined, minimum) < wanted
+                && !park_finds_bytes(shared, &mut state, wanted, minimum, cx)
             {
                 let mut writer_waker = None;
                 if let Some(cx) = cx {
@@ -276,7 +276,9 @@ impl Reader {
     fn hand_out(&mut self, ready: Ready) -> Ready {
         self.read_count += 1;
         self.outstanding = Some((ready.start, ready.end));
-        self.outstanding_tentative = ready.is_canceled;
+        // The planted bug keeps a mark no read released.
+        self.outstanding_tentative =
+            ready.is_canceled || (self.outstanding_tentative && fault::TentativeOutlivesAdvance.is_active());
         ready
     }
 
@@ -314,6 +316,10 @@ impl Reader {
                 return Err(PipeError::PositionOutOfRange { offset: p.offset, start, end });
             }
         }
+        if fault::MisuseMovesExamined.is_active() {
+            // The planted bug: the offsets are taken before they are checked.
+            (self.consumed, self.examined) = (consumed.offset, examined.offset);
+        }
         if examined.offset < consumed.offset {
             return Err(PipeError::ExaminedBeforeConsumed {
                 consumed: consumed.offset,
@@ -327,7 +333,8 @@ impl Reader {
             });
         }
         self.outstanding = None;
-        self.outstanding_tentative = false;
+        // The planted bug: the mark of a canceled read outlives its release.
+        self.outstanding_tentative &= fault::TentativeOutlivesAdvance.is_active();
         self.consumed = consumed.offset;
         self.examined = examined.offset;
 
@@ -473,7 +480,13 @@ impl Reader {
 /// and unparks); one that publishes later finds the flag and takes the lock to wake
 /// the read (see `published`). Returns whether the bytes the read waits for are there.
 /// Under the lock; `try_read` (no `cx`) never parks.
-fn park_finds_bytes(shared: &Shared, state: &mut State, wanted: u64, cx: Option<&Context<'_>>) -> bool {
+fn park_finds_bytes(
+    shared: &Shared,
+    state: &mut State,
+    wanted: u64,
+    minimum: Option<u64>,
+    cx: Option<&Context<'_>>,
+) -> bool {
     if cx.is_none() {
         return false;
     }
@@ -483,7 +496,7 @@ fn park_finds_bytes(shared: &Shared, state: &mut State, wanted: u64, cx: Option<
         return false;
     }
     state.committed = latest;
-    if state.unexamined() < wanted {
+    if counted(state.committed, state.consumed, state.examined, minimum) < wanted {
         return false;
     }
     // The flag stands for a registered waker, which a flush must wake (even one an
@@ -492,6 +505,16 @@ fn park_finds_bytes(shared: &Shared, state: &mut State, wanted: u64, cx: Option<
         shared.unpark_reader(state);
     }
     true
+}
+
+/// The bytes a read counts toward what it waits for: the unexamined ones, committed −
+/// examined (a read-at-least's `minimum`, or one byte). The `ReadAtLeastCountsConsumed`
+/// planted bug counts a read-at-least's from the consumed offset, bytes the reader has
+/// already examined included.
+pub(super) fn counted(committed: u64, consumed: u64, examined: u64, minimum: Option<u64>) -> u64 {
+    let from =
+        if minimum.is_some() && fault::ReadAtLeastCountsConsumed.is_active() { consumed } else { examined };
+    committed.saturating_sub(from)
 }
 
 /// Everything consumed and the writer idle: takes its parked head back, so a fully

@@ -57,7 +57,12 @@ pub fn reset_pipe(writer: &mut Writer, reader: &mut Reader) -> Result<(), PipeEr
             state.examined = examined;
         }
         // Both ends completed, so no fast path runs: the word starts over.
+        // The planted bug: the lock-free flush's count keeps the ending run's offset.
+        let kept = fault::ResetKeepsReleased.is_active().then(|| shared.published.released());
         shared.published.reset();
+        if let Some(released) = kept {
+            shared.published.set_released(released);
+        }
         shared.publish_released(&mut state);
         shared.observer.emit(|| PipeEvent::Reset);
     }

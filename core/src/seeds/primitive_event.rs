@@ -244,6 +244,29 @@ pub enum PrimitiveEvent {
         /// The partition.
         partition: usize,
     },
+    /// A size-class buffer pool handed out a buffer of `len` bytes for a rent of at
+    /// least `min_len`: from (or newly allocated for) the size class of `class_len`
+    /// bytes, or unpooled (`class_len: None`, past the largest class).
+    ClassRented {
+        /// The pool.
+        pool: PrimitiveId,
+        /// The length asked for.
+        min_len: usize,
+        /// The length of the class it came from.
+        class_len: Option<usize>,
+        /// The buffer's length.
+        len: usize,
+    },
+    /// A buffer of `len` bytes was given back to a size-class buffer pool, which filed
+    /// it under the class of `class_len` bytes (`None`: not pooled, freed).
+    ClassReturned {
+        /// The pool.
+        pool: PrimitiveId,
+        /// The buffer's length.
+        len: usize,
+        /// The length of the class it went into.
+        class_len: Option<usize>,
+    },
 }
 
 /// Receives the seed primitives' [`PrimitiveEvent`]s, from any thread, at times while a

@@ -14,6 +14,7 @@ mod large_cancel;
 mod large_stream;
 mod length;
 mod linearizable;
+mod misuse;
 mod only_wake;
 mod outcomes;
 mod pool;
@@ -21,6 +22,7 @@ mod read_at_least;
 mod reader_gone;
 mod reset;
 mod segment_reuse;
+mod size_classes;
 mod tentative_cancel;
 
 use crate::Scenario;
@@ -37,9 +39,11 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(data::SCENARIOS);
     all.extend_from_slice(backpressure::SCENARIOS);
     all.extend_from_slice(&frames::SCENARIOS[..1]);
-    all.extend_from_slice(&read_at_least::SCENARIOS[..1]);
+    all.extend_from_slice(&read_at_least::SCENARIOS[..2]);
     all.extend_from_slice(length::SCENARIOS);
     all.extend_from_slice(reset::SCENARIOS);
+    all.extend_from_slice(misuse::SCENARIOS);
+    all.extend_from_slice(size_classes::SCENARIOS);
     all.extend_from_slice(only_wake::SCENARIOS);
     all.extend_from_slice(outcomes::SCENARIOS);
     all.extend_from_slice(flush_cancel::SCENARIOS);
@@ -49,7 +53,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(large_stream::SCENARIOS);
     all.extend_from_slice(large_cancel::SCENARIOS);
     all.extend_from_slice(&frames::SCENARIOS[1..]);
-    all.extend_from_slice(&read_at_least::SCENARIOS[1..]);
+    all.extend_from_slice(&read_at_least::SCENARIOS[2..]);
     all.extend_from_slice(linearizable::SCENARIOS);
     all
 }

@@ -7,14 +7,20 @@
 //! pending read must release it and keep it from pausing until the frame is there, as
 //! .NET's `ReadAtLeastAsync` does; the `ReadAtLeastKeepsWriterPaused` planted bug
 //! leaves it paused, which **backpressure** reports at once (a deadlock otherwise).
+//!
+//! `read-at-least-after-examining` waits again after an `advance_to` that examined
+//! everything and consumed nothing: the second `read_at_least(2)` must wait for two
+//! *new* bytes (the count is committed − examined, as `buffered_len` reports it). The
+//! `ReadAtLeastCountsConsumed` planted bug counts from the consumed offset and returns
+//! at once with bytes already examined, which the body reports as **buffered-length**.
 
 use std::sync::Arc;
 
 use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckedReader, Monitor, Observation, checked_pipe, ensure};
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
 
-use super::drive::join;
+use super::drive::{expect_bytes, join};
 use super::frames::{
     LARGE_FRAME, SMALL_FRAME, expect_frames, expect_whole_frames, frame, large_frames_config, send_in_pieces,
     small_frames,
@@ -31,6 +37,14 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         scale: Scale::Small,
         config: small_frames,
         body: read_at_least_above_pause,
+    },
+    Scenario {
+        name: "read-at-least-after-examining",
+        summary: "the writer flushes \"ab\", then \"cd\"; the reader's read_at_least(2) examines what it got \
+                  without consuming it, so its next read_at_least(2) waits for two new bytes",
+        scale: Scale::Small,
+        config: CheckConfig::default,
+        body: read_at_least_after_examining,
     },
     Scenario {
         name: "large-read-at-least",
@@ -101,4 +115,45 @@ fn large_read_at_least(monitor: &Arc<Monitor>) {
     reader.complete(None);
     join(writer);
     expect_frames(&frames, &(0..FRAMES).map(|f| frame(f, LARGE_FRAME)).collect::<Vec<_>>());
+}
+
+/// The first `read_at_least(2)` consumes nothing and examines everything; every later
+/// one consumes everything. Each must return with two unexamined bytes unless the
+/// writer completed.
+fn read_at_least_after_examining(monitor: &Arc<Monitor>) {
+    const MINIMUM: u64 = 2;
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let writer = thread::spawn(move || {
+        writer.send(b"ab").unwrap();
+        writer.send(b"cd").unwrap();
+        writer.complete(None);
+    });
+    let (mut consumed, mut examined, mut first) = (Vec::new(), 0, true);
+    loop {
+        let held = reader.read_held(Some(MINIMUM as usize)).expect("reads succeed");
+        let outcome = &held.outcome;
+        let end = outcome.start + outcome.bytes.len() as u64;
+        ensure(outcome.completed || end - examined >= MINIMUM, InvariantId::BUFFERED_LENGTH, || {
+            format!(
+                "read_at_least({MINIMUM}) returned [{}, {end}) with {} unexamined bytes (examined to {examined}) \
+                 before the writer completed",
+                outcome.start,
+                end - examined
+            )
+        });
+        if first && !outcome.completed {
+            reader.advance_to(held.start(), held.end()).expect("consume nothing, examine all");
+        } else {
+            reader.advance_to(held.end(), held.end()).expect("consume all");
+            consumed.extend_from_slice(&outcome.bytes);
+        }
+        (first, examined) = (false, end);
+        if outcome.completed {
+            break;
+        }
+    }
+    monitor.record_by("reader", Observation::Drained);
+    reader.complete(None);
+    join(writer);
+    expect_bytes(&consumed, b"abcd");
 }

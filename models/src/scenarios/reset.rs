@@ -7,25 +7,47 @@
 //! the reader waits. The `ResetKeepsExamined` planted bug keeps that stale examined
 //! offset, so the second run's first flush counts 2 − 1 bytes against the pause
 //! threshold where 2 are buffered, which **backpressure** reports at that flush.
+//!
+//! `reset-then-fast-flushes-cross-pause` checks what the lock-free flush keeps across a
+//! reset: its back-pressure count (committed − the released offset in the published
+//! word). The first run ends with three bytes examined; after the reset the writer
+//! flushes one byte, then a second into the same segment (lock-free unless the count
+//! reaches the pause threshold of two), so the second must take the lock and pause
+//! until the reader examines. The `ResetKeepsReleased` planted bug leaves the released
+//! offset at 3, so the second flush publishes lock-free with two bytes unexamined,
+//! which **backpressure** reports.
 
 use std::sync::Arc;
 
 use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure, reset_checked};
+use pipecheck_properties::{
+    CheckConfig, CheckedReader, CheckedWriter, Monitor, checked_pipe, ensure, reset_checked,
+};
 
 use super::drive::{join, read_to_end};
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
-pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
-    name: "reset-then-reuse",
-    summary: "one byte through the pipe, both sides complete, reset; then a writer sends two \
-              bytes and completes while the reader reads to the end",
-    scale: Scale::Small,
-    config: reset_config,
-    body: reset_then_reuse,
-}];
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "reset-then-reuse",
+        summary: "one byte through the pipe, both sides complete, reset; then a writer sends two \
+                  bytes and completes while the reader reads to the end",
+        scale: Scale::Small,
+        config: reset_config,
+        body: reset_then_reuse,
+    },
+    Scenario {
+        name: "reset-then-fast-flushes-cross-pause",
+        summary: "three bytes through the pipe, both sides complete, reset; then a writer sends one byte and \
+                  one more into the same segment (reaching the pause threshold of two) and completes while \
+                  the reader reads to the end",
+        scale: Scale::Small,
+        config: pause_at_two_after_reset,
+        body: reset_then_fast_flushes_cross_pause,
+    },
+];
 
 fn reset_config() -> CheckConfig {
     CheckConfig {
@@ -37,6 +59,40 @@ fn reset_config() -> CheckConfig {
         max_pooled_segments: 2,
         pool_first_chunk: 1,
     }
+}
+
+/// As [`reset_config`], pausing at two unexamined bytes (resuming below one).
+fn pause_at_two_after_reset() -> CheckConfig {
+    CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..reset_config() }
+}
+
+/// Runs `first` through a fresh pipe on one thread (the writer completes without
+/// flushing, so nothing pauses; the reader drains and completes), resets it, and
+/// returns the ends for the second run.
+fn first_run_then_reset(monitor: &Arc<Monitor>, first: &[u8]) -> (CheckedWriter, CheckedReader) {
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    writer.write(first).expect("the first run's write succeeds");
+    writer.complete(None);
+    let read = reader.drain().expect("the first run's reads succeed");
+    reader.complete(None);
+    ensure(read == first, InvariantId::BYTE_EXACT, || format!("the first run read {read:?}, not {first:?}"));
+    reset_checked(&mut writer, &mut reader).expect("both sides completed, so the pipe resets");
+    (writer, reader)
+}
+
+fn reset_then_fast_flushes_cross_pause(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = first_run_then_reset(monitor, b"abc");
+    let writer = thread::spawn(move || {
+        writer.send(b"d").expect("the second run's first flush succeeds");
+        writer.send(b"e").expect("the second run's second flush succeeds");
+        writer.complete(None);
+    });
+    let second = read_to_end(&mut reader, monitor, |len| len).expect("the second run's reads succeed");
+    reader.complete(None);
+    join(writer);
+    ensure(second == b"de", InvariantId::BYTE_EXACT, || {
+        format!("the reset pipe's second run read {second:?}, not \"de\" (from offset 0)")
+    });
 }
 
 fn reset_then_reuse(monitor: &Arc<Monitor>) {

@@ -47,3 +47,23 @@ fn canceled_read_is_tentative_catches_canceled_read_needs_advance() {
     )
     .unwrap();
 }
+
+/// Bound 2: the reader's reads are sequential; the writer's flush and completion fall
+/// before, between or after them.
+const REREAD_BOUND: usize = 2;
+
+#[test]
+fn canceled_read_advanced_then_reread() {
+    check_target(&builtin::pipe(), "canceled-read-advanced-then-reread", None, REREAD_BOUND).unwrap();
+}
+
+#[test]
+fn canceled_read_advanced_then_reread_catches_tentative_outlives_advance() {
+    expect_target_caught(
+        &builtin::pipe(),
+        "canceled-read-advanced-then-reread",
+        fault::TentativeOutlivesAdvance.name(),
+        REREAD_BOUND,
+    )
+    .unwrap();
+}

@@ -15,6 +15,7 @@ mod fast_flush;
 mod frames;
 mod generated;
 mod linearizable;
+mod misuse;
 mod pool;
 mod primitives;
 mod read_at_least;

@@ -44,3 +44,23 @@ fn pool_at_maximum() {
 fn pool_at_maximum_catches_pool_overflow() {
     expect_target_caught(&builtin::pipe(), "pool-at-maximum", fault::PoolOverflow.name(), BOUND).unwrap();
 }
+
+/// Bound 2 for the size-class pool: two tasks, two returns and two rents each a lock
+/// section of its class.
+const CLASS_BOUND: usize = 2;
+
+#[test]
+fn size_classes_returned_concurrently() {
+    check_target(&builtin::pipe(), "size-classes-returned-concurrently", None, CLASS_BOUND).unwrap();
+}
+
+#[test]
+fn size_classes_returned_concurrently_catches_class_of_next_size() {
+    expect_target_caught(
+        &builtin::pipe(),
+        "size-classes-returned-concurrently",
+        fault::ClassOfNextSize.name(),
+        CLASS_BOUND,
+    )
+    .unwrap();
+}

@@ -41,3 +41,23 @@ fn length_while_flushing_catches_length_counts_consumed() {
     )
     .unwrap();
 }
+
+/// Bound 2 for the read-at-least after an examining advance: the second read's wait
+/// against the second flush is one preemption; about a second to explore.
+const EXAMINED_BOUND: usize = 2;
+
+#[test]
+fn read_at_least_after_examining() {
+    check_target(&builtin::pipe(), "read-at-least-after-examining", None, EXAMINED_BOUND).unwrap();
+}
+
+#[test]
+fn read_at_least_after_examining_catches_read_at_least_counts_consumed() {
+    expect_target_caught(
+        &builtin::pipe(),
+        "read-at-least-after-examining",
+        fault::ReadAtLeastCountsConsumed.name(),
+        EXAMINED_BOUND,
+    )
+    .unwrap();
+}

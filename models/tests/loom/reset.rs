@@ -22,3 +22,23 @@ fn reset_then_reuse_catches_reset_keeps_examined() {
     expect_target_caught(&builtin::pipe(), "reset-then-reuse", fault::ResetKeepsExamined.name(), BOUND)
         .unwrap();
 }
+
+/// Bound 2 for the lock-free flushes after a reset: the second flush before the
+/// reader's first advance is one preemption.
+const FAST_BOUND: usize = 2;
+
+#[test]
+fn reset_then_fast_flushes_cross_pause() {
+    check_target(&builtin::pipe(), "reset-then-fast-flushes-cross-pause", None, FAST_BOUND).unwrap();
+}
+
+#[test]
+fn reset_then_fast_flushes_cross_pause_catches_reset_keeps_released() {
+    expect_target_caught(
+        &builtin::pipe(),
+        "reset-then-fast-flushes-cross-pause",
+        fault::ResetKeepsReleased.name(),
+        FAST_BOUND,
+    )
+    .unwrap();
+}

@@ -43,6 +43,7 @@ invariants! {
     mutual_exclusion::MutualExclusion(InvariantId::MUTUAL_EXCLUSION);
     token_reuse::TokenReuse(InvariantId::TOKEN_REUSE);
     balanced_pool::BalancedPool(InvariantId::BALANCED_POOL);
+    pool_size_class::PoolSizeClass(pool_size_class::POOL_SIZE_CLASS);
     segments_in_use::SegmentsInUse(InvariantId::SEGMENTS_IN_USE), per_pipe_run;
     buffered_length::BufferedLength(InvariantId::BUFFERED_LENGTH), per_pipe_run;
     cancel_observed::CancelObserved(InvariantId::CANCEL_OBSERVED), per_pipe_run;
@@ -50,3 +51,6 @@ invariants! {
     primitive_wakeups::PrimitiveWakeups(InvariantId::NO_LOST_WAKEUP), share;
     message_delivery::MessageDelivery(InvariantId::BYTE_EXACT), share;
 }
+
+/// The id of **pool-size-class**, which no other crate's constant names.
+pub use pool_size_class::POOL_SIZE_CLASS;

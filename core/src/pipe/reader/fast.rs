@@ -23,7 +23,7 @@
 use crate::check::fault;
 use crate::pipe::observe::PipeEvent;
 use crate::pipe::published::{READ_SLOW, READER_PARKED};
-use crate::pipe::reader::{Reader, Ready};
+use crate::pipe::reader::{Reader, Ready, counted};
 
 impl Reader {
     /// The read without the lock, when the word allows it and at least `minimum` (a
@@ -39,7 +39,9 @@ impl Reader {
         shared.observer.emit(|| PipeEvent::FastReadTried);
         let (committed, flags) = shared.published.snapshot(fault::RelaxedFastRead.is_active());
         let wanted = minimum.unwrap_or(0).max(1);
-        if flags & (READ_SLOW | READER_PARKED) != 0 || committed.saturating_sub(self.examined) < wanted {
+        if flags & (READ_SLOW | READER_PARKED) != 0
+            || counted(committed, self.consumed, self.examined, minimum) < wanted
+        {
             shared.observer.emit(|| PipeEvent::FastReadMissed);
             return None;
         }

@@ -36,6 +36,7 @@ pub mod primitives;
 mod scenario;
 pub mod scenarios;
 mod targets;
+mod verify;
 
 use pipecheck_core::InvariantId;
 
@@ -46,6 +47,7 @@ pub use targets::{
     EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Sequences,
     SequencesFailure, SequencesRun, Target, TargetError, TargetRun, TargetScenario, builtin, find_target,
 };
+pub use verify::verify_target;
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the
 /// seed primitives' invariants included).

@@ -8,6 +8,7 @@
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
 use pipecheck_core::{InvariantId, Violation, fault};
@@ -39,13 +40,13 @@ impl DeterministicModel for Counter {
 }
 
 impl OpsSpec for Counter {
-    type Real = AtomicU64;
+    type Handle = Arc<AtomicU64>;
 
-    fn build(&self) -> AtomicU64 {
-        AtomicU64::new(0)
+    fn handles(&self, threads: usize) -> Vec<Arc<AtomicU64>> {
+        vec![Arc::new(AtomicU64::new(0)); threads]
     }
 
-    fn apply(&self, real: &AtomicU64, add: &u64) -> u64 {
+    fn apply(&self, real: &mut Arc<AtomicU64>, add: &u64) -> u64 {
         let old = real.fetch_add(*add, Ordering::SeqCst);
         if self.returns_old { old } else { old + add }
     }

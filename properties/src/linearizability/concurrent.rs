@@ -232,10 +232,11 @@ pub fn run_monitored<S: OpsSpec>(
     });
 }
 
-/// Spawns one facade thread per list of `threads` that has a [handle](OpsSpec::handles),
-/// each applying its operations in order through `apply` with its `context` (from
-/// `contexts`, one per thread), joins them, drops the handles, and returns the contexts
-/// of the threads that ran, in order.
+/// Spawns one facade thread per list of `threads`, each applying its operations in order
+/// through its [handle](OpsSpec::handles) with `apply` and its `context` (from `contexts`,
+/// one per thread), joins them, drops the handles, and returns the contexts in order. A
+/// thread past the last handle has no operations and runs empty (as in a split whose
+/// operations all have roles).
 fn run_threads<S: OpsSpec, C: Send + 'static>(
     spec: &S,
     threads: &[Vec<S::Input>],
@@ -250,16 +251,19 @@ fn run_threads<S: OpsSpec, C: Send + 'static>(
     let spawned: Vec<_> = threads
         .iter()
         .zip(contexts)
-        .filter_map(|(inputs, mut context)| {
-            let Some(mut handle) = handles.next() else {
-                assert!(inputs.is_empty(), "OpsSpec::handles gave no handle for the thread of {inputs:?}");
-                return None;
-            };
+        .map(|(inputs, mut context)| {
+            let mut handle = handles.next();
+            assert!(
+                handle.is_some() || inputs.is_empty(),
+                "OpsSpec::handles gave no handle for the thread of {inputs:?}"
+            );
             let (spec, inputs, apply) = (spec.clone(), inputs.clone(), apply.clone());
-            Some(thread::spawn(move || {
-                inputs.iter().for_each(|input| apply(&spec, &mut context, &mut handle, input));
+            thread::spawn(move || {
+                if let Some(handle) = &mut handle {
+                    inputs.iter().for_each(|input| apply(&spec, &mut context, handle, input));
+                }
                 (context, handle)
-            }))
+            })
         })
         .collect();
     let joined: Vec<_> = spawned

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::sync::Mutex;
-use pipecheck_properties::linearizability::OpsSpec;
+use pipecheck_properties::linearizability::{OpsSpec, shared};
 use proptest::prelude::{Just, prop_oneof};
 use proptest::strategy::{BoxedStrategy, Strategy};
 
@@ -50,10 +50,7 @@ impl OpsSpec for OneshotModel {
 
     fn handles(&self, threads: usize) -> Vec<Arc<Halves>> {
         let (sender, receiver) = channel();
-        vec![
-            Arc::new(Halves { sender: Mutex::new(Some(sender)), receiver: Mutex::new(Some(receiver)) });
-            threads
-        ]
+        shared(Halves { sender: Mutex::new(Some(sender)), receiver: Mutex::new(Some(receiver)) }, threads)
     }
 
     fn apply(&self, real: &mut Arc<Halves>, input: &OneshotOp) -> OneshotOutput {

@@ -47,7 +47,7 @@ impl DeterministicModel for StackModel {
 impl OpsSpec for StackModel {
     type Handle = Arc<Stack<u64>>;
     fn handles(&self, threads: usize) -> Vec<Arc<Stack<u64>>> {
-        vec![Arc::new(Stack::new(self.0)); threads]
+        shared(Stack::new(self.0), threads)
     }
     fn apply(&self, stack: &mut Arc<Stack<u64>>, op: &Op) -> Out {
         apply(stack, *op)

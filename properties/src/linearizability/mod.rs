@@ -70,7 +70,7 @@ pub use model::SequentialModel;
 pub use mutex_model::{MutexModel, MutexOp};
 pub use mutex_spec::{MutexSpec, SharedMutex};
 pub use ops_log::OpsLog;
-pub use ops_spec::{Ends, OpsSpec};
+pub use ops_spec::{Ends, OpsSpec, shared};
 pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};
 pub use pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
 pub use recorder::{Invoked, Recorder, ThreadLog};

@@ -19,7 +19,7 @@ use proptest::strategy::{BoxedStrategy, Strategy};
 
 use super::model::SequentialModel;
 use super::mutex_model::{MutexModel, MutexOp};
-use super::ops_spec::OpsSpec;
+use super::ops_spec::{OpsSpec, shared};
 
 /// The async mutex as an [`OpsSpec`], with the planted bugs in `faults` switched on.
 ///
@@ -97,7 +97,7 @@ impl OpsSpec for MutexSpec {
 
     fn handles(&self, threads: usize) -> Vec<Arc<SharedMutex>> {
         let mutex = Box::leak(Box::new(AsyncMutex::new(())));
-        vec![Arc::new(SharedMutex { mutex, held: Mutex::new(None) }); threads]
+        shared(SharedMutex { mutex, held: Mutex::new(None) }, threads)
     }
 
     fn apply(&self, real: &mut Arc<SharedMutex>, input: &MutexOp) -> bool {

@@ -25,6 +25,7 @@
 //! wake-up), which loom and shuttle report as such.
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
 use proptest::collection::vec;
 use proptest::strategy::{BoxedStrategy, Strategy};
@@ -49,7 +50,7 @@ use super::model::SequentialModel;
 /// use std::sync::Arc;
 ///
 /// use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
-/// use pipecheck_properties::linearizability::{DeterministicModel, OpsSpec, SequenceConfig, check_sequences};
+/// use pipecheck_properties::linearizability::{DeterministicModel, OpsSpec, SequenceConfig, check_sequences, shared};
 /// use proptest::prelude::*;
 ///
 /// #[derive(Clone, Debug)]
@@ -65,7 +66,7 @@ use super::model::SequentialModel;
 ///
 /// impl OpsSpec for Counter {
 ///     type Handle = Arc<AtomicU64>; // every thread shares the one counter
-///     fn handles(&self, threads: usize) -> Vec<Arc<AtomicU64>> { vec![Arc::new(AtomicU64::new(0)); threads] }
+///     fn handles(&self, threads: usize) -> Vec<Arc<AtomicU64>> { shared(AtomicU64::new(0), threads) }
 ///     fn apply(&self, real: &mut Arc<AtomicU64>, add: &u64) -> u64 {
 ///         real.fetch_add(*add, Ordering::SeqCst) + add
 ///     }
@@ -82,7 +83,7 @@ use super::model::SequentialModel;
 ///   (`Err(value)` back from a send), so that they are compared too.
 /// * Each thread of a run owns its [`Handle`](OpsSpec::Handle) and
 ///   [`apply`](OpsSpec::apply) gets it `&mut`: a spec whose operations run on any thread
-///   shares one object (`Arc<T>`, as above); a spec with [roles](OpsSpec::role) gives
+///   shares one object (`Arc<T>` from [`shared`], as above); a spec with [roles](OpsSpec::role) gives
 ///   each role's thread its own end, with no lock around it ([`Ends`] for two roles).
 ///   Synchronization a handle adds is synchronization the checked code gets for free.
 /// * [`enabled`](OpsSpec::enabled) must be `true` wherever the operation returns
@@ -99,7 +100,7 @@ pub trait OpsSpec:
 
     /// Handles to a fresh real object, in the state [`init`](SequentialModel::init)
     /// describes, for a run of `threads` threads: thread `i` gets the `i`-th. Without
-    /// roles, `threads` clones of one shared object; with roles, one handle per role
+    /// roles, `threads` clones of one shared object ([`shared`]); with roles, one handle per role
     /// whatever `threads` (thread `role` gets the `role`-th; a thread past the last
     /// handle must have no operations). A single-thread sequence asks for one handle and
     /// applies each operation to its role's handle.
@@ -171,4 +172,21 @@ impl<A, B> Ends<A, B> {
     pub fn pair((first, second): (A, B)) -> Vec<Ends<A, B>> {
         vec![Ends::First(first), Ends::Second(second)]
     }
+}
+
+/// `threads` handles to one shared `object`, as [`OpsSpec::handles`] returns them for a
+/// spec whose operations run on any thread.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// let handles = pipecheck_properties::linearizability::shared(7u8, 3);
+/// assert_eq!(handles.len(), 3);
+/// assert!(Arc::ptr_eq(&handles[0], &handles[2]));
+/// ```
+pub fn shared<T>(object: T, threads: usize) -> Vec<Arc<T>> {
+    let object = Arc::new(object);
+    vec![object; threads]
 }

@@ -14,7 +14,7 @@ use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
 use pipecheck_core::{InvariantId, Violation, fault};
 use pipecheck_properties::linearizability::{
     ConcurrentConfig, ConcurrentShape, DeterministicModel, Ends, MutexOp, MutexSpec, OpsSpec, SequenceConfig,
-    check_sequences, fixed_scenarios, run_concurrent, run_monitored, shrink_concurrent,
+    check_sequences, fixed_scenarios, run_concurrent, run_monitored, shared, shrink_concurrent,
 };
 use proptest::prelude::*;
 
@@ -43,7 +43,7 @@ impl OpsSpec for Counter {
     type Handle = Arc<AtomicU64>;
 
     fn handles(&self, threads: usize) -> Vec<Arc<AtomicU64>> {
-        vec![Arc::new(AtomicU64::new(0)); threads]
+        shared(AtomicU64::new(0), threads)
     }
 
     fn apply(&self, real: &mut Arc<AtomicU64>, add: &u64) -> u64 {

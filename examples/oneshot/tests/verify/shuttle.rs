@@ -4,7 +4,7 @@
 //! generated scenarios shrunk to a minimal failing split.
 
 use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind, Shuttle};
-use pipecheck_properties::{Engine, Verdict};
+use pipecheck_properties::Engine;
 
 const SEED: u64 = 1;
 const ITERATIONS: usize = 200;

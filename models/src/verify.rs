@@ -6,13 +6,14 @@ use pipecheck_properties::linearizability::OpsSpec;
 
 use crate::Target;
 
-/// Checks `target` and `spec` under the engine the features select:
+/// Checks `target` and `spec` under the engine the features select (the loom and shuttle
+/// entry points named here exist with those features):
 ///
-/// * **loom**: [`check_target_all`](crate::loom_harness::check_target_all) at preemption
+/// * **loom**: `loom_harness::check_target_all` at preemption
 ///   bound `loom_bound` (every scenario clean, every planted bug caught as its invariant),
 ///   then 12 of `spec`'s generated scenarios
-///   ([`check_generated`](crate::loom_harness::check_generated));
-/// * **shuttle**: [`check_target_all`](crate::engine::shuttle::check_target_all) with
+///   (`loom_harness::check_generated`);
+/// * **shuttle**: `engine::shuttle::check_target_all` with
 ///   seed 1 and 300 schedules of each scheduler (random and PCT);
 /// * **std threads**: [`Target::validate`], each scenario 20 times clean, and `spec`'s
 ///   operation sequences on one thread

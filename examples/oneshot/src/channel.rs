@@ -21,7 +21,7 @@ use pipecheck_core::primitive::sync::atomic::{AtomicBool, Ordering};
 use pipecheck_core::primitive::sync::{Arc, Mutex};
 
 use crate::events::{OneshotEvent, OneshotObserver};
-use crate::faults::{COMPLETE_BEFORE_VALUE, SEND_IGNORES_CLOSED, SKIP_RECHECK};
+use crate::faults::{CompleteBeforeValue, SendIgnoresClosedReceiver, SkipRecheck};
 
 /// The sender has gone (dropped without sending, or its value was already taken).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,12 +114,12 @@ impl<T> Sender<T> {
     /// The value back, when the receiver is already gone.
     pub fn send(self, value: T) -> Result<(), T> {
         let inner = &self.inner;
-        if COMPLETE_BEFORE_VALUE.is_active() {
+        if CompleteBeforeValue.is_active() {
             // Planted: completes (and wakes) before the value is in its slot.
             inner.complete();
         }
         // Planted: a dropped receiver is not noticed, and the value is lost.
-        let check_receiver = !SEND_IGNORES_CLOSED.is_active();
+        let check_receiver = !SendIgnoresClosedReceiver.is_active();
         if check_receiver && inner.receiver_gone.load(Ordering::SeqCst) {
             return Err(value);
         }
@@ -150,7 +150,7 @@ impl<T> Future for Receiver<T> {
         if !inner.complete.load(Ordering::SeqCst) {
             *inner.waker.lock() = Some(cx.waker().clone());
             // The second check: a sender that completed since the first found no waker.
-            if SKIP_RECHECK.is_active() || !inner.complete.load(Ordering::SeqCst) {
+            if SkipRecheck.is_active() || !inner.complete.load(Ordering::SeqCst) {
                 inner.report(OneshotEvent::Parked);
                 return Poll::Pending;
             }

@@ -2,7 +2,7 @@
 //! [`EventMonitor`](pipecheck_properties::EventMonitor).
 
 use pipecheck_core::InvariantId;
-use pipecheck_properties::Invariant;
+use pipecheck_properties::{FnInvariant, Invariant};
 
 use crate::events::OneshotEvent;
 
@@ -16,7 +16,7 @@ pub const WAKE: InvariantId = InvariantId::new("oneshot-wake");
 
 /// Every invariant of the channel, fresh for one run.
 pub fn all() -> Vec<Box<dyn Invariant<OneshotEvent>>> {
-    vec![Box::new(Delivery::default()), Box::new(Wake::default())]
+    vec![Box::new(Delivery::default()), wake()]
 }
 
 /// Checks [`DELIVERY`].
@@ -69,39 +69,28 @@ impl Invariant<OneshotEvent> for Delivery {
     }
 }
 
-/// Checks [`WAKE`].
-#[derive(Debug, Default)]
-pub struct Wake {
-    /// The receiver parked, and no completion has woken it since.
-    parked: bool,
-    /// The sender completed and found no waker to wake.
-    completed_unwoken: bool,
-}
-
-impl Invariant<OneshotEvent> for Wake {
-    fn id(&self) -> InvariantId {
-        WAKE
-    }
-
-    fn statement(&self) -> &'static str {
-        "a parked receiver is woken: the sender never completes without waking a receiver that parks"
-    }
-
-    fn observe(&mut self, event: &OneshotEvent) -> Result<(), String> {
-        match *event {
-            OneshotEvent::NewChannel => *self = Wake::default(),
-            OneshotEvent::Parked => self.parked = true,
-            OneshotEvent::Completed { woke: true } => self.parked = false,
-            OneshotEvent::Completed { woke: false } => self.completed_unwoken = true,
-            _ => {}
-        }
-        if self.parked && self.completed_unwoken {
-            return Err("the receiver parked, but the sender completed without finding its waker: \
+/// Checks [`WAKE`] over one channel at a time; its state: the receiver parked and no
+/// completion has woken it since, and the sender completed without finding a waker.
+pub fn wake() -> Box<dyn Invariant<OneshotEvent>> {
+    let statement =
+        "a parked receiver is woken: the sender never completes without waking a receiver that parks";
+    let invariant =
+        FnInvariant::new(WAKE, statement, (false, false), |(parked, unwoken), event: &OneshotEvent| {
+            match *event {
+                OneshotEvent::NewChannel => (*parked, *unwoken) = (false, false),
+                OneshotEvent::Parked => *parked = true,
+                OneshotEvent::Completed { woke: true } => *parked = false,
+                OneshotEvent::Completed { woke: false } => *unwoken = true,
+                _ => {}
+            }
+            if *parked && *unwoken {
+                return Err("the receiver parked, but the sender completed without finding its waker: \
                         nothing will wake it (a lost wake-up)"
-                .to_owned());
-        }
-        Ok(())
-    }
+                    .to_owned());
+            }
+            Ok(())
+        });
+    invariant.boxed()
 }
 
 #[cfg(test)]
@@ -127,9 +116,9 @@ mod tests {
     #[test]
     fn wake_rejects_a_park_no_completion_will_wake_in_either_order() {
         use OneshotEvent::*;
-        assert!(run(&mut Wake::default(), &[Completed { woke: false }, Parked]).is_err());
-        assert!(run(&mut Wake::default(), &[Parked, Completed { woke: false }]).is_err());
-        assert!(run(&mut Wake::default(), &[Parked, Completed { woke: true }]).is_ok());
-        assert!(run(&mut Wake::default(), &[Completed { woke: true }, Parked]).is_ok());
+        assert!(run(&mut *wake(), &[Completed { woke: false }, Parked]).is_err());
+        assert!(run(&mut *wake(), &[Parked, Completed { woke: false }]).is_err());
+        assert!(run(&mut *wake(), &[Parked, Completed { woke: true }]).is_ok());
+        assert!(run(&mut *wake(), &[Completed { woke: true }, Parked]).is_ok());
     }
 }

@@ -6,12 +6,11 @@ use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::thread;
-use pipecheck_models::Scale;
 use pipecheck_models::{EventScenario, GeneratedScenarios, Target};
 use pipecheck_properties::EventMonitor;
 
 use crate::events::{OneshotEvent, OneshotObserver};
-use crate::faults::{COMPLETE_BEFORE_VALUE, SEND_IGNORES_CLOSED, SKIP_RECHECK};
+use crate::faults::ALL;
 use crate::model::{OneshotModel, OneshotOp};
 use crate::{channel_observed, invariants};
 
@@ -26,37 +25,34 @@ type Monitor = Arc<EventMonitor<OneshotEvent>>;
 
 /// The channel's scenarios.
 pub const SCENARIOS: &[EventScenario<OneshotEvent>] = &[
-    EventScenario {
-        name: "send-races-recv",
-        summary: "a thread sends one value while the receiver awaits it",
-        scale: Scale::Small,
-        body: send_races_recv,
-    },
-    EventScenario {
-        name: "drop-races-recv",
-        summary: "a thread drops the sender while the receiver awaits it",
-        scale: Scale::Small,
-        body: drop_races_recv,
-    },
-    EventScenario {
-        name: "many-rounds",
-        summary: "24 channels in turn, each raced by a sending (or dropping) thread and a receiving thread",
-        scale: Scale::Large,
-        body: many_rounds,
-    },
+    EventScenario::small(
+        "send-races-recv",
+        "a thread sends one value while the receiver awaits it",
+        send_races_recv,
+    ),
+    EventScenario::small(
+        "drop-races-recv",
+        "a thread drops the sender while the receiver awaits it",
+        drop_races_recv,
+    ),
+    EventScenario::large(
+        "many-rounds",
+        "24 channels in turn, each raced by a sending (or dropping) thread and a receiving thread",
+        many_rounds,
+    ),
 ];
 
 /// The channel as a target: what the engines, the traces tool and the campaign take.
 pub fn target() -> Target {
     Target::new("oneshot", "a one-shot channel with a waker (pipecheck's worked example)")
-        .faults(&[&SKIP_RECHECK, &COMPLETE_BEFORE_VALUE, &SEND_IGNORES_CLOSED])
+        .faults(ALL)
         .checked(invariants::all, SCENARIOS)
         .linearizable(OneshotModel, generated())
 }
 
 /// The generated scenarios of [`OneshotModel`]: for loom, one thread drops the
 /// receiver and then sends while another receives (shrinking finds
-/// `[DropReceiver]` ‖ `[Send(1)]` for [`SEND_IGNORES_CLOSED`]; the same thread doing both
+/// `[DropReceiver]` ‖ `[Send(1)]` for [`SendIgnoresClosedReceiver`](crate::faults::SendIgnoresClosedReceiver); the same thread doing both
 /// exposes it in every schedule, and the `recv` races for the receiver); for shuttle,
 /// 12 splits drawn from seed 1.
 pub fn generated() -> GeneratedScenarios<OneshotOp> {

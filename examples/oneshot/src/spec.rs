@@ -14,18 +14,19 @@
 //! ran, the sender is used, so every `recv` completes.
 
 use std::fmt;
+use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::sync::Mutex;
-use pipecheck_properties::linearizability::OpsSpec;
+use pipecheck_properties::linearizability::{OpsSpec, shared};
 use proptest::prelude::{Just, prop_oneof};
 use proptest::strategy::{BoxedStrategy, Strategy};
 
 use crate::model::{OneshotModel, OneshotOp, OneshotOutput, OneshotState};
 use crate::{Receiver, Sender, channel};
 
-/// The real object of the spec: a `u64` channel's two halves, each in a slot until an
-/// operation uses it.
+/// The real object of the spec, shared by every thread: a `u64` channel's two halves,
+/// each in a slot until an operation uses it (any thread may send, receive or drop).
 pub struct Halves {
     sender: Mutex<Option<Sender<u64>>>,
     receiver: Mutex<Option<Receiver<u64>>>,
@@ -45,14 +46,14 @@ impl OneshotOp {
 }
 
 impl OpsSpec for OneshotModel {
-    type Real = Halves;
+    type Handle = Arc<Halves>;
 
-    fn build(&self) -> Halves {
+    fn handles(&self, threads: usize) -> Vec<Arc<Halves>> {
         let (sender, receiver) = channel();
-        Halves { sender: Mutex::new(Some(sender)), receiver: Mutex::new(Some(receiver)) }
+        shared(Halves { sender: Mutex::new(Some(sender)), receiver: Mutex::new(Some(receiver)) }, threads)
     }
 
-    fn apply(&self, real: &Halves, input: &OneshotOp) -> OneshotOutput {
+    fn apply(&self, real: &mut Arc<Halves>, input: &OneshotOp) -> OneshotOutput {
         match *input {
             OneshotOp::Send(value) => {
                 let sender = real.sender.lock().take();

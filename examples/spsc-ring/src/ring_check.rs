@@ -1,10 +1,8 @@
-//! The ring verified: `ring-fifo` over its operations, three planted bugs, a sequential
-//! model whose generated scenarios pin pushes and closes to one thread and pops to another.
-use std::sync::{Arc, Mutex};
-
-use pipecheck_core::{InvariantId, primitive::thread};
+//! The ring verified: `ring-fifo` over its operations, three planted bugs, and a sequential
+//! model whose scenarios run pushes and closes on the producer's thread, pops on the consumer's.
+use pipecheck_core::InvariantId;
 use pipecheck_models::{EventScenario, GeneratedScenarios, SMALL_SCENARIO, Target};
-use pipecheck_properties::{EventMonitor, FnInvariant, linearizability::*};
+use pipecheck_properties::{FnInvariant, linearizability::*};
 use proptest::prelude::*;
 
 use crate::{Consumer, PopError, Producer, PushError, ring};
@@ -24,14 +22,14 @@ pipecheck_core::planted_faults! {
 /// Where a lost value shows: as `ring-fifo`, and as a history no order explains.
 const LOST: &[&str] = &["push-close-races-pops", SMALL_SCENARIO];
 
-/// A ring operation (the model's input; with its [`Out`], the scenarios' event).
+/// A ring operation: `push(value)` and `close()` on the producer, `pop()` on the consumer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
-    /// `push(value)` (producer).
+    /// `push(value)`.
     Push(u64),
-    /// `pop()` (consumer).
+    /// `pop()`.
     Pop,
-    /// `close()` (producer).
+    /// `close()`.
     Close,
 }
 /// What an operation returned.
@@ -43,9 +41,6 @@ pub enum Out {
     Pop(Result<u64, PopError>),
     /// `close` returned.
     Closed,
-}
-fn produce(tx: &mut Producer<u64>, op: Op) -> Out {
-    if let Op::Push(v) = op { Out::Push(tx.push(v)) } else { (tx.close(), Out::Closed).1 }
 }
 
 /// The ring as a sequential object of `capacity` slots; state: its values, and closed.
@@ -72,17 +67,15 @@ impl DeterministicModel for RingModel {
     }
 }
 impl OpsSpec for RingModel {
-    /// Each end behind a std lock only its role's thread takes: no edge between the two.
-    type Real = (Mutex<Producer<u64>>, Mutex<Consumer<u64>>);
-    fn build(&self) -> Self::Real {
-        let (tx, rx) = ring(self.0);
-        (Mutex::new(tx), Mutex::new(rx))
+    type Handle = Ends<Producer<u64>, Consumer<u64>>;
+    fn handles(&self, _threads: usize) -> Vec<Self::Handle> {
+        Ends::pair(ring(self.0))
     }
-    fn apply(&self, (tx, rx): &Self::Real, op: &Op) -> Out {
-        if *op == Op::Pop {
-            Out::Pop(rx.lock().unwrap().pop())
-        } else {
-            produce(&mut tx.lock().unwrap(), *op)
+    fn apply(&self, end: &mut Self::Handle, op: &Op) -> Out {
+        match (end, *op) {
+            (Ends::First(tx), Op::Push(v)) => Out::Push(tx.push(v)),
+            (Ends::First(tx), _) => (tx.close(), Out::Closed).1,
+            (Ends::Second(rx), _) => Out::Pop(rx.pop()),
         }
     }
     fn inputs(&self) -> BoxedStrategy<Op> {
@@ -91,20 +84,6 @@ impl OpsSpec for RingModel {
     fn role(&self, op: &Op) -> Option<usize> {
         Some(usize::from(*op == Op::Pop))
     }
-}
-
-fn race(m: &Arc<EventMonitor<(Op, Out)>>, capacity: usize, ops: &'static [Op], pops: usize) {
-    let ((mut tx, mut rx), mp, mc) = (ring(capacity), m.clone(), m.clone());
-    let producer = thread::spawn(move || {
-        ops.iter().for_each(|&op| mp.record_by("producer", (op, produce(&mut tx, op))))
-    });
-    // Both ends on spawned threads: loom's DPOR does not preempt the spawning thread for
-    // a thread that has not run yet.
-    let consumer = thread::spawn(move || {
-        (0..pops).for_each(|_| mc.record_by("consumer", (Op::Pop, Out::Pop(rx.pop()))))
-    });
-    producer.join().unwrap();
-    consumer.join().unwrap();
 }
 
 /// The ring as a pipecheck target.
@@ -130,14 +109,13 @@ pub fn target() -> Target {
     };
     let scenarios = &[
         EventScenario::small("push-close-races-pops", "2 slots: push 1, 2, close || pop x3", |m| {
-            race(m, 2, &[Op::Push(1), Op::Push(2), Op::Close], 3)
+            run_monitored(&RingModel(2), &[vec![Op::Push(1), Op::Push(2), Op::Close], vec![Op::Pop; 3]], m)
         }),
         EventScenario::small("wrap-around", "1 slot: push 1, 2 || pop x2", |m| {
-            race(m, 1, &[Op::Push(1), Op::Push(2)], 2)
+            run_monitored(&RingModel(1), &[vec![Op::Push(1), Op::Push(2)], vec![Op::Pop; 2]], m)
         }),
     ];
-    let generated =
-        GeneratedScenarios::new().small(vec![vec![Op::Push(1), Op::Close], vec![Op::Pop, Op::Pop]]);
+    let generated = GeneratedScenarios::new().small(vec![vec![Op::Push(1), Op::Close], vec![Op::Pop; 2]]);
     Target::new("spsc-ring", "a lock-free bounded SPSC ring")
         .faults(ALL)
         .checked(fifo, scenarios)

@@ -45,11 +45,11 @@ impl DeterministicModel for StackModel {
     }
 }
 impl OpsSpec for StackModel {
-    type Real = Stack<u64>;
-    fn build(&self) -> Stack<u64> {
-        Stack::new(self.0)
+    type Handle = Arc<Stack<u64>>;
+    fn handles(&self, threads: usize) -> Vec<Arc<Stack<u64>>> {
+        shared(Stack::new(self.0), threads)
     }
-    fn apply(&self, stack: &Stack<u64>, op: &Op) -> Out {
+    fn apply(&self, stack: &mut Arc<Stack<u64>>, op: &Op) -> Out {
         apply(stack, *op)
     }
     fn inputs(&self) -> BoxedStrategy<Op> {

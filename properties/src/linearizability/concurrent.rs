@@ -15,7 +15,6 @@
 use std::fmt;
 use std::sync::Arc as StdArc;
 
-use pipecheck_core::primitive::sync::Arc;
 use pipecheck_core::primitive::thread;
 use proptest::collection::vec;
 use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
@@ -27,7 +26,7 @@ use super::ops_spec::OpsSpec;
 use super::outcome::{Budget, Linearization};
 use super::recorder::Recorder;
 use super::seeded::seeded_runner;
-use crate::Execution;
+use crate::{EventMonitor, Execution};
 
 /// The size of generated concurrent scenarios: 2 to `max_threads` threads, each with 1
 /// to `max_ops` operations (as [`OpsSpec::thread_ops`] counts them).
@@ -158,8 +157,9 @@ pub fn fixed_scenarios<S: OpsSpec>(
         .collect()
 }
 
-/// One run of `threads`: builds the real object, spawns one facade thread per list,
-/// each applying its operations in order while a [`Recorder`] stamps them (and records
+/// One run of `threads`: takes fresh [handles](OpsSpec::handles), spawns one facade
+/// thread per list (with its handle), each applying its operations in order while a
+/// [`Recorder`] stamps them (and records
 /// the spawn and join edges), joins them, and checks the history with
 /// [`ensure_linearizable`]: in real time under shuttle and on `std` threads, by program
 /// order and spawn/join under loom (see [`Recorder`]). Call it inside a loom model or a
@@ -185,34 +185,93 @@ pub fn run_concurrent_logged<S: OpsSpec>(
     threads: &[Vec<S::Input>],
     log: &StdArc<OpsLog>,
 ) -> Linearization {
+    let mut main = Recorder::new().thread(threads.len());
+    let forks: Vec<_> = (0..threads.len()).map(|index| (index, main.fork(index))).collect();
+    let ops = log.clone();
+    let logs = run_threads(spec, threads, forks, move |spec, (index, log), handle, input| {
+        let call = log.invoke(input.clone());
+        ops.note(Some(*index), format!("{input:?} …"));
+        let output = spec.apply(handle, input);
+        ops.note(Some(*index), spec.describe(input, Some(&output)));
+        log.respond(call, output);
+    });
+    logs.into_iter().for_each(|(_, log)| main.join(log));
+    ensure_linearizable(spec, &Recorder::history([main]), Budget::default())
+}
+
+/// One run of `threads` with each operation's `(input, output)` recorded to `monitor`
+/// (by task `thread <i>`), whose invariants check them as they come: fixed operation
+/// lists of a spec as the body of an event scenario (pipecheck-models'
+/// `EventScenario`), with no linearizability check of their own.
+///
+/// # Examples
+///
+/// ```no_run
+/// # fn demo<S: pipecheck_properties::linearizability::OpsSpec>(spec: S, threads: Vec<Vec<S::Input>>) {
+/// use pipecheck_properties::EventMonitor;
+/// use pipecheck_properties::linearizability::run_monitored;
+///
+/// run_monitored(&spec, &threads, &EventMonitor::new(Vec::new()));
+/// # }
+/// ```
+///
+/// # Panics
+///
+/// With the monitor's [`Violation`](pipecheck_core::Violation) at the first event an
+/// invariant rejects; otherwise as [`run_concurrent`].
+pub fn run_monitored<S: OpsSpec>(
+    spec: &S,
+    threads: &[Vec<S::Input>],
+    monitor: &StdArc<EventMonitor<(S::Input, S::Output)>>,
+) {
+    const TASKS: [&str; 4] = ["thread 0", "thread 1", "thread 2", "thread 3"];
+    let monitor = monitor.clone();
+    run_threads(spec, threads, (0..threads.len()).collect(), move |spec, index, handle, input| {
+        let output = spec.apply(handle, input);
+        monitor.record_by(TASKS.get(*index).unwrap_or(&"thread"), (input.clone(), output));
+    });
+}
+
+/// Spawns one facade thread per list of `threads`, each applying its operations in order
+/// through its [handle](OpsSpec::handles) with `apply` and its `context` (from `contexts`,
+/// one per thread), joins them, drops the handles, and returns the contexts in order. A
+/// thread past the last handle has no operations and runs empty (as in a split whose
+/// operations all have roles).
+fn run_threads<S: OpsSpec, C: Send + 'static>(
+    spec: &S,
+    threads: &[Vec<S::Input>],
+    contexts: Vec<C>,
+    apply: impl Fn(&S, &mut C, &mut S::Handle, &S::Input) + Clone + Send + 'static,
+) -> Vec<C> {
     assert!(
         pinned(spec, threads),
         "the scenario {threads:?} runs an operation off its role's thread (OpsSpec::role)"
     );
-    let mut main = Recorder::new().thread(threads.len());
-    let real = Arc::new(spec.build());
-    let handles: Vec<_> = threads
+    let mut handles = spec.handles(threads.len()).into_iter();
+    let spawned: Vec<_> = threads
         .iter()
-        .enumerate()
-        .map(|(index, inputs)| {
-            let (spec, real, inputs, ops) = (spec.clone(), real.clone(), inputs.clone(), log.clone());
-            let mut log = main.fork(index);
+        .zip(contexts)
+        .map(|(inputs, mut context)| {
+            let mut handle = handles.next();
+            assert!(
+                handle.is_some() || inputs.is_empty(),
+                "OpsSpec::handles gave no handle for the thread of {inputs:?}"
+            );
+            let (spec, inputs, apply) = (spec.clone(), inputs.clone(), apply.clone());
             thread::spawn(move || {
-                for input in inputs {
-                    let call = log.invoke(input.clone());
-                    ops.note(Some(index), format!("{input:?} …"));
-                    let output = spec.apply(&real, &input);
-                    ops.note(Some(index), spec.describe(&input, Some(&output)));
-                    log.respond(call, output);
+                if let Some(handle) = &mut handle {
+                    inputs.iter().for_each(|input| apply(&spec, &mut context, handle, input));
                 }
-                log
+                (context, handle)
             })
         })
         .collect();
-    for handle in handles {
-        main.join(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-    }
-    ensure_linearizable(spec, &Recorder::history([main]), Budget::default())
+    let joined: Vec<_> = spawned
+        .into_iter()
+        .map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        .collect();
+    // The handles go last, after every thread ran (as one shared object would).
+    joined.into_iter().map(|(context, _handle)| context).collect()
 }
 
 /// `threads` as an [`Execution`]: [`run_concurrent`] for any engine.

@@ -60,7 +60,7 @@ pub use check::{check, check_report};
 pub use completion_model::{CompletionModel, CompletionOp, CompletionOutput, Slot};
 pub use concurrent::{
     ConcurrentConfig, ConcurrentFailure, ConcurrentShape, concurrent_execution, concurrent_scenarios,
-    fixed_scenarios, run_concurrent, run_concurrent_logged, shrink_concurrent,
+    fixed_scenarios, run_concurrent, run_concurrent_logged, run_monitored, shrink_concurrent,
 };
 pub use deterministic::DeterministicModel;
 pub use ensure::{HTML_DIR_VAR, ensure_linearizable};
@@ -70,7 +70,7 @@ pub use model::SequentialModel;
 pub use mutex_model::{MutexModel, MutexOp};
 pub use mutex_spec::{MutexSpec, SharedMutex};
 pub use ops_log::OpsLog;
-pub use ops_spec::OpsSpec;
+pub use ops_spec::{Ends, OpsSpec, shared};
 pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};
 pub use pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
 pub use recorder::{Invoked, Recorder, ThreadLog};

@@ -8,6 +8,7 @@
 //! borrows a mutex leaked for the run: one small allocation per execution.
 
 use std::fmt;
+use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
 use pipecheck_core::primitive::sync::Mutex;
@@ -18,7 +19,7 @@ use proptest::strategy::{BoxedStrategy, Strategy};
 
 use super::model::SequentialModel;
 use super::mutex_model::{MutexModel, MutexOp};
-use super::ops_spec::OpsSpec;
+use super::ops_spec::{OpsSpec, shared};
 
 /// The async mutex as an [`OpsSpec`], with the planted bugs in `faults` switched on.
 ///
@@ -45,7 +46,8 @@ use super::ops_spec::OpsSpec;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MutexSpec;
 
-/// The real object of a [`MutexSpec`]: a mutex and the slot of its current guard.
+/// The real object of a [`MutexSpec`], shared by every thread: a mutex and the slot of
+/// its current guard.
 pub struct SharedMutex {
     mutex: &'static AsyncMutex<()>,
     held: Mutex<Option<AsyncMutexGuard<'static, ()>>>,
@@ -91,14 +93,14 @@ impl SequentialModel for MutexSpec {
 }
 
 impl OpsSpec for MutexSpec {
-    type Real = SharedMutex;
+    type Handle = Arc<SharedMutex>;
 
-    fn build(&self) -> SharedMutex {
+    fn handles(&self, threads: usize) -> Vec<Arc<SharedMutex>> {
         let mutex = Box::leak(Box::new(AsyncMutex::new(())));
-        SharedMutex { mutex, held: Mutex::new(None) }
+        shared(SharedMutex { mutex, held: Mutex::new(None) }, threads)
     }
 
-    fn apply(&self, real: &SharedMutex, input: &MutexOp) -> bool {
+    fn apply(&self, real: &mut Arc<SharedMutex>, input: &MutexOp) -> bool {
         match input {
             MutexOp::Lock => {
                 real.hold(block_on(real.mutex.lock()));

@@ -25,6 +25,7 @@
 //! wake-up), which loom and shuttle report as such.
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
 use proptest::collection::vec;
 use proptest::strategy::{BoxedStrategy, Strategy};
@@ -32,7 +33,7 @@ use proptest::strategy::{BoxedStrategy, Strategy};
 use super::model::SequentialModel;
 
 /// A sequential model, the real object it specifies, and how to generate and apply
-/// operations to it.
+/// operations to it through each thread's handle.
 ///
 /// The real object is built on pipecheck's sync facade (`pipecheck_core::primitive`),
 /// so the same spec runs on `std` threads, under loom and under shuttle. A planted
@@ -46,8 +47,10 @@ use super::model::SequentialModel;
 // Under loom and shuttle the facade only works inside a model: compile only.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+/// use std::sync::Arc;
+///
 /// use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
-/// use pipecheck_properties::linearizability::{DeterministicModel, OpsSpec, SequenceConfig, check_sequences};
+/// use pipecheck_properties::linearizability::{DeterministicModel, OpsSpec, SequenceConfig, check_sequences, shared};
 /// use proptest::prelude::*;
 ///
 /// #[derive(Clone, Debug)]
@@ -62,9 +65,9 @@ use super::model::SequentialModel;
 /// }
 ///
 /// impl OpsSpec for Counter {
-///     type Real = AtomicU64;
-///     fn build(&self) -> AtomicU64 { AtomicU64::new(0) }
-///     fn apply(&self, real: &AtomicU64, add: &u64) -> u64 {
+///     type Handle = Arc<AtomicU64>; // every thread shares the one counter
+///     fn handles(&self, threads: usize) -> Vec<Arc<AtomicU64>> { shared(AtomicU64::new(0), threads) }
+///     fn apply(&self, real: &mut Arc<AtomicU64>, add: &u64) -> u64 {
 ///         real.fetch_add(*add, Ordering::SeqCst) + add
 ///     }
 ///     fn inputs(&self) -> BoxedStrategy<u64> { (0..10u64).boxed() }
@@ -78,9 +81,11 @@ use super::model::SequentialModel;
 /// * [`apply`](OpsSpec::apply) runs exactly one operation, and its output is what
 ///   [`step`](SequentialModel::step) checks: report errors as outputs
 ///   (`Err(value)` back from a send), so that they are compared too.
-/// * [`apply`](OpsSpec::apply) is called from several threads on one shared real
-///   object: synchronization it adds (e.g. a lock around a handle it takes out) is
-///   synchronization the checked code gets for free, so keep it to handing out handles.
+/// * Each thread of a run owns its [`Handle`](OpsSpec::Handle) and
+///   [`apply`](OpsSpec::apply) gets it `&mut`: a spec whose operations run on any thread
+///   shares one object (`Arc<T>` from [`shared`], as above); a spec with [roles](OpsSpec::role) gives
+///   each role's thread its own end, with no lock around it ([`Ends`] for two roles).
+///   Synchronization a handle adds is synchronization the checked code gets for free.
 /// * [`enabled`](OpsSpec::enabled) must be `true` wherever the operation returns
 ///   without another thread's help, and [`deadlock_free`](OpsSpec::deadlock_free) must
 ///   reject every split that can block forever on a correct implementation; both are
@@ -89,15 +94,21 @@ use super::model::SequentialModel;
 pub trait OpsSpec:
     SequentialModel<Input: Send + Sync + 'static, Output: Send + 'static> + Clone + Debug + Send + Sync + 'static
 {
-    /// The real object under test, shared by the threads of a concurrent run.
-    type Real: Send + Sync + 'static;
+    /// One thread's access to the real object: the object itself shared (`Arc<T>`) when
+    /// operations run on any thread, or one role's own end (see [`role`](OpsSpec::role)).
+    type Handle: Send + 'static;
 
-    /// A fresh real object, in the state [`init`](SequentialModel::init) describes.
-    fn build(&self) -> Self::Real;
+    /// Handles to a fresh real object, in the state [`init`](SequentialModel::init)
+    /// describes, for a run of `threads` threads: thread `i` gets the `i`-th. Without
+    /// roles, `threads` clones of one shared object ([`shared`]); with roles, one handle per role
+    /// whatever `threads` (thread `role` gets the `role`-th; a thread past the last
+    /// handle must have no operations). A single-thread sequence asks for one handle and
+    /// applies each operation to its role's handle.
+    fn handles(&self, threads: usize) -> Vec<Self::Handle>;
 
-    /// Runs `input` on `real` and returns what it returned (it may block, e.g. through
-    /// `pipecheck_core::primitive::future::block_on`).
-    fn apply(&self, real: &Self::Real, input: &Self::Input) -> Self::Output;
+    /// Runs `input` through `handle` and returns what it returned (it may block, e.g.
+    /// through `pipecheck_core::primitive::future::block_on`).
+    fn apply(&self, handle: &mut Self::Handle, input: &Self::Input) -> Self::Output;
 
     /// The generated operations (shrinking towards the simplest).
     fn inputs(&self) -> BoxedStrategy<Self::Input>;
@@ -119,8 +130,9 @@ pub trait OpsSpec:
     /// default: `None`, any thread). A structure whose types allow one caller per side,
     /// such as a single-producer single-consumer queue, gives its producer operations
     /// one role and its consumer operations another: generated scenarios then run each
-    /// role's operations on thread `role`, in program order, with no lock around the
-    /// structure (a lock would add the synchronization the check is looking for).
+    /// role's operations on thread `role`, in program order, through that thread's own
+    /// [handle](OpsSpec::handles) with no lock around it (a lock would add the
+    /// synchronization the check is looking for).
     /// [`run_concurrent`](super::run_concurrent) refuses a split that breaks it.
     fn role(&self, input: &Self::Input) -> Option<usize> {
         let _ = input;
@@ -134,4 +146,47 @@ pub trait OpsSpec:
         let _ = threads;
         true
     }
+}
+
+/// The handle of one thread of a spec with two [roles](OpsSpec::role), such as a
+/// single-producer single-consumer queue's producer (role 0) and consumer (role 1).
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_properties::linearizability::Ends;
+///
+/// let ends: Vec<Ends<&str, u8>> = Ends::pair(("producer", 1));
+/// assert!(matches!(ends[..], [Ends::First("producer"), Ends::Second(1)]));
+/// ```
+#[derive(Debug)]
+pub enum Ends<A, B> {
+    /// Role 0's end (thread 0).
+    First(A),
+    /// Role 1's end (thread 1).
+    Second(B),
+}
+
+impl<A, B> Ends<A, B> {
+    /// The two ends of one object as [`OpsSpec::handles`] returns them: `[First, Second]`.
+    pub fn pair((first, second): (A, B)) -> Vec<Ends<A, B>> {
+        vec![Ends::First(first), Ends::Second(second)]
+    }
+}
+
+/// `threads` handles to one shared `object`, as [`OpsSpec::handles`] returns them for a
+/// spec whose operations run on any thread.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// let handles = pipecheck_properties::linearizability::shared(7u8, 3);
+/// assert_eq!(handles.len(), 3);
+/// assert!(Arc::ptr_eq(&handles[0], &handles[2]));
+/// ```
+pub fn shared<T>(object: T, threads: usize) -> Vec<Arc<T>> {
+    let object = Arc::new(object);
+    vec![object; threads]
 }

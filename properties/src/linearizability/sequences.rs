@@ -133,13 +133,14 @@ pub fn check_sequences<S: OpsSpec>(
     }
 }
 
-/// Applies `sequence` to a fresh real object; the operations applied and skipped.
+/// Applies `sequence` to a fresh real object, each operation through its role's handle;
+/// the operations applied and skipped.
 fn run_sequence<S: OpsSpec>(
     spec: &S,
     sequence: &[S::Input],
     seed: u64,
 ) -> Result<(u64, u64), SequenceMismatch<S::Input, S::Output>> {
-    let real = spec.build();
+    let mut handles = spec.handles(1);
     let mut state = spec.init();
     let (mut applied, mut skipped) = (0, 0);
     for (index, input) in sequence.iter().enumerate() {
@@ -147,7 +148,9 @@ fn run_sequence<S: OpsSpec>(
             skipped += 1;
             continue;
         }
-        let observed = spec.apply(&real, input);
+        let role = spec.role(input).unwrap_or(0);
+        let handle = handles.get_mut(role).expect("OpsSpec::handles gave a handle per role");
+        let observed = spec.apply(handle, input);
         applied += 1;
         match spec.step(&state, input, &observed) {
             Some(next) => state = next,

@@ -8,12 +8,13 @@
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
 use pipecheck_core::{InvariantId, Violation, fault};
 use pipecheck_properties::linearizability::{
-    ConcurrentConfig, ConcurrentShape, DeterministicModel, MutexOp, MutexSpec, OpsSpec, SequenceConfig,
-    check_sequences, fixed_scenarios, run_concurrent, shrink_concurrent,
+    ConcurrentConfig, ConcurrentShape, DeterministicModel, Ends, MutexOp, MutexSpec, OpsSpec, SequenceConfig,
+    check_sequences, fixed_scenarios, run_concurrent, run_monitored, shared, shrink_concurrent,
 };
 use proptest::prelude::*;
 
@@ -39,13 +40,13 @@ impl DeterministicModel for Counter {
 }
 
 impl OpsSpec for Counter {
-    type Real = AtomicU64;
+    type Handle = Arc<AtomicU64>;
 
-    fn build(&self) -> AtomicU64 {
-        AtomicU64::new(0)
+    fn handles(&self, threads: usize) -> Vec<Arc<AtomicU64>> {
+        shared(AtomicU64::new(0), threads)
     }
 
-    fn apply(&self, real: &AtomicU64, add: &u64) -> u64 {
+    fn apply(&self, real: &mut Arc<AtomicU64>, add: &u64) -> u64 {
         let old = real.fetch_add(*add, Ordering::SeqCst);
         if self.returns_old { old } else { old + add }
     }
@@ -133,4 +134,90 @@ fn fixed_scenarios_are_reproducible_and_keep_the_spec_rule() {
     }
     // The rule rejects a thread that locks twice without unlocking.
     assert!(!spec.deadlock_free(&[vec![MutexOp::Lock, MutexOp::Lock], vec![MutexOp::TryLock]]));
+}
+
+/// A total with two roles: role 0 adds through its own end, role 1 reads through its own.
+/// `apply` panics when an operation reaches the other role's end.
+#[derive(Clone, Debug)]
+struct Roles;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RoleOp {
+    Add(u64),
+    Read,
+}
+
+impl DeterministicModel for Roles {
+    type State = u64;
+    type Input = RoleOp;
+    type Output = u64;
+
+    fn initial(&self) -> u64 {
+        0
+    }
+
+    fn run(&self, total: &u64, op: &RoleOp) -> (u64, u64) {
+        let next = if let RoleOp::Add(n) = op { total + n } else { *total };
+        (next, next)
+    }
+}
+
+impl OpsSpec for Roles {
+    type Handle = Ends<Arc<AtomicU64>, Arc<AtomicU64>>;
+
+    fn handles(&self, _threads: usize) -> Vec<Self::Handle> {
+        let total = Arc::new(AtomicU64::new(0));
+        Ends::pair((total.clone(), total))
+    }
+
+    fn apply(&self, end: &mut Self::Handle, op: &RoleOp) -> u64 {
+        match (end, op) {
+            (Ends::First(total), RoleOp::Add(n)) => total.fetch_add(*n, Ordering::SeqCst) + n,
+            (Ends::Second(total), RoleOp::Read) => total.load(Ordering::SeqCst),
+            (_, op) => panic!("{op:?} reached the other role's end"),
+        }
+    }
+
+    fn inputs(&self) -> BoxedStrategy<RoleOp> {
+        prop_oneof![(0..5u64).prop_map(RoleOp::Add), Just(RoleOp::Read)].boxed()
+    }
+
+    fn role(&self, op: &RoleOp) -> Option<usize> {
+        Some(usize::from(*op == RoleOp::Read))
+    }
+}
+
+#[test]
+fn each_role_runs_on_its_own_end_in_sequences_and_in_every_generated_split() {
+    check_sequences(&Roles, &SequenceConfig::default()).unwrap();
+    for threads in fixed_scenarios(&Roles, ConcurrentShape::LARGE, 1, 32) {
+        assert!(threads[2..].iter().all(Vec::is_empty), "every operation has a role: {threads:?}");
+        run_concurrent(&Roles, &threads);
+    }
+}
+
+#[test]
+fn a_split_that_breaks_the_roles_is_refused() {
+    let refused = catch_unwind(|| run_concurrent(&Roles, &[vec![RoleOp::Read], vec![RoleOp::Add(1)]]));
+    let message = pipecheck_properties::panic_message(refused.unwrap_err().as_ref());
+    assert!(message.contains("off its role's thread"), "{message}");
+}
+
+#[test]
+fn run_monitored_records_each_operation_for_the_event_invariants() {
+    use pipecheck_properties::{EventMonitor, FnInvariant};
+    let statement = "a read sees the total after some prefix of the adds (0, 2 or 5)";
+    let id = InvariantId::new("reads-a-prefix");
+    let invariant = FnInvariant::new(id, statement, 0usize, |events, event: &(RoleOp, u64)| {
+        *events += 1;
+        match *event {
+            (RoleOp::Read, seen) if ![0, 2, 5].contains(&seen) => Err(format!("read {seen}")),
+            _ => Ok(()),
+        }
+    });
+    let counted =
+        invariant.with_finish(|events| (*events == 3).then_some(()).ok_or(format!("{events} events")));
+    let monitor = EventMonitor::new(vec![counted.boxed()]);
+    run_monitored(&Roles, &[vec![RoleOp::Add(2), RoleOp::Add(3)], vec![RoleOp::Read]], &monitor);
+    monitor.finish().unwrap();
 }

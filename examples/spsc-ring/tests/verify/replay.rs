@@ -80,7 +80,8 @@ fn the_lost_close_replays_with_the_stale_tail_load_and_no_target_event() {
     eprintln!("{table}");
     let row = format!("load Acq → {read} @ring.rs:{tail_load}");
     let header = table.lines().next().expect("header");
-    let column = header.split('|').position(|h| h.contains("(consumer)")).expect("a consumer column");
+    // The consumer runs on thread 1, its role's (`RingModel::role`).
+    let column = header.split('|').position(|h| h.contains("(thread 1)")).expect("a consumer column");
     assert!(
         table.lines().any(|l| l.split('|').nth(column).is_some_and(|cell| cell.trim() == row)),
         "`{row}` in the consumer's column:\n{table}"

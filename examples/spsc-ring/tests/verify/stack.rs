@@ -1,15 +1,9 @@
-use spsc_ring::stack_check::target;
+use spsc_ring::stack_check::{StackModel, target};
 
 /// Every scenario clean and every planted bug caught as its invariant: under loom (each
-/// in a child process, bound 3), under shuttle (random and PCT), or on threads.
+/// in a child process, bound 3, 12 nodes: no Full while a pop is in flight), under
+/// shuttle (random and PCT), or on threads (3 nodes: sequences that fill it).
 #[test]
 fn every_run_of_the_stack() {
-    #[cfg(feature = "loom")]
-    pipecheck_models::loom_harness::check_target_all(&target(), 3);
-    #[cfg(feature = "loom")]
-    pipecheck_models::loom_harness::check_generated(spsc_ring::stack_check::StackModel(12), 12, 3);
-    #[cfg(feature = "shuttle")]
-    pipecheck_models::engine::shuttle::check_target_all(&target(), 1, 300);
-    #[cfg(not(any(feature = "loom", feature = "shuttle")))]
-    super::on_threads(&target(), spsc_ring::stack_check::StackModel(3));
+    pipecheck_models::verify_target(&target(), StackModel(if cfg!(feature = "loom") { 12 } else { 3 }), 3);
 }

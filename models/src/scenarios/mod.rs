@@ -20,6 +20,7 @@ mod read_at_least;
 mod reader_gone;
 mod reset;
 mod segment_reuse;
+pub mod spin_wait;
 mod tentative_cancel;
 
 use crate::Scenario;
@@ -41,6 +42,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(reset::SCENARIOS);
     all.extend_from_slice(only_wake::SCENARIOS);
     all.extend_from_slice(outcomes::SCENARIOS);
+    all.extend_from_slice(spin_wait::SCENARIOS);
     all.extend_from_slice(flush_cancel::SCENARIOS);
     all.extend_from_slice(fast_flush::SCENARIOS);
     all.extend_from_slice(crate::primitives::SCENARIOS);

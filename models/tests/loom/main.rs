@@ -17,6 +17,7 @@ mod generated;
 mod linearizable;
 mod pool;
 mod primitives;
+mod progress;
 mod read_at_least;
 mod reader_gone;
 mod reset;

@@ -79,12 +79,17 @@ fn note_slow(location: &'static Location<'static>) {
 
 /// Forgets the waits noted on this thread: an engine calls it as an execution starts.
 pub fn reset() {
-    WAITS.with(|waits| waits.borrow_mut().clear());
+    WAITS.with(|waits| {
+        if let Ok(mut waits) = waits.try_borrow_mut() {
+            waits.clear();
+        }
+    });
 }
 
 /// The waits noted on this thread since the last [`reset`], most frequent first.
 pub fn waits() -> Vec<Wait> {
-    let mut waits = WAITS.with(|waits| waits.borrow().clone());
+    // `try_borrow`: a panic hook reads them, possibly while a note is being taken.
+    let mut waits = WAITS.with(|waits| waits.try_borrow().map(|w| w.clone()).unwrap_or_default());
     waits.sort_by_key(|w| std::cmp::Reverse(w.waits));
     waits
 }

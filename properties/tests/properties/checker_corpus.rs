@@ -25,6 +25,7 @@ fn each_planted_checker_bug_flips_the_entries_it_should() {
     let corpus = Corpus::builtin().unwrap_or_else(|e| panic!("{e}"));
     let reorder = faults::CheckerAcceptsReorder.activate(|| corpus.check());
     let flips = flipped(&reorder);
+    eprintln!("CheckerAcceptsReorder flips {} entries: {flips:?}", flips.len());
     for name in ["sequential-stale-read", "porcupine-register-bad", "causal-ordered-stale-read"] {
         assert!(flips.contains(&name), "CheckerAcceptsReorder left `{name}` alone: {flips:?}");
     }
@@ -36,6 +37,7 @@ fn each_planted_checker_bug_flips_the_entries_it_should() {
 
     let pending = faults::CheckerNeverPlacesPending.activate(|| corpus.check());
     let flips = flipped(&pending);
+    eprintln!("CheckerNeverPlacesPending flips {} entries: {flips:?}", flips.len());
     for name in ["pending-write-observed", "indeterminate-write-observed", "queue-pending-enqueue-observed"] {
         assert!(flips.contains(&name), "CheckerNeverPlacesPending left `{name}` alone: {flips:?}");
     }

@@ -220,8 +220,8 @@ impl std::error::Error for CorpusError {}
 /// ```
 /// use pipecheck_properties::linearizability::corpus::{Corpus, Expected};
 ///
+/// // A read that began after a write returned must see it.
 /// let text = "\
-/// # a read that began after a write returned must see it
 /// stale-read  non-linearizable  register | 0 0..10 write 1 -> ok ; 1 20..30 read -> 0
 /// fresh-read  linearizable      register | 0 0..10 write 1 -> ok ; 1 20..30 read -> 1
 /// ";

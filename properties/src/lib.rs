@@ -77,7 +77,9 @@ pub use proptest_support::{Regressions, Reported, reported};
 pub use reference::ReferenceModel;
 pub use registry::{INVARIANT_IDS, registry, statements};
 pub use run_log::{Row, RunLog, describe};
-pub use verdict::{FailureKind, ModelMismatch, Verdict, classify, first_line, panic_message};
+pub use verdict::{
+    FailureKind, LIVELOCK_WAITS, ModelMismatch, Verdict, classify, first_line, livelock, panic_message,
+};
 
 /// README's Rust examples, compiled and run as doctests (not under loom or shuttle: their
 /// sync primitives only work inside a model or a shuttle test, and the examples build

@@ -16,7 +16,7 @@ use std::io::Write;
 use std::sync::Once;
 
 use crate::Violation;
-use crate::verdict::{FailureKind, ModelMismatch, classify, panic_message};
+use crate::verdict::{FailureKind, ModelMismatch, classify, livelock, panic_message};
 
 struct Captured {
     quiet: bool,
@@ -40,7 +40,10 @@ pub(crate) fn install() {
                 let Ok(mut c) = c.try_borrow_mut() else { return Some(true) };
                 let captured = c.as_mut()?;
                 if captured.first.is_none() {
-                    let kind = classify(info.payload(), location.clone());
+                    // The engines panic at their step bound inside the running thread,
+                    // where the failing execution's waits are still noted.
+                    let waits = pipecheck_core::primitive::progress::waits();
+                    let kind = livelock(classify(info.payload(), location.clone()), waits);
                     if let Some(report) = captured.on_first {
                         report(&kind);
                     }

@@ -8,6 +8,7 @@
 use std::any::Any;
 use std::fmt;
 
+use pipecheck_core::primitive::progress::Wait;
 use pipecheck_core::{InvariantId, Violation};
 
 /// The result of checking a target under an engine.
@@ -54,8 +55,19 @@ pub enum FailureKind {
     },
     /// The real pipe did something other than the reference model predicts.
     ModelMismatch(ModelMismatch),
-    /// An execution ran past the engine's step bound (a livelock or an unfair spin).
+    /// An execution ran past the engine's step bound (shuttle's `max_steps`, loom's
+    /// branch limit) with no thread seen waiting over and over: a long execution, or a
+    /// spin the facade does not see (see [`FailureKind::Livelock`]).
     StepBound {
+        /// The engine's report.
+        detail: String,
+    },
+    /// An execution ran past the engine's step bound while threads kept waiting for
+    /// another's progress (`yield_now`, `spin_loop` through the facade) that never came:
+    /// a livelock (**progress**).
+    Livelock {
+        /// The threads that kept running, most waits first: which, how often, where.
+        spinning: Vec<Wait>,
         /// The engine's report.
         detail: String,
     },
@@ -75,19 +87,21 @@ pub enum FailureKind {
 
 impl FailureKind {
     /// The invariant this failure counts as breaking: the violated one; a deadlock is a
-    /// lost wakeup (**no-lost-wakeup**) and a loom causality violation a data race
-    /// (**no-data-race**); any other failure names no invariant.
+    /// lost wakeup (**no-lost-wakeup**), a loom causality violation a data race
+    /// (**no-data-race**) and a livelock a lack of **progress**; any other failure
+    /// names no invariant.
     pub fn invariant(&self) -> Option<InvariantId> {
         match self {
             FailureKind::InvariantViolated(violation) => Some(violation.invariant),
             FailureKind::Deadlock { .. } => Some(InvariantId::NO_LOST_WAKEUP),
             FailureKind::DataRace { .. } => Some(InvariantId::NO_DATA_RACE),
+            FailureKind::Livelock { .. } => Some(InvariantId::PROGRESS),
             _ => None,
         }
     }
 
     /// The kind's stable name: `invariant-violated`, `deadlock`, `data-race`,
-    /// `model-mismatch`, `step-bound`, `panic` or `timeout`.
+    /// `model-mismatch`, `step-bound`, `livelock`, `panic` or `timeout`.
     pub fn kind(&self) -> &'static str {
         match self {
             FailureKind::InvariantViolated(_) => "invariant-violated",
@@ -95,6 +109,7 @@ impl FailureKind {
             FailureKind::DataRace { .. } => "data-race",
             FailureKind::ModelMismatch(_) => "model-mismatch",
             FailureKind::StepBound { .. } => "step-bound",
+            FailureKind::Livelock { .. } => "livelock",
             FailureKind::Panic { .. } => "panic",
             FailureKind::Timeout { .. } => "timeout",
         }
@@ -110,6 +125,7 @@ impl FailureKind {
             FailureKind::DataRace { .. } => format!("data race → {}", InvariantId::NO_DATA_RACE),
             FailureKind::ModelMismatch(_) => "model mismatch".to_owned(),
             FailureKind::StepBound { .. } => "step bound".to_owned(),
+            FailureKind::Livelock { .. } => format!("livelock → {}", InvariantId::PROGRESS),
             FailureKind::Panic { message, .. } => format!("panic: {}", first_line(message)),
             FailureKind::Timeout { .. } => "timeout".to_owned(),
         }
@@ -126,6 +142,15 @@ impl fmt::Display for FailureKind {
             FailureKind::DataRace { detail } => write!(f, "data race: {detail}"),
             FailureKind::ModelMismatch(mismatch) => write!(f, "{mismatch}"),
             FailureKind::StepBound { detail } => write!(f, "step bound exceeded: {detail}"),
+            FailureKind::Livelock { spinning, detail } => {
+                let spinning: Vec<String> = spinning.iter().map(Wait::to_string).collect();
+                write!(
+                    f,
+                    "livelock (no progress): kept running, waiting for progress that never came: {}; {}",
+                    spinning.join(", "),
+                    first_line(detail)
+                )
+            }
             FailureKind::Panic { message, location: Some(at) } => write!(f, "panic at {at}: {message}"),
             FailureKind::Panic { message, location: None } => write!(f, "panic: {message}"),
             FailureKind::Timeout { detail } => write!(f, "timeout: {detail}"),
@@ -178,8 +203,10 @@ impl fmt::Display for ModelMismatch {
 ///
 /// Checkers raise typed payloads ([`Violation`], [`ModelMismatch`], a [`FailureKind`]),
 /// which are taken as they are. The engines' own failures arrive as text, and only
-/// theirs is read here: loom's `deadlock; threads = …` and `Causality violation: …`,
-/// shuttle's `deadlock! blocked tasks: […]` and `exceeded max_steps bound …`. Anything
+/// theirs is read here: loom's `deadlock; threads = …`, `Causality violation: …` and
+/// `Model exceeded maximum number of branches …`, shuttle's `deadlock! blocked tasks:
+/// […]` and `exceeded max_steps bound …` (the last two are [`FailureKind::StepBound`],
+/// which [`livelock`] turns into [`FailureKind::Livelock`] when threads kept waiting). Anything
 /// else is a [`FailureKind::Panic`] at `location`.
 pub fn classify(payload: &(dyn Any + Send), location: Option<String>) -> FailureKind {
     if let Some(violation) = payload.downcast_ref::<Violation>() {
@@ -200,10 +227,34 @@ pub fn classify(payload: &(dyn Any + Send), location: Option<String>) -> Failure
         FailureKind::Deadlock { detail: message }
     } else if head.starts_with("Causality violation") {
         FailureKind::DataRace { detail: message }
-    } else if head.starts_with("exceeded max_steps") {
+    } else if head.starts_with("exceeded max_steps")
+        || head.starts_with("Model exceeded maximum number of branches")
+    {
         FailureKind::StepBound { detail: message }
     } else {
         FailureKind::Panic { message, location }
+    }
+}
+
+/// How many waits at one place make a thread a spinner: far more than a scenario's
+/// legitimate waits, far fewer than an engine's step bound allows.
+pub const LIVELOCK_WAITS: u64 = 50;
+
+/// `kind`, a [`FailureKind::Livelock`] if it is the engine's step bound and some thread
+/// waited for another's progress at least [`LIVELOCK_WAITS`] times at one place in
+/// `waits` (the failing execution's,
+/// [`progress::waits`](pipecheck_core::primitive::progress::waits)).
+pub fn livelock(kind: FailureKind, waits: Vec<Wait>) -> FailureKind {
+    match kind {
+        FailureKind::StepBound { detail } => {
+            let spinning: Vec<Wait> = waits.into_iter().filter(|w| w.waits >= LIVELOCK_WAITS).collect();
+            if spinning.is_empty() {
+                FailureKind::StepBound { detail }
+            } else {
+                FailureKind::Livelock { spinning, detail }
+            }
+        }
+        kind => kind,
     }
 }
 
@@ -260,6 +311,32 @@ mod tests {
         let kind = classify(&text, Some("x.rs:1:1".into()));
         assert_eq!(kind.invariant(), None);
         assert_eq!(kind.kind(), "panic");
+    }
+
+    #[test]
+    fn a_step_bound_is_a_livelock_only_when_a_thread_kept_waiting() {
+        let shuttle = classify(
+            &"exceeded max_steps bound 5000. this might be caused by an unfair schedule (e.g., a spin loop)?"
+                .to_owned(),
+            None,
+        );
+        let loom = classify(&"Model exceeded maximum number of branches. This is often caused by an algorithm requiring the processor to make progress, e.g. spin locks.".to_owned(), None);
+        for bound in [shuttle, loom] {
+            assert_eq!((bound.kind(), bound.invariant()), ("step-bound", None));
+            let few = Wait { thread: 1, waits: LIVELOCK_WAITS - 1, location: std::panic::Location::caller() };
+            assert_eq!(livelock(bound.clone(), vec![few]), bound, "a few waits are no livelock");
+            let many = Wait { waits: LIVELOCK_WAITS, ..few };
+            let kind = livelock(bound, vec![many, few]);
+            assert_eq!((kind.kind(), kind.invariant()), ("livelock", Some(InvariantId::PROGRESS)));
+            assert_eq!(kind.label(), "livelock → progress");
+            assert!(kind.to_string().contains(": thread 1 waited 50 times at verdict.rs:"), "{kind}");
+            let deadlock = classify(&"deadlock; threads = []".to_owned(), None);
+            assert_eq!(
+                livelock(deadlock.clone(), vec![many]),
+                deadlock,
+                "only a step bound becomes a livelock"
+            );
+        }
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::jobs::{Engine, Job, Shard, plan};
 use crate::orchestrate::Prebuilt;
 use crate::outcome::Outcome;
 use crate::worker::Budget;
-use crate::{jobs, orchestrate, registry, report, worker};
+use crate::{checker_corpus, jobs, orchestrate, registry, report, worker};
 
 /// pipecheck's verification campaign: scenarios × engines, and the kill matrix of planted bugs.
 #[derive(Parser, Debug)]
@@ -143,9 +143,14 @@ fn known_scenarios() -> Vec<&'static str> {
     names
 }
 
-/// The planted bugs `--fault` may name.
+/// The planted bugs `--fault` may name: the targets', and the linearizability
+/// checker's (run against the checker corpus).
 fn known_faults() -> Vec<&'static str> {
-    registry::targets().iter().flat_map(|t| t.planted().iter().map(|f| f.name())).collect()
+    registry::targets()
+        .iter()
+        .flat_map(|t| t.planted().iter().map(|f| f.name()))
+        .chain(checker_corpus::fault_names())
+        .collect()
 }
 
 /// What a job's scenario does, for `--list`.
@@ -277,6 +282,19 @@ fn campaign(args: CampaignArgs) -> ExitCode {
     for fault in &escaped {
         println!("\nESCAPED: planted bug {fault} was caught as its own invariant by no engine");
     }
+    // The corpus takes milliseconds: every campaign checks it, and a sharded one in its
+    // first shard. A planted checker bug named by `--fault` runs against it instead.
+    let checker_faults: Vec<_> = args.faults.iter().filter_map(|f| checker_corpus::fault(f)).collect();
+    let corpus_runs =
+        if checker_faults.is_empty() { vec![None] } else { checker_faults.into_iter().map(Some).collect() };
+    let corpus: Vec<checker_corpus::Section> = if args.shard.is_none_or(|s| s.index == 1) {
+        corpus_runs.into_iter().map(checker_corpus::run).collect()
+    } else {
+        Vec::new()
+    };
+    for section in &corpus {
+        println!("\n{}", section.report());
+    }
     if let Some(path) = &args.json {
         let document = report::Document {
             jobs: &results,
@@ -285,13 +303,14 @@ fn campaign(args: CampaignArgs) -> ExitCode {
             not_run_here: &not_run,
             failed: problems.iter().map(|r| r.job.spec()).collect(),
             linearizable: report::linearizable_column(&results),
+            checker_corpus: &corpus,
         };
         match std::fs::write(path, serde_json::to_string_pretty(&document).expect("results serialize")) {
             Ok(()) => println!("\nresults written to {}", path.display()),
             Err(e) => println!("\ncould not write {}: {e}", path.display()),
         }
     }
-    let green = report::green(&results, &kills);
+    let green = report::green(&results, &kills) && corpus.iter().all(checker_corpus::Section::green);
     let verdict = if green { "all green" } else { "PROBLEMS FOUND" };
     println!("\n{verdict}: {} jobs in {:.1}s", results.len(), start.elapsed().as_secs_f64());
     if green { ExitCode::SUCCESS } else { ExitCode::FAILURE }

@@ -25,6 +25,7 @@
 //!
 //! [`Target`]: pipecheck_models::Target
 
+mod checker_corpus;
 mod cli;
 mod jobs;
 mod orchestrate;

@@ -30,7 +30,7 @@ fn table(title: &str, rows: &[(String, Vec<String>)], engines: &[Engine]) -> Str
     table_with(title, rows, &headers)
 }
 
-fn table_with(title: &str, rows: &[(String, Vec<String>)], headers: &[String]) -> String {
+pub(crate) fn table_with(title: &str, rows: &[(String, Vec<String>)], headers: &[String]) -> String {
     let mut widths = vec![rows.iter().map(|(r, _)| r.len()).max().unwrap_or(0).max(title.len())];
     for (i, header) in headers.iter().enumerate() {
         widths.push(rows.iter().map(|(_, c)| c[i].len()).max().unwrap_or(0).max(header.len()));
@@ -321,6 +321,9 @@ pub(crate) struct Document<'a> {
     pub(crate) failed: Vec<String>,
     /// The summary's `linearizable` column: scenario → cell.
     pub(crate) linearizable: BTreeMap<String, String>,
+    /// The checker corpus: each entry's expected and actual verdict (one section per
+    /// planted checker bug run, or one with none).
+    pub(crate) checker_corpus: &'a [crate::checker_corpus::Section],
 }
 
 // The tests run real proptest jobs, whose pipe runs on std primitives: not in the loom or
@@ -446,6 +449,7 @@ mod tests {
             escaped_everywhere: escaped_everywhere(&kills),
             not_run_here: &[],
             failed: Vec::new(),
+            checker_corpus: &[],
             linearizable: linearizable_column(&results),
         })
         .expect("serializes");

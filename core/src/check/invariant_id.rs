@@ -70,6 +70,9 @@ impl InvariantId {
     /// order of its operations that respects real time and that the object's sequential
     /// model accepts.
     pub const LINEARIZABLE: InvariantId = InvariantId("linearizable");
+    /// `progress`: every execution ends within the checker's step bound; no thread
+    /// keeps running in a loop that waits for something that never comes (a livelock).
+    pub const PROGRESS: InvariantId = InvariantId("progress");
 
     /// Names an invariant.
     pub const fn new(name: &'static str) -> InvariantId {

@@ -17,11 +17,12 @@ pub(super) mod cell {
 }
 
 pub(super) mod thread {
-    pub use loom::thread::{JoinHandle, spawn, yield_now};
+    pub(crate) use loom::thread::yield_now;
+    pub use loom::thread::{JoinHandle, spawn};
 }
 
 pub(super) mod hint {
-    pub use loom::hint::spin_loop;
+    pub(crate) use loom::hint::spin_loop;
 }
 
 pub(super) mod future {

@@ -20,6 +20,7 @@ compile_error!(
 );
 
 mod mutex;
+pub mod progress;
 pub mod record;
 mod region;
 
@@ -71,12 +72,28 @@ pub mod cell {
 
 /// Threads of the selected backend.
 pub mod thread {
-    pub use super::backend::thread::{JoinHandle, spawn, yield_now};
+    pub use super::backend::thread::{JoinHandle, spawn};
+
+    /// The backend's `yield_now`: lets another thread run. Noted as a wait for another
+    /// thread's progress ([`progress`](super::progress)).
+    #[track_caller]
+    #[inline]
+    pub fn yield_now() {
+        super::progress::note(std::panic::Location::caller());
+        super::backend::thread::yield_now();
+    }
 }
 
 /// Spin-loop hints of the selected backend.
 pub mod hint {
-    pub use super::backend::hint::spin_loop;
+    /// The backend's `spin_loop`. Noted as a wait for another thread's progress
+    /// ([`progress`](super::progress)).
+    #[track_caller]
+    #[inline]
+    pub fn spin_loop() {
+        super::progress::note(std::panic::Location::caller());
+        super::backend::hint::spin_loop();
+    }
 }
 
 /// The waker plumbing: driving a future to completion on the current thread.

@@ -20,7 +20,7 @@ pub(super) mod cell;
 pub(super) mod thread {
     use std::panic::Location;
 
-    pub use shuttle::thread::yield_now;
+    pub(crate) use shuttle::thread::yield_now;
 
     use crate::primitive::record::{OpKind, record};
 
@@ -63,7 +63,7 @@ pub(super) fn thread_number() -> Option<usize> {
 }
 
 pub(super) mod hint {
-    pub use shuttle::hint::spin_loop;
+    pub(crate) use shuttle::hint::spin_loop;
 }
 
 pub(super) mod future {

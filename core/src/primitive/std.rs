@@ -17,7 +17,8 @@ pub(super) mod cell;
 pub(super) mod thread {
     use std::panic::Location;
 
-    pub use std::thread::{JoinHandle, yield_now};
+    pub use std::thread::JoinHandle;
+    pub(crate) use std::thread::yield_now;
 
     use crate::PlantedFault;
     use crate::primitive::record::{OpKind, Recording, record};
@@ -44,7 +45,7 @@ pub(super) mod thread {
 }
 
 pub(super) mod hint {
-    pub use std::hint::spin_loop;
+    pub(crate) use std::hint::spin_loop;
 }
 
 #[path = "std_block_on.rs"]

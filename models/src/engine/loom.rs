@@ -55,6 +55,7 @@ impl Engine for Loom {
                 with_loom_log(|| {
                     builder.check(move || {
                         EXECUTIONS.with(|n| n.set(n.get() + 1));
+                        pipecheck_core::primitive::progress::reset();
                         execution();
                     })
                 })

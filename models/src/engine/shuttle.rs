@@ -6,6 +6,7 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once, PoisonError};
 
+use pipecheck_core::primitive::progress;
 use pipecheck_core::primitive::record::Recording;
 use pipecheck_properties::engine::{conclude, timed};
 use pipecheck_properties::{Checked, Engine, Execution, Verdict};
@@ -247,7 +248,10 @@ pub fn run_with(
     let run = move || {
         let runner = Runner::new(scheduler, config(max_steps));
         conclude(None, move || {
-            runner.run(body);
+            runner.run(move || {
+                progress::reset();
+                body();
+            });
         })
     };
     // The run gets a thread of its own: the planted bug switched on here goes with it,

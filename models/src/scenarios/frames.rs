@@ -100,7 +100,7 @@ pub(super) fn expect_whole_frames(whole: usize, len: usize) {
     ensure(whole == len, InvariantId::BYTE_EXACT, || {
         format!(
             "the stream ended with {} bytes of a torn frame after {whole} bytes of whole frames",
-            len - whole
+            len.abs_diff(whole)
         )
     });
 }

@@ -23,6 +23,7 @@ mod reader_gone;
 mod reset;
 mod segment_reuse;
 mod size_classes;
+pub mod spin_wait;
 mod tentative_cancel;
 
 use crate::Scenario;
@@ -46,6 +47,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(size_classes::SCENARIOS);
     all.extend_from_slice(only_wake::SCENARIOS);
     all.extend_from_slice(outcomes::SCENARIOS);
+    all.extend_from_slice(spin_wait::SCENARIOS);
     all.extend_from_slice(flush_cancel::SCENARIOS);
     all.extend_from_slice(fast_flush::SCENARIOS);
     all.extend_from_slice(adapters::SCENARIOS);

@@ -51,9 +51,16 @@ pub fn primitives() -> Target {
     .faults(&claimed_in(crate::primitives::SCENARIOS))
 }
 
-/// pipecheck's planted bugs that name one of `scenarios`.
+/// pipecheck's planted bugs that name one of `scenarios`: the pipe's and the seed
+/// primitives' (`pipecheck_core::fault`), and the scenario fixtures' own
+/// ([`spin_wait`](crate::scenarios::spin_wait)).
 fn claimed_in(scenarios: &[Scenario]) -> Vec<&'static PlantedFault> {
-    fault::ALL.iter().copied().filter(|f| scenarios.iter().any(|s| f.is_caught_in(s.name))).collect()
+    every_fault().filter(|f| scenarios.iter().any(|s| f.is_caught_in(s.name))).collect()
+}
+
+/// Every planted bug of the built-in targets.
+fn every_fault() -> impl Iterator<Item = &'static PlantedFault> {
+    fault::ALL.iter().chain(crate::scenarios::spin_wait::ALL).copied()
 }
 
 /// pipecheck's own targets: [`pipe`] and [`primitives`].
@@ -72,7 +79,7 @@ mod tests {
             target.validate().unwrap_or_else(|e| panic!("{e}"));
         }
         let every_scenario = crate::all();
-        for &planted in fault::ALL {
+        for planted in every_fault() {
             let owners = targets.iter().filter(|t| t.fault(planted.name()).is_ok()).count();
             // A fault no scenario claims (asserted by its own test only) cannot be
             // declared: a target rejects unclaimed faults.

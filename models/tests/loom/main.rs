@@ -18,6 +18,7 @@ mod linearizable;
 mod misuse;
 mod pool;
 mod primitives;
+mod progress;
 mod read_at_least;
 mod reader_gone;
 mod reset;

@@ -6,5 +6,6 @@
 
 mod generated;
 mod primitives;
+mod progress;
 mod target_all;
 mod user_lock_free;

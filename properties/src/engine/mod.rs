@@ -16,8 +16,10 @@ use std::time::{Duration, Instant};
 
 pub use threads::Threads;
 
+use pipecheck_core::primitive::progress;
+
 use crate::panic_hook::Capture;
-use crate::verdict::{FailureKind, Verdict, classify};
+use crate::verdict::{FailureKind, Verdict, classify, livelock};
 
 /// One execution of a target: build its state, run it, check it. It fails by
 /// panicking (with a typed payload from a checker, or the engine's own report).
@@ -52,7 +54,11 @@ pub fn conclude(on_first: Option<fn(&FailureKind)>, body: impl FnOnce()) -> Verd
     let first = capture.finish();
     match result {
         Ok(()) => Verdict::Pass,
-        Err(payload) => Verdict::Fail(first.unwrap_or_else(|| classify(payload.as_ref(), None))),
+        Err(payload) => {
+            let kind = first.unwrap_or_else(|| classify(payload.as_ref(), None));
+            // The waits are the failing execution's: the engines reset them as each starts.
+            Verdict::Fail(livelock(kind, progress::waits()))
+        }
     }
 }
 

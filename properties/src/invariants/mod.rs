@@ -48,6 +48,7 @@ invariants! {
     buffered_length::BufferedLength(InvariantId::BUFFERED_LENGTH), per_pipe_run;
     cancel_observed::CancelObserved(InvariantId::CANCEL_OBSERVED), per_pipe_run;
     linearizable::Linearizable(InvariantId::LINEARIZABLE) = |_| Box::new(Linearizable);
+    progress::Progress(InvariantId::PROGRESS);
     primitive_wakeups::PrimitiveWakeups(InvariantId::NO_LOST_WAKEUP), share;
     message_delivery::MessageDelivery(InvariantId::BYTE_EXACT), share;
 }

@@ -19,6 +19,9 @@
 //!   as a self-contained page, and [`ensure_linearizable`] raises it as a
 //!   `linearizable` [`Violation`](pipecheck_core::Violation);
 //! * [`foreign`] reads porcupine's two history formats and simulates such logs;
+//! * [`corpus`] holds histories whose verdicts are known, which the campaign checks
+//!   every time so that a checker made more lenient or stricter cannot pass unseen
+//!   ([`faults`] plants such checkers);
 //! * an [`OpsSpec`] adds the real object and its generated operations to a model:
 //!   [`check_sequences`] runs proptest sequences on one thread, and
 //!   [`concurrent_execution`] / [`shrink_concurrent`] run generated 2–3-thread
@@ -51,6 +54,8 @@ mod synthetic;
 mod timeline;
 mod visited;
 
+pub mod corpus;
+pub mod faults;
 pub mod foreign;
 pub mod html;
 

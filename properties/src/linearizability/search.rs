@@ -22,6 +22,7 @@
 use std::time::{Duration, Instant};
 
 use super::allowance::Allowance;
+use super::faults::{CheckerAcceptsReorder, CheckerNeverPlacesPending};
 use super::history::{History, OpId};
 use super::model::SequentialModel;
 use super::outcome::Exhausted;
@@ -97,6 +98,27 @@ pub(super) struct Search<'h, M: SequentialModel> {
     released_hits: u64,
     /// Configurations explored (the root not counted).
     explored: u64,
+    /// The planted checker bugs switched on when the search began (see [`super::faults`]).
+    planted: Planted,
+}
+
+/// Which planted checker bugs a search runs with, read once on the thread that made it
+/// (partitions may be searched on other threads).
+#[derive(Clone, Copy, Debug, Default)]
+struct Planted {
+    /// [`CheckerAcceptsReorder`]: every thread's next operation counts as minimal.
+    accepts_reorder: bool,
+    /// [`CheckerNeverPlacesPending`]: operations that did not return are never tried.
+    never_places_pending: bool,
+}
+
+impl Planted {
+    fn current() -> Planted {
+        Planted {
+            accepts_reorder: CheckerAcceptsReorder.is_active(),
+            never_places_pending: CheckerNeverPlacesPending.is_active(),
+        }
+    }
 }
 
 impl<'h, M: SequentialModel> Search<'h, M> {
@@ -123,6 +145,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             elapsed: Duration::ZERO,
             released_hits: 0,
             explored: 0,
+            planted: Planted::current(),
             part,
         }
     }
@@ -243,7 +266,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// The next untried successor of the top configuration: an operation, minimal,
     /// and a state the model lets it lead to.
     fn successor(&mut self) -> Option<(u32, M::State)> {
-        let Search { model, history, part, next, preds, stack, visited, .. } = self;
+        let Search { model, history, part, next, preds, stack, visited, planted, .. } = self;
         let frame = stack.last_mut()?;
         let current = visited.state(frame.state);
         loop {
@@ -261,7 +284,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                 Some(_) => preds[at as usize] == 0,
                 None => local.invoked <= frame.earliest_response,
             };
-            if !minimal {
+            if !(minimal || planted.accepts_reorder) || (planted.never_places_pending && !local.required) {
                 continue;
             }
             let op = history.get(local.id);
@@ -292,7 +315,9 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         self.required_left -= usize::from(local.required);
         if let Some(causal) = &self.part.causal {
             for &succ in &causal.succs[at] {
-                self.preds[succ as usize] -= 1;
+                // Wrapping: only with `CheckerAcceptsReorder` is a successor placed before
+                // its predecessor, and then its count is never read until restored.
+                self.preds[succ as usize] = self.preds[succ as usize].wrapping_sub(1);
             }
         }
     }
@@ -310,7 +335,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         self.required_left += usize::from(local.required);
         if let Some(causal) = &self.part.causal {
             for &succ in &causal.succs[at] {
-                self.preds[succ as usize] += 1;
+                self.preds[succ as usize] = self.preds[succ as usize].wrapping_add(1);
             }
         }
     }

@@ -2,6 +2,7 @@
 //! (`--test properties`). The std modules run without engine features; `shuttle_ops`
 //! only with `--features shuttle`; `linearizability_checker` in every build.
 
+mod checker_corpus;
 mod fault_sequences;
 mod linearizability_checker;
 mod linearizability_foreign;

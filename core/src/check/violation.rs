@@ -47,6 +47,18 @@ impl Violation {
     }
 }
 
+/// The pipe's own consistency rules, broken: raised as the invariant the breach breaks,
+/// so every engine names it (an `assert!` would end a run as an unnamed panic). Not
+/// while the thread unwinds from an earlier failure: an end dropped on the way out
+/// meets the same breach again, and a second panic would abort the process and lose
+/// the verdict of the first.
+#[track_caller]
+pub(crate) fn ensure_internal(holds: bool, invariant: InvariantId, detail: &str) {
+    if !holds && !std::thread::panicking() {
+        Violation::new(invariant, detail).raise();
+    }
+}
+
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "invariant `{}` violated", self.invariant)?;

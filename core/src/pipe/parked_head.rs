@@ -23,6 +23,8 @@
 use std::fmt;
 use std::ptr;
 
+use crate::InvariantId;
+use crate::check::violation::ensure_internal;
 use crate::pipe::pool::Shell;
 use crate::pipe::segment::Segment;
 use crate::primitive::sync::Arc;
@@ -43,14 +45,15 @@ impl ParkedHead {
     ///
     /// # Panics
     ///
-    /// If a head is parked already: the writer parks only a head it holds, and it holds
-    /// none while one is parked.
+    /// With a `release-once` violation if a head is parked already (the writer parks only
+    /// a head it holds, and it holds none while one is parked).
     pub(crate) fn park(&self, head: Shell) {
         let raw = Arc::into_raw(head).cast_mut();
         // Release: the head's bytes and bookkeeping, written before, are visible to the
         // side whose swap takes it.
         let previous = self.slot.swap(raw, Ordering::AcqRel);
-        assert!(previous.is_null(), "a head was parked twice");
+        // The head parked before would never go back to the pool.
+        ensure_internal(previous.is_null(), InvariantId::RELEASE_ONCE, "a head was parked twice");
     }
 
     /// Takes the parked head, if any: the single point where the writer (resuming) and

@@ -42,6 +42,8 @@
 //! wait, a flush under the lock decides its pause on an examined offset the log
 //! already shows replaced: the `AdvanceSkipsHandshake` planted bug.)
 
+use crate::InvariantId;
+use crate::check::violation::ensure_internal;
 use crate::primitive::sync::atomic::{AtomicU64, Ordering};
 
 /// Low bits of the word reserved for flags.
@@ -137,7 +139,12 @@ impl Published {
             match self.word.compare_exchange(current, next, success, Ordering::Relaxed) {
                 Ok(_) => return true,
                 Err(actual) => {
-                    assert_eq!(actual >> FLAG_BITS, committed, "only the writer moves the committed end");
+                    let moved = actual >> FLAG_BITS != committed;
+                    ensure_internal(
+                        !moved,
+                        InvariantId::MONOTONIC_OFFSETS,
+                        "only the writer moves the committed end",
+                    );
                     *carried = actual & CARRIED;
                     if actual & FLAG_MASK & !CARRIED != 0 {
                         return false;

@@ -1,7 +1,9 @@
 //! The flush's commit: the lock-free fast path (seed 001's uncontended flush) and the
 //! single-lock slow path, and the flush results they report.
 
+use crate::InvariantId;
 use crate::check::fault;
+use crate::check::violation::ensure_internal;
 use crate::pipe::error::PipeError;
 use crate::pipe::observe::{PipeEvent, PipeOperation};
 use crate::pipe::writer::{FlushResult, Writer, give_back_memory, link};
@@ -163,7 +165,12 @@ impl Writer {
                     (state.committed, state.unconsumed(), state.writer_paused);
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
                 let published = shared.published.publish_locked(to_publish);
-                assert_eq!(published, committed, "only the writer moves the committed end");
+                let holds = published == committed;
+                ensure_internal(
+                    holds,
+                    InvariantId::MONOTONIC_OFFSETS,
+                    "only the writer moves the committed end",
+                );
                 let waker = if state.committed > state.examined && !fault::FlushForgetsWake.is_active() {
                     shared.take_reader_waker(&mut state)
                 } else {

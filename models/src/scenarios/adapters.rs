@@ -5,13 +5,19 @@
 //! adapters consumes inside the poll, so it cannot be recorded before its consume, as
 //! the monitor's online check needs).
 //!
-//! * a write larger than the pause threshold: its second `poll_write` commits the first
+//! * a write of twice the pause threshold: its second `poll_write` commits the first
 //!   bytes and finds the writer paused, and must wait (`Pending`) until the reader
 //!   consumes, never answer `Ok(0)`, which the traits define as "accepts no more bytes"
-//!   (`WriteRefusesWhilePaused`);
+//!   (`WriteRefusesWhilePaused`); the `poll_flush` after it commits the rest, reaches the
+//!   threshold again and must wait too (its return is recorded, so **backpressure** sees
+//!   one that does not);
 //! * a read polled on an empty pipe while another thread writes and flushes: the read
 //!   that returns `Pending` must have registered the caller's waker, or nothing wakes it
 //!   (`ReadForgetsWaker`, a deadlock every engine names `no-lost-wakeup`).
+//!
+//! In both, the writer outlives its shutdown (`poll_shutdown`, `poll_close`) until the
+//! reader has read to the end: the end of file must come from the shutdown, not from
+//! dropping the writer (which completes it too).
 
 use std::future::poll_fn;
 use std::pin::Pin;
@@ -30,8 +36,8 @@ use crate::{Scale, Scenario};
 pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "adapter-write-waits-while-paused",
-        summary: "tokio's AsyncWrite writes three bytes into a pipe that pauses at two while futures-io's \
-                  AsyncRead reads them two at a time; shutdown, then end of file",
+        summary: "tokio's AsyncWrite writes four bytes into a pipe that pauses at two, then flushes, while \
+                  futures-io's AsyncRead reads them two at a time; shutdown, then end of file",
         scale: Scale::Small,
         config: pause_at_two,
         body: write_waits_while_paused,
@@ -86,15 +92,17 @@ fn write_waits_while_paused(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
     let writing_monitor = monitor.clone();
     let writer = thread::spawn(move || {
-        let (monitor, writer) = (&writing_monitor, writer.inner());
-        tokio_write_all(writer, monitor, b"abc", &mut 0);
-        block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_flush(cx))).unwrap();
-        block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_shutdown(cx))).unwrap();
+        let (monitor, inner) = (&writing_monitor, writer.inner());
+        tokio_write_all(inner, monitor, b"abcd", &mut 0);
+        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_flush(cx))).unwrap();
+        monitor.record_by("writer", Observation::FlushReturned { canceled: false, completed: false });
+        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_shutdown(cx))).unwrap();
+        writer
     });
     let bytes = futures_read_to_end(reader.inner(), monitor, 2);
     reader.complete(None);
-    join(writer);
-    expect_bytes(&bytes, b"abc");
+    let _writer = join(writer);
+    expect_bytes(&bytes, b"abcd");
 }
 
 fn read_races_flush(monitor: &Arc<Monitor>) {
@@ -103,12 +111,13 @@ fn read_races_flush(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
     let writing_monitor = monitor.clone();
     let writer = thread::spawn(move || {
-        let writer = writer.inner();
-        let accepted = block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_write(cx, b"x"))).unwrap();
+        let inner = writer.inner();
+        let accepted = block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_write(cx, b"x"))).unwrap();
         writing_monitor
             .record_by("writer", Observation::Wrote { offset: 0, bytes: b"x"[..accepted].to_vec() });
-        block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_flush(cx))).unwrap();
-        block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_close(cx))).unwrap();
+        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_flush(cx))).unwrap();
+        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_close(cx))).unwrap();
+        writer
     });
     let reader = reader.inner();
     let mut all = Vec::new();
@@ -123,6 +132,6 @@ fn read_races_flush(monitor: &Arc<Monitor>) {
         all.extend_from_slice(buf.filled());
     }
     reader.complete(None);
-    join(writer);
+    let _writer = join(writer);
     expect_bytes(&all, b"x");
 }

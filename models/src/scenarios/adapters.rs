@@ -57,11 +57,21 @@ fn pause_at_two() -> CheckConfig {
     CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..one_segment_of_four() }
 }
 
+/// An adapter call that failed: in these scenarios neither end completes before every
+/// byte is through (the reader completes after the end of file, which only the writer's
+/// shutdown gives), so a failed read, write or flush means bytes were lost
+/// (**byte-exact**), named as such rather than an `unwrap` panic.
+fn lost<T>(error: std::io::Error) -> T {
+    let detail = format!("an adapter call failed before every byte was through: {error}");
+    pipecheck_core::Violation::new(InvariantId::BYTE_EXACT, detail).raise()
+}
+
 /// `write_all` over tokio's `poll_write`: every poll must accept bytes or wait.
 fn tokio_write_all(writer: &mut Writer, monitor: &Monitor, mut bytes: &[u8], written: &mut u64) {
     use tokio::io::AsyncWrite;
     while !bytes.is_empty() {
-        let accepted = block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_write(cx, bytes))).unwrap();
+        let accepted =
+            block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_write(cx, bytes))).unwrap_or_else(lost);
         ensure(accepted > 0, InvariantId::BACKPRESSURE, || {
             format!("poll_write accepted 0 of {} bytes: a paused writer must wait, not refuse", bytes.len())
         });
@@ -78,7 +88,7 @@ fn futures_read_to_end(reader: &mut Reader, monitor: &Monitor, room: usize) -> V
     let mut all = Vec::new();
     let mut buf = vec![0; room];
     loop {
-        let n = block_on(poll_fn(|cx| Pin::new(&mut *reader).poll_read(cx, &mut buf))).unwrap();
+        let n = block_on(poll_fn(|cx| Pin::new(&mut *reader).poll_read(cx, &mut buf))).unwrap_or_else(lost);
         if n == 0 {
             monitor.record_by("reader", Observation::Drained);
             return all;
@@ -94,9 +104,9 @@ fn write_waits_while_paused(monitor: &Arc<Monitor>) {
     let writer = thread::spawn(move || {
         let (monitor, inner) = (&writing_monitor, writer.inner());
         tokio_write_all(inner, monitor, b"abcd", &mut 0);
-        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_flush(cx))).unwrap();
+        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_flush(cx))).unwrap_or_else(lost);
         monitor.record_by("writer", Observation::FlushReturned { canceled: false, completed: false });
-        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_shutdown(cx))).unwrap();
+        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_shutdown(cx))).unwrap_or_else(lost);
         writer
     });
     let bytes = futures_read_to_end(reader.inner(), monitor, 2);
@@ -112,11 +122,12 @@ fn read_races_flush(monitor: &Arc<Monitor>) {
     let writing_monitor = monitor.clone();
     let writer = thread::spawn(move || {
         let inner = writer.inner();
-        let accepted = block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_write(cx, b"x"))).unwrap();
+        let accepted =
+            block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_write(cx, b"x"))).unwrap_or_else(lost);
         writing_monitor
             .record_by("writer", Observation::Wrote { offset: 0, bytes: b"x"[..accepted].to_vec() });
-        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_flush(cx))).unwrap();
-        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_close(cx))).unwrap();
+        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_flush(cx))).unwrap_or_else(lost);
+        block_on(poll_fn(|cx| Pin::new(&mut *inner).poll_close(cx))).unwrap_or_else(lost);
         writer
     });
     let reader = reader.inner();
@@ -124,7 +135,7 @@ fn read_races_flush(monitor: &Arc<Monitor>) {
     loop {
         let mut storage = [0u8; 4];
         let mut buf = ReadBuf::new(&mut storage);
-        block_on(poll_fn(|cx| Pin::new(&mut *reader).poll_read(cx, &mut buf))).unwrap();
+        block_on(poll_fn(|cx| Pin::new(&mut *reader).poll_read(cx, &mut buf))).unwrap_or_else(lost);
         if buf.filled().is_empty() {
             monitor.record_by("reader", Observation::Drained);
             break;

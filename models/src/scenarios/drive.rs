@@ -23,7 +23,7 @@ pub(crate) fn read_to_end(
             took = consume(len).min(len);
             took
         })?;
-        all.extend_from_slice(&outcome.bytes[..took]);
+        all.extend_from_slice(held(&outcome.bytes, took));
         if outcome.completed && took == outcome.bytes.len() {
             monitor.record_by("reader", Observation::Drained);
             return Ok(all);
@@ -45,4 +45,14 @@ pub(crate) fn expect_bytes(got: &[u8], expected: &[u8]) {
 /// engine unchanged, on plain threads as under loom and shuttle.
 pub(crate) fn join<T>(task: pipecheck_core::primitive::thread::JoinHandle<T>) -> T {
     task.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The first `len` bytes of a read's buffer, which its length said it holds; a buffer
+/// holding fewer is a torn read (**byte-exact**), named as such rather than a slice
+/// panic in the scenario body.
+pub(crate) fn held(bytes: &[u8], len: usize) -> &[u8] {
+    bytes.get(..len).unwrap_or_else(|| {
+        let detail = format!("a read's buffer reported {len} bytes but held {}", bytes.len());
+        pipecheck_core::Violation::new(InvariantId::BYTE_EXACT, detail).raise()
+    })
 }

@@ -16,6 +16,7 @@ use pipecheck_properties::{
     CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe, ensure,
 };
 
+use super::drive::held;
 use super::large_stream::message;
 use crate::{Scale, Scenario};
 
@@ -84,7 +85,7 @@ pub(crate) fn read_frames(reader: &mut CheckedReader, monitor: &Monitor, frame_l
                 whole
             })
             .expect("reads succeed");
-        frames.extend(outcome.bytes[..whole].chunks(frame_len).map(<[u8]>::to_vec));
+        frames.extend(held(&outcome.bytes, whole).chunks(frame_len).map(<[u8]>::to_vec));
         if outcome.completed {
             expect_whole_frames(whole, outcome.bytes.len());
             break;

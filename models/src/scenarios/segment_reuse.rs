@@ -12,7 +12,7 @@ use pipecheck_core::primitive::thread;
 use pipecheck_core::{InvariantId, PipeEvent};
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe, ensure};
 
-use crate::scenarios::drive::{expect_bytes, join};
+use crate::scenarios::drive::{expect_bytes, held, join};
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -100,7 +100,7 @@ fn consume_to_segment_boundary(monitor: &Arc<Monitor>) {
     let rest = reader.drain().expect("the writer does not fail");
     reader.complete(None);
     join(writer);
-    let all = [&first.bytes[..2], &rest[..]].concat();
+    let all = [held(&first.bytes, 2), &rest[..]].concat();
     expect_bytes(&all, b"abcd");
 }
 

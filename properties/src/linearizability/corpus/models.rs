@@ -83,19 +83,13 @@ impl SequentialModel for KeyValue {
         0
     }
 
+    // Each key's partition is a register: its puts are writes, its gets reads.
     fn step(&self, state: &i64, input: &CorpusOp, output: &CorpusOutput) -> Option<i64> {
-        match (input, output) {
-            (CorpusOp::Put(_, value), CorpusOutput::Ok) => Some(*value),
-            (CorpusOp::Get(_), CorpusOutput::Value(seen)) => (seen == state).then_some(*state),
-            _ => None,
-        }
+        Register.step(state, &as_register(input)?, output)
     }
 
-    fn step_pending(&self, _: &i64, input: &CorpusOp) -> Vec<i64> {
-        match input {
-            CorpusOp::Put(_, value) => vec![*value],
-            _ => Vec::new(),
-        }
+    fn step_pending(&self, state: &i64, input: &CorpusOp) -> Vec<i64> {
+        as_register(input).map_or_else(Vec::new, |op| Register.step_pending(state, &op))
     }
 
     fn partition(&self, input: &CorpusOp) -> impl std::hash::Hash + Eq + std::fmt::Debug {
@@ -103,6 +97,15 @@ impl SequentialModel for KeyValue {
             CorpusOp::Put(key, _) | CorpusOp::Get(key) => key.clone(),
             _ => String::new(),
         }
+    }
+}
+
+/// A key-value operation as its key's register sees it (`None` for other operations).
+fn as_register(input: &CorpusOp) -> Option<CorpusOp> {
+    match input {
+        CorpusOp::Put(_, value) => Some(CorpusOp::Write(*value)),
+        CorpusOp::Get(_) => Some(CorpusOp::Read),
+        _ => None,
     }
 }
 

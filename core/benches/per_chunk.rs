@@ -12,11 +12,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pipecheck_core::primitive::future::block_on;
 
 mod common;
 
-use common::contenders::Design;
+use common::contenders::{Design, write_then_read};
 use common::{CHUNKS, chunk_label, source, touch};
 
 fn pipe(c: &mut Criterion) {
@@ -29,18 +28,7 @@ fn pipe(c: &mut Criterion) {
             let options = design.options().pause_writer_threshold(0);
             let (mut writer, mut reader) = options.build().expect("valid options");
             group.bench_function(format!("pipe {}", design.name()), |b| {
-                b.iter(|| {
-                    let memory = writer.get_memory(chunk).expect("chunk fits a segment");
-                    memory[..chunk].copy_from_slice(source.bytes());
-                    writer.advance(chunk).expect("advance within the memory");
-                    block_on(writer.flush()).expect("the reader is alive");
-                    let result = block_on(reader.read()).expect("no failure");
-                    let buffer = result.buffer();
-                    let sum: u64 = buffer.chunks().map(touch).sum();
-                    let end = buffer.end();
-                    reader.advance_to(end, end).expect("the end of the buffer just read");
-                    black_box(sum)
-                })
+                b.iter(|| black_box(write_then_read(&mut writer, &mut reader, source.bytes())))
             });
         }
         let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a runtime");

@@ -1,6 +1,6 @@
 //! Pipe throughput against its peers (issue 7): 256 MiB from a writer thread to a reader
 //! thread in 64 B, 4 KiB and 64 KiB chunks, the reader touching every byte, through
-//! pipecheck's pipe, `tokio::io::duplex`, `std::sync::mpsc::sync_channel<Vec<u8>>`, a
+//! pipecheck's pipe, `tokio::io::duplex`, an `rtrb` SPSC ring, `std::sync::mpsc::sync_channel<Vec<u8>>`, a
 //! crossbeam channel with buffer recycling, and a plain memory copy as the
 //! physical-limit reference. After criterion's groups it prints MiB/s and each
 //! contender's ratio to the pipe, and writes the table to `target/pipecheck-bench.md`.
@@ -20,9 +20,10 @@ use common::{CHUNKS, chunk_label, report, total_bytes};
 type Transfer = fn(chunk: usize, total: u64) -> Outcome;
 
 /// The contenders, pipe first (ratios are to it).
-const CONTENDERS: [(&str, Transfer); 5] = [
+const CONTENDERS: [(&str, Transfer); 6] = [
     ("pipecheck pipe", contenders::pipe),
     ("tokio::io::duplex", contenders::tokio_duplex),
+    ("rtrb SPSC ring", contenders::rtrb_ring),
     ("std mpsc sync_channel<Vec<u8>>", contenders::std_mpsc),
     ("crossbeam bounded, recycled Vecs", contenders::crossbeam_recycled),
     ("memcpy (reference)", contenders::memcpy),

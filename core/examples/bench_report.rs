@@ -118,10 +118,12 @@ const FOUR: &str = "pipe, 4 chunks in flight";
 const THIRD: &str = "third design";
 const MEMCPY: &str = "memcpy (reference)";
 const DUPLEX: &str = "tokio::io::duplex";
+const RTRB: &str = "rtrb SPSC ring";
 
 /// The throughput table's contenders after the pipe: label and command-line name.
-const PEERS: [(&str, &str); 4] = [
+const PEERS: [(&str, &str); 5] = [
     (DUPLEX, "duplex"),
+    (RTRB, "rtrb"),
     ("std mpsc sync_channel<Vec<u8>>", "mpsc"),
     ("crossbeam bounded, recycled Vecs", "crossbeam"),
     (MEMCPY, "memcpy"),
@@ -318,20 +320,28 @@ impl Report<'_> {
                 "**missed**"
             }
         };
-        for (chunk, at_least) in [(64, 1.5), (4096, 1.5), (64 * 1024, 1.0)] {
-            let mut pipes = vec![(PIPE, "this tree".to_owned())];
-            if let Some(label) = third {
-                pipes.push((THIRD, format!("{label}, with lock counters")));
-            }
-            for (pipe, name) in pipes {
+        let mut pipes = vec![(PIPE, "this tree".to_owned())];
+        if let Some(label) = third {
+            pipes.push((THIRD, format!("{label}, with lock counters")));
+        }
+        for chunk in CHUNKS {
+            for (pipe, name) in &pipes {
                 let r = self.ratios(pipe, DUPLEX, chunk);
                 md.push_str(&format!(
-                    "\n| pipe ≥ {at_least}× `tokio::io::duplex` at {} ({name}) | {}× | {} |",
+                    "\n| pipe ≥ 1.5× `tokio::io::duplex` at {} ({name}) | {}× | {} |",
                     chunk_label(chunk),
                     summary(&r, 2),
-                    verdict(&r, &|m| m >= at_least)
+                    verdict(&r, &|m| m >= 1.5)
                 ));
             }
+            // "Within 1.5× of rtrb": the pipe's throughput at least 1/1.5 of the ring's.
+            let r = self.ratios(PIPE, RTRB, chunk);
+            md.push_str(&format!(
+                "\n| pipe ≥ 0.67× `rtrb` (within 1.5×) at {} (this tree) | {}× | {} |",
+                chunk_label(chunk),
+                summary(&r, 2),
+                verdict(&r, &|m| m >= 1.0 / 1.5)
+            ));
         }
         for (design, name) in self.designs(third).into_iter().skip(1) {
             let r = self.lock_ratio(design, 64);

@@ -6,7 +6,7 @@
 //! valgrind --tool=callgrind target/release/examples/bench_transfer pipe 64 16
 //! ```
 //!
-//! Arguments: contender (`pipe`, `before`, `pipe-4-chunks`, `duplex`, `mpsc`,
+//! Arguments: contender (`pipe`, `before`, `pipe-4-chunks`, `duplex`, `rtrb`, `mpsc`,
 //! `crossbeam`, `memcpy`), chunk size in bytes, MiB to move (default 256), transfers
 //! (default 1). One result line per transfer (format: `common/transfer.rs`).
 #![cfg_attr(any(feature = "loom", feature = "shuttle"), allow(dead_code, unused_imports))]

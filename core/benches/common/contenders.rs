@@ -7,7 +7,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::{LockScope, LockedBufferPool, PipeOptions, PoolDesign};
+use pipecheck_core::{LockScope, LockedBufferPool, PipeOptions, PoolDesign, Reader, Writer};
 
 use super::{IN_FLIGHT, expected_sum, source, touch};
 
@@ -199,6 +199,50 @@ pub fn tokio_duplex(chunk: usize, total: u64) -> Outcome {
     Outcome { elapsed, contention: None }
 }
 
+/// An [`rtrb`] ring of 64 KiB bytes: the lock-free SPSC ring as the practical limit
+/// for moving bytes between two threads (one index per side, each written only by its
+/// owner and cached by the other). The writer copies each chunk in with
+/// `push_partial_slice`, the reader takes everything readable with `read_chunk`, touches
+/// both slices and commits. The ring never blocks: a side that finds it full or empty
+/// yields its time slice and tries again (the pipe and the duplex park instead).
+pub fn rtrb_ring(chunk: usize, total: u64) -> Outcome {
+    let (mut tx, mut rx) = rtrb::RingBuffer::<u8>::new(IN_FLIGHT.max(chunk));
+    let source = source(chunk);
+    let start = Instant::now();
+    let writing = thread::spawn(move || {
+        let mut sent = 0;
+        while sent < total {
+            let mut rest = source.bytes();
+            while let (_, remainder @ [_, ..]) = tx.push_partial_slice(rest) {
+                rest = remainder;
+                thread::yield_now();
+            }
+            sent += chunk as u64;
+        }
+        // Dropping `tx` makes the reader see the end (`is_abandoned`).
+    });
+    let (mut sum, mut received) = (0u64, 0u64);
+    while received < total {
+        let readable = rx.slots();
+        if readable == 0 {
+            if rx.is_abandoned() && rx.slots() == 0 {
+                break;
+            }
+            thread::yield_now();
+            continue;
+        }
+        let read = rx.read_chunk(readable).expect("the slots just counted");
+        let (first, second) = read.as_slices();
+        sum = sum.wrapping_add(touch(first)).wrapping_add(touch(second));
+        received += readable as u64;
+        read.commit_all();
+    }
+    let elapsed = start.elapsed();
+    writing.join().expect("writer thread");
+    check(received, sum, chunk, total);
+    Outcome { elapsed, contention: None }
+}
+
 /// `std::sync::mpsc::sync_channel::<Vec<u8>>` holding 64 KiB of chunks (at least one):
 /// a new `Vec` per chunk, dropped by the reader.
 pub fn std_mpsc(chunk: usize, total: u64) -> Outcome {
@@ -273,6 +317,96 @@ pub fn memcpy(chunk: usize, total: u64) -> Outcome {
             received += filled as u64;
             filled = 0;
         }
+    }
+    let elapsed = start.elapsed();
+    check(received, sum, chunk, total);
+    Outcome { elapsed, contention: None }
+}
+
+/// One chunk through a pipe on one thread: `get_memory`, copy, `advance`, `flush`,
+/// then `read`, touch every byte, `advance_to` its end. Returns the bytes' sum and how
+/// many were read. Needs a pipe that does not pause (a paused flush would wait for
+/// itself).
+pub fn write_then_read(writer: &mut Writer, reader: &mut Reader, chunk: &[u8]) -> (u64, u64) {
+    let memory = writer.get_memory(chunk.len()).expect("chunk fits a segment");
+    memory[..chunk.len()].copy_from_slice(chunk);
+    writer.advance(chunk.len()).expect("advance within the memory");
+    block_on(writer.flush()).expect("the reader is alive");
+    let result = block_on(reader.read()).expect("no failure");
+    let buffer = result.buffer();
+    let sum = buffer.chunks().map(touch).fold(0u64, u64::wrapping_add);
+    let (len, end) = (buffer.len() as u64, buffer.end());
+    reader.advance_to(end, end).expect("the end of the buffer just read");
+    (sum, len)
+}
+
+/// The pipe's code path alone, for instruction counts: one thread writes a chunk
+/// (`get_memory`, copy, `advance`, `flush`) and reads it (`read`, touch, `advance_to`),
+/// chunk after chunk, so nothing parks and no schedule changes the count (under
+/// callgrind, two threads' counts depend on how often the reader catches up).
+pub fn pipe_one_thread(chunk: usize, total: u64) -> Outcome {
+    // No back-pressure: on one thread a paused flush would wait for itself.
+    let (mut writer, mut reader) =
+        PipeOptions::new().pause_writer_threshold(0).build().expect("valid options");
+    let source = source(chunk);
+    let start = Instant::now();
+    let (mut sum, mut received) = (0u64, 0u64);
+    while received < total {
+        let (chunk_sum, len) = write_then_read(&mut writer, &mut reader, source.bytes());
+        sum = sum.wrapping_add(chunk_sum);
+        received += len;
+    }
+    let elapsed = start.elapsed();
+    check(received, sum, chunk, total);
+    #[cfg(feature = "contention-stats")]
+    let contention = Some(Contention {
+        pipe_lock: writer.lock_contention(),
+        segment_pool: writer.segment_pool_contention(),
+        buffer_pool: 0,
+        pipe_lock_acquisitions: writer.lock_acquisitions(),
+    });
+    #[cfg(not(feature = "contention-stats"))]
+    let contention = None;
+    Outcome { elapsed, contention }
+}
+
+/// [`tokio_duplex`]'s calls on one thread (`write_all` then `read` per chunk), for
+/// instruction counts as [`pipe_one_thread`].
+pub fn duplex_one_thread(chunk: usize, total: u64) -> Outcome {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a runtime");
+    let (mut tx, mut rx) = tokio::io::duplex(IN_FLIGHT);
+    let source = source(chunk);
+    let mut buf = vec![0; IN_FLIGHT];
+    let start = Instant::now();
+    let (sum, received) = runtime.block_on(async {
+        let (mut sum, mut received) = (0u64, 0u64);
+        while received < total {
+            tx.write_all(source.bytes()).await.expect("the reader is alive");
+            let n = rx.read(&mut buf).await.expect("duplex read");
+            sum = sum.wrapping_add(touch(&buf[..n]));
+            received += n as u64;
+        }
+        (sum, received)
+    });
+    let elapsed = start.elapsed();
+    check(received, sum, chunk, total);
+    Outcome { elapsed, contention: None }
+}
+
+/// [`rtrb_ring`]'s calls on one thread, for instruction counts as [`pipe_one_thread`].
+pub fn rtrb_one_thread(chunk: usize, total: u64) -> Outcome {
+    let (mut tx, mut rx) = rtrb::RingBuffer::<u8>::new(IN_FLIGHT.max(chunk));
+    let source = source(chunk);
+    let start = Instant::now();
+    let (mut sum, mut received) = (0u64, 0u64);
+    while received < total {
+        tx.push_entire_slice(source.bytes()).expect("an empty ring holds a chunk");
+        let read = rx.read_chunk(rx.slots()).expect("the slots just counted");
+        let (first, second) = read.as_slices();
+        sum = sum.wrapping_add(touch(first)).wrapping_add(touch(second));
+        received += read.len() as u64;
+        read.commit_all();
     }
     let elapsed = start.elapsed();
     check(received, sum, chunk, total);

@@ -5,7 +5,8 @@
 use super::contenders::{self, Contention, Design, Outcome};
 
 /// The contenders by command-line name.
-pub const NAMES: &str = "pipe|before|pipe-4-chunks|duplex|mpsc|crossbeam|memcpy";
+pub const NAMES: &str =
+    "pipe|before|pipe-4-chunks|duplex|rtrb|mpsc|crossbeam|memcpy|pipe-1t|duplex-1t|rtrb-1t";
 
 /// The transfer called `name`, if there is one.
 pub fn contender(name: &str) -> Option<fn(usize, u64) -> Outcome> {
@@ -14,9 +15,13 @@ pub fn contender(name: &str) -> Option<fn(usize, u64) -> Outcome> {
         "before" => |chunk, total| contenders::pipe_design(Design::Before, chunk, total),
         "pipe-4-chunks" => contenders::pipe_four_chunks,
         "duplex" => contenders::tokio_duplex,
+        "rtrb" => contenders::rtrb_ring,
         "mpsc" => contenders::std_mpsc,
         "crossbeam" => contenders::crossbeam_recycled,
         "memcpy" => contenders::memcpy,
+        "pipe-1t" => contenders::pipe_one_thread,
+        "duplex-1t" => contenders::duplex_one_thread,
+        "rtrb-1t" => contenders::rtrb_one_thread,
         _ => return None,
     })
 }

@@ -23,6 +23,8 @@
 use std::fmt;
 use std::ptr;
 
+use crossbeam_utils::CachePadded;
+
 use crate::InvariantId;
 use crate::check::violation::ensure_internal;
 use crate::pipe::pool::Shell;
@@ -32,13 +34,14 @@ use crate::primitive::sync::atomic::{AtomicPtr, Ordering};
 
 /// One slot holding the writer's idle head, or nothing.
 pub(crate) struct ParkedHead {
-    /// Null, or a pointer from `Arc::into_raw` whose strong count the slot owns.
-    slot: AtomicPtr<Segment>,
+    /// Null, or a pointer from `Arc::into_raw` whose strong count the slot owns. On a
+    /// cache line of its own: both ends swap it, and nothing else should move with it.
+    slot: CachePadded<AtomicPtr<Segment>>,
 }
 
 impl ParkedHead {
     pub(crate) fn new() -> ParkedHead {
-        ParkedHead { slot: AtomicPtr::new(ptr::null_mut()) }
+        ParkedHead { slot: CachePadded::new(AtomicPtr::new(ptr::null_mut())) }
     }
 
     /// Parks the writer's idle head. Called by the writer only, under the pipe lock.

@@ -42,6 +42,8 @@
 //! wait, a flush under the lock decides its pause on an examined offset the log
 //! already shows replaced: the `AdvanceSkipsHandshake` planted bug.)
 
+use crossbeam_utils::CachePadded;
+
 use crate::InvariantId;
 use crate::check::violation::ensure_internal;
 use crate::primitive::sync::atomic::{AtomicU64, Ordering};
@@ -78,9 +80,19 @@ pub(crate) const DIRTY: u64 = 32;
 const CARRIED: u64 = READ_SLOW | LOCKED | ADVANCING | DIRTY;
 
 /// The writer's committed end and the fast-path flags (see the module docs).
+///
+/// The word and the reader's offsets sit on cache lines of their own: the reader
+/// stores its offsets on every lock-free `advance_to`, and the writer, which writes the
+/// word on every fast flush, reads them only near the pause threshold.
 #[derive(Debug)]
 pub(crate) struct Published {
-    word: AtomicU64,
+    word: CachePadded<AtomicU64>,
+    reader: CachePadded<ReaderOffsets>,
+}
+
+/// What the reader stores for the writer and the lock holders.
+#[derive(Debug)]
+struct ReaderOffsets {
     /// What back-pressure subtracts from the committed end (the examined offset; the
     /// consumed one under the `BackpressureByConsumed` planted bug), stored by the
     /// reader under the lock *after* its `Consumed` event, so a fast flush that sees a
@@ -96,10 +108,12 @@ pub(crate) struct Published {
 impl Published {
     pub(crate) fn new() -> Published {
         Published {
-            word: AtomicU64::new(0),
-            released: AtomicU64::new(0),
-            consumed: AtomicU64::new(0),
-            examined: AtomicU64::new(0),
+            word: CachePadded::new(AtomicU64::new(0)),
+            reader: CachePadded::new(ReaderOffsets {
+                released: AtomicU64::new(0),
+                consumed: AtomicU64::new(0),
+                examined: AtomicU64::new(0),
+            }),
         }
     }
 
@@ -155,6 +169,13 @@ impl Published {
         }
     }
 
+    /// Whether [`FLUSH_SLOW`] is set: the writer may be paused, a flush cancel may be
+    /// pending, or the reader may have completed. A read-modify-write (adding nothing),
+    /// as [`committed`](Self::committed): it reads the newest flags.
+    pub(crate) fn flush_may_be_slow(&self) -> bool {
+        self.word.fetch_add(0, Ordering::Acquire) & FLUSH_SLOW != 0
+    }
+
     /// Publishes `bytes` more as committed whatever the flags (the slow flush and the
     /// writer's completion, under the lock). Returns the new committed end.
     pub(crate) fn publish_locked(&self, bytes: u64) -> u64 {
@@ -192,22 +213,22 @@ impl Published {
     /// What back-pressure subtracts from the committed end, as of the reader's last
     /// `advance_to` the writer has seen.
     pub(crate) fn released(&self) -> u64 {
-        self.released.load(Ordering::Acquire)
+        self.reader.released.load(Ordering::Acquire)
     }
 
     /// Records what back-pressure subtracts now: under the lock, or inside a lock-free
     /// `advance_to`.
     pub(crate) fn set_released(&self, released: u64) {
-        self.released.store(released, Ordering::Release);
+        self.reader.released.store(released, Ordering::Release);
     }
 
     /// Back to a new pipe's word (both ends completed, so no fast path runs). Under
     /// the lock; `LOCKED` stays set until the holder releases it.
     pub(crate) fn reset(&self) {
         self.word.store(LOCKED, Ordering::Release);
-        self.released.store(0, Ordering::Release);
-        self.consumed.store(0, Ordering::Relaxed);
-        self.examined.store(0, Ordering::Relaxed);
+        self.reader.released.store(0, Ordering::Release);
+        self.reader.consumed.store(0, Ordering::Relaxed);
+        self.reader.examined.store(0, Ordering::Relaxed);
     }
 
     /// A lock holder's half of the handshake, right after taking the mutex: sets
@@ -226,8 +247,9 @@ impl Published {
             crate::primitive::thread::yield_now();
             word = self.word.load(Ordering::Acquire);
         }
-        let offsets = (word & DIRTY != 0)
-            .then(|| (self.consumed.load(Ordering::Relaxed), self.examined.load(Ordering::Relaxed)));
+        let offsets = (word & DIRTY != 0).then(|| {
+            (self.reader.consumed.load(Ordering::Relaxed), self.reader.examined.load(Ordering::Relaxed))
+        });
         (first >> FLAG_BITS, offsets)
     }
 
@@ -254,8 +276,8 @@ impl Published {
     /// Stores the reader's offsets, inside a lock-free `advance_to` (published by
     /// [`end_advance`](Self::end_advance)).
     pub(crate) fn store_offsets(&self, consumed: u64, examined: u64) {
-        self.consumed.store(consumed, Ordering::Relaxed);
-        self.examined.store(examined, Ordering::Relaxed);
+        self.reader.consumed.store(consumed, Ordering::Relaxed);
+        self.reader.examined.store(examined, Ordering::Relaxed);
     }
 }
 

@@ -425,6 +425,9 @@ impl Reader {
         let (writer_waker, release) = {
             let mut state = shared.lock_as_reader(self.consumed, self.examined);
             state.reader_completion = Some(failure);
+            // `FLUSH_SLOW` before the event: a writer's `start_segment` that reads the
+            // word without it is then ordered before the completion in the log too.
+            shared.sync_flush_flag(&mut state);
             state.read_minimum = None;
             shared.sync_read_flag(&mut state);
             shared.unpark_reader(&mut state);

@@ -82,6 +82,11 @@ pub struct Writer {
     /// The word's carried flags as the fast flush last saw them: what its
     /// compare-and-swap expects next (see `Published::try_publish`).
     carried_flags_seen: u64,
+    /// What back-pressure subtracted from the committed end when the fast flush last
+    /// read it (`Published::released`). It only grows between resets, so a stale copy
+    /// only over-counts: the fast flush reads the reader's cache line again only when
+    /// this copy says the pause threshold is near.
+    released_seen: u64,
     /// Stream offset of the end of advanced bytes.
     written: u64,
     /// Size of the next new segment: doubles from the minimum up to the maximum.
@@ -114,6 +119,7 @@ impl Writer {
             unflushed: 0,
             published_end: 0,
             carried_flags_seen: 0,
+            released_seen: 0,
             written: 0,
             next_segment_size,
             next_segment_id: 0,
@@ -347,6 +353,10 @@ impl Writer {
         self.unflushed = 0;
         self.published_end = 0;
         self.carried_flags_seen = 0;
+        // The planted bug keeps the ending run's copy.
+        if !fault::ResetKeepsCachedReleased.is_active() {
+            self.released_seen = 0;
+        }
         self.written = 0;
         self.next_segment_size = self.shared.config.minimum_segment_size;
         self.completed = false;
@@ -390,15 +400,20 @@ impl Writer {
         // pipe lock; by default the writer never holds the lock here.
         let pre_seed_lock = self.lock_every_operation.then(|| shared.state.lock());
         let config = &shared.config;
-        // Whether the reader has completed, read under the pipe lock (as .NET's
-        // `AllocateWriteHeadSynchronized`): once per new segment, never while renting.
-        // The lock, not a flag: an unsynchronized flag may be read stale for as long as
-        // nothing else synchronizes, and the writer would go on starting segments that
-        // nobody reads.
+        // Whether the reader has completed (as .NET's `AllocateWriteHeadSynchronized`):
+        // once per new segment, never while renting. A completed reader keeps
+        // `FLUSH_SLOW` set in the published word, and a read-modify-write reads the
+        // word's newest value, so without the flag the reader has not completed (its
+        // completion comes later in the word's order) and no lock is needed; with it,
+        // the lock tells a completion from a pause or a pending cancel. Not a plain
+        // load: one may return a stale word for as long as nothing else synchronizes,
+        // and the writer would go on starting segments that nobody reads.
         if !self.reader_gone {
             self.reader_gone = match &pre_seed_lock {
                 Some(state) => state.reader_completion.is_some(),
-                None => shared.state.lock().reader_completion.is_some(),
+                None => {
+                    shared.published.flush_may_be_slow() && shared.state.lock().reader_completion.is_some()
+                }
             };
         }
         if self.reader_gone {

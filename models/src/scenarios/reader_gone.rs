@@ -8,13 +8,14 @@ use std::sync::Arc;
 use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
+use super::drive::join;
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
     name: "writes-after-reader-completes",
     summary: "the reader reads once and completes while the writer sends two bytes, then asks for \
-              memory of 1, 4 and 16 bytes, advancing into each",
+              memory of 1 and 2 bytes, advancing into each; then, after the reader completed, 4 and 16",
     scale: Scale::Small,
     config: growing_segments,
     body: writes_after_reader_completes,
@@ -33,15 +34,22 @@ fn growing_segments() -> CheckConfig {
 
 fn writes_after_reader_completes(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
-    let writer = thread::spawn(move || {
-        writer.send(b"ab").expect("the reader completes without failure");
-        for len in [1, 4, 16] {
-            writer.write_contiguous(&vec![b'x'; len]).expect("the writer is open");
-        }
-        writer.flush().expect("the reader completes without failure");
-        writer.complete(None);
+    let reader = thread::spawn(move || {
+        reader.read_and_consume(|len| len).expect("the writer does not fail");
+        reader.complete(None);
     });
-    reader.read_and_consume(|len| len).expect("the writer does not fail");
-    reader.complete(None);
-    writer.join().unwrap();
+    writer.send(b"ab").expect("the reader completes without failure");
+    // Growing requests, each a new segment: the first two race the reader's
+    // completion, the last two come after it whatever the schedule (once the writer has
+    // seen the completion, `advance` is a no-op, so only a request its head cannot hold
+    // makes it start a segment again).
+    for len in [1, 2] {
+        writer.write_contiguous(&vec![b'x'; len]).expect("the writer is open");
+    }
+    join(reader);
+    for len in [4, 16] {
+        writer.write_contiguous(&vec![b'y'; len]).expect("the writer is open");
+    }
+    writer.flush().expect("the reader completes without failure");
+    writer.complete(None);
 }

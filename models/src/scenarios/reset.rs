@@ -10,20 +10,20 @@
 //!
 //! `reset-then-fast-flushes-cross-pause` checks what the lock-free flush keeps across a
 //! reset: its back-pressure count (committed − the released offset in the published
-//! word). The first run ends with three bytes examined; after the reset the writer
-//! flushes one byte, then a second into the same segment (lock-free unless the count
-//! reaches the pause threshold of two), so the second must take the lock and pause
-//! until the reader examines. The `ResetKeepsReleased` planted bug leaves the released
-//! offset at 3, so the second flush publishes lock-free with two bytes unexamined,
-//! which **backpressure** reports.
+//! word, and the writer's own copy of that offset). The first run ends with two bytes
+//! examined, and with the writer's copy refreshed by a lock-free flush; after the reset
+//! the writer flushes one byte, then a second into the same segment (lock-free unless
+//! the count reaches the pause threshold of two), so the second must take the lock and
+//! pause until the reader examines. The `ResetKeepsReleased` planted bug leaves the
+//! released offset at 2, and `ResetKeepsCachedReleased` the writer's copy at 1, so the
+//! second flush publishes lock-free with two bytes unexamined, which **backpressure**
+//! reports.
 
 use std::sync::Arc;
 
 use pipecheck_core::InvariantId;
 use pipecheck_core::primitive::thread;
-use pipecheck_properties::{
-    CheckConfig, CheckedReader, CheckedWriter, Monitor, checked_pipe, ensure, reset_checked,
-};
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure, reset_checked};
 
 use super::drive::{join, read_to_end};
 use crate::{Scale, Scenario};
@@ -40,8 +40,8 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "reset-then-fast-flushes-cross-pause",
-        summary: "three bytes through the pipe, both sides complete, reset; then a writer sends one byte and \
-                  one more into the same segment (reaching the pause threshold of two) and completes while \
+        summary: "two bytes through the pipe (the second flushed lock-free), both sides complete, reset; then \
+                  a writer sends one byte and one more into the same segment (reaching the pause threshold of two) and completes while \
                   the reader reads to the end",
         scale: Scale::Small,
         config: pause_at_two_after_reset,
@@ -66,22 +66,24 @@ fn pause_at_two_after_reset() -> CheckConfig {
     CheckConfig { pause_writer_threshold: 2, resume_writer_threshold: 1, ..reset_config() }
 }
 
-/// Runs `first` through a fresh pipe on one thread (the writer completes without
-/// flushing, so nothing pauses; the reader drains and completes), resets it, and
-/// returns the ends for the second run.
-fn first_run_then_reset(monitor: &Arc<Monitor>, first: &[u8]) -> (CheckedWriter, CheckedReader) {
-    let (mut writer, mut reader) = checked_pipe(monitor);
-    writer.write(first).expect("the first run's write succeeds");
-    writer.complete(None);
-    let read = reader.drain().expect("the first run's reads succeed");
-    reader.complete(None);
-    ensure(read == first, InvariantId::BYTE_EXACT, || format!("the first run read {read:?}, not {first:?}"));
-    reset_checked(&mut writer, &mut reader).expect("both sides completed, so the pipe resets");
-    (writer, reader)
-}
-
 fn reset_then_fast_flushes_cross_pause(monitor: &Arc<Monitor>) {
-    let (mut writer, mut reader) = first_run_then_reset(monitor, b"abc");
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    // The first run, on one thread. The first read examines "a" and consumes nothing,
+    // so the head stays linked and the flush of "b" into it is lock-free; its count
+    // (2 committed) reaches the threshold, so it refreshes the writer's copy of the
+    // released offset (to 1) before it publishes.
+    writer.send(b"a").expect("the first run's first flush succeeds");
+    let first = reader.read_and_consume(|_| 0).expect("the first run's first read succeeds");
+    writer.send(b"b").expect("the first run's second flush succeeds");
+    let second = reader.read_and_consume(|len| len).expect("the first run's second read succeeds");
+    writer.complete(None);
+    let rest = reader.drain().expect("the first run's last read succeeds");
+    reader.complete(None);
+    let read = [first.bytes, second.bytes, rest].concat();
+    ensure(read == b"aab", InvariantId::BYTE_EXACT, || {
+        format!("the first run read {read:?}, not \"a\" then \"ab\"")
+    });
+    reset_checked(&mut writer, &mut reader).expect("both sides completed, so the pipe resets");
     let writer = thread::spawn(move || {
         writer.send(b"d").expect("the second run's first flush succeeds");
         writer.send(b"e").expect("the second run's second flush succeeds");

@@ -6,10 +6,12 @@ use pipecheck_models::builtin;
 use pipecheck_models::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 4. The race is the reader's completion (one lock section) against each point
-/// where the writer can learn of it (a flush, or a new segment, both under the lock)
-/// and against its rents outside the lock; the planted bug is found at bound 1. It was
-/// 5, as the other two-thread models, until the lock-free `advance_to`'s handshake took
-/// it from 24,299 to 202,293 interleavings (16 s); at 4 it is 41,625 (3.8 s).
+/// where the writer can learn of it (a flush under the lock, or a new segment, where a
+/// read-modify-write of the published word says whether to look under the lock) and
+/// against its rents outside the lock; the planted bug is found at bound 1. It was 5,
+/// as the other two-thread models, until the lock-free `advance_to`'s handshake took it
+/// from 24,299 to 202,293 interleavings (16 s); at 4 it was 41,625 (3.8 s), before the
+/// scenario's last two writes waited for the reader's completion.
 const BOUND: usize = 4;
 
 #[test]

@@ -79,7 +79,7 @@ fn flush_wake_is_the_only_wake(monitor: &Arc<Monitor>) {
 /// The waker of a task that polled once and went away: waking it does nothing. A heap
 /// waker, not `Waker::noop()`, so its identity (a data pointer) cannot coincide with an
 /// engine's task waker (shuttle's carry small task numbers as data).
-struct AbandonedTask;
+pub(super) struct AbandonedTask;
 
 impl Wake for AbandonedTask {
     fn wake(self: Arc<Self>) {}

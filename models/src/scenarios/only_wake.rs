@@ -46,7 +46,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
 
 /// The reply pipe runs under a monitor of its own (its events must not mix with the
 /// data pipe's), with the same settings and no planted bug.
-fn reply_monitor(monitor: &Monitor) -> Arc<Monitor> {
+pub(super) fn reply_monitor(monitor: &Monitor) -> Arc<Monitor> {
     Monitor::new(monitor.config().clone())
 }
 

@@ -159,7 +159,14 @@ impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
             }
             state.violation.clone().map(|v| self.with_context(v, step, &state.log))
         };
-        if let Some(violation) = raised {
+        // Not while this thread unwinds from an earlier failure: an end dropped on the
+        // way out (the shuttle backend runs its cleanup) reports events that may break
+        // an invariant too, and a second panic from a destructor would abort the
+        // process, losing the first failure's verdict. The violation stays recorded
+        // (`finish` returns it).
+        if let Some(violation) = raised
+            && !std::thread::panicking()
+        {
             violation.raise();
         }
     }
@@ -240,5 +247,43 @@ impl<E: fmt::Debug + Send + 'static> RunLog for EventMonitor<E> {
 impl<E> fmt::Debug for EventMonitor<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("EventMonitor").finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    use std::sync::Arc;
+
+    use pipecheck_core::InvariantId;
+
+    use super::EventMonitor;
+    use crate::FnInvariant;
+
+    /// Reports a `true` event when dropped, as a pipe end reports its completion.
+    struct ReportsOnDrop(Arc<EventMonitor<bool>>);
+
+    impl Drop for ReportsOnDrop {
+        fn drop(&mut self) {
+            self.0.record(true);
+        }
+    }
+
+    /// An end dropped while its thread unwinds reports an event that breaks an
+    /// invariant: the monitor records the violation but does not panic again (from a
+    /// destructor, that would abort the process and lose the first failure).
+    #[test]
+    fn a_violation_while_unwinding_is_recorded_not_raised() {
+        let never_true =
+            FnInvariant::new(InvariantId::new("never-true"), "no event is true", (), |_, event: &bool| {
+                if *event { Err("a true event".to_owned()) } else { Ok(()) }
+            });
+        let monitor = EventMonitor::new(vec![Box::new(never_true)]);
+        let caught = catch_unwind(AssertUnwindSafe(|| {
+            let _end = ReportsOnDrop(monitor.clone());
+            panic!("the first failure");
+        }));
+        assert_eq!(caught.unwrap_err().downcast_ref::<&str>(), Some(&"the first failure"));
+        assert_eq!(monitor.finish().unwrap_err().invariant, InvariantId::new("never-true"));
     }
 }

@@ -173,6 +173,12 @@ crate::planted_faults! {
     /// starts after `cancel_pending_read` takes the bytes without the lock and reports
     /// no cancel. Breaks **cancel-observed**.
     FastReadIgnoresCancel breaks InvariantId::CANCEL_OBSERVED, in_sequences, caught_in(&["cancel-races-lock-free-read"]);
+    /// The lock-free read checks only `READ_SLOW` and ignores `READER_PARKED`: a read
+    /// polled while a waker of an earlier poll is registered (a `read_at_least` given
+    /// up, a read polled while a flush publishes under the lock) takes the bytes
+    /// without the lock, and the waker and the flag stay behind it. Breaks
+    /// **fast-read-unparked**.
+    FastReadIgnoresParked breaks InvariantId::new("fast-read-unparked"), caught_in(&["read-at-least-abandoned-then-peeked"]);
     /// The lock-free read takes the committed end with a relaxed read-modify-write: the
     /// reader's access to the bytes is not ordered after the writer's. Breaks
     /// **no-data-race** (loom's causality check; shuttle cannot see it).

@@ -263,11 +263,14 @@ impl Shared {
         }
     }
 
-    /// Takes the reader's waker to wake it (reporting it), and clears its parked flag:
-    /// the fast flush may publish without the lock again. Under the lock.
+    /// Takes the reader's waker to wake it (reporting it), then clears its parked flag:
+    /// the fast flush may publish, and a read may take bytes, without the lock again.
+    /// Reported first, so a lock-free read that finds the flag clear is logged after
+    /// the take (**fast-read-unparked**). Under the lock.
     pub(crate) fn take_reader_waker(&self, state: &mut State) -> Option<Waker> {
+        let waker = self.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader);
         self.unpark_reader(state);
-        self.observer.take_waker(&mut state.reader_waker, PipeEnd::Reader)
+        waker
     }
 
     /// Gives the buffers of `segments` back to the buffer pool, exactly once each.

@@ -24,6 +24,7 @@ mod reset;
 mod segment_reuse;
 mod size_classes;
 pub mod spin_wait;
+mod stale_waker;
 mod tentative_cancel;
 
 use crate::Scenario;
@@ -46,6 +47,7 @@ pub fn all() -> Vec<Scenario> {
     all.extend_from_slice(misuse::SCENARIOS);
     all.extend_from_slice(size_classes::SCENARIOS);
     all.extend_from_slice(only_wake::SCENARIOS);
+    all.extend_from_slice(stale_waker::SCENARIOS);
     all.extend_from_slice(outcomes::SCENARIOS);
     all.extend_from_slice(spin_wait::SCENARIOS);
     all.extend_from_slice(flush_cancel::SCENARIOS);

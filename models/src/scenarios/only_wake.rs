@@ -46,7 +46,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
 
 /// The reply pipe runs under a monitor of its own (its events must not mix with the
 /// data pipe's), with the same settings and no planted bug.
-fn reply_monitor(monitor: &Monitor) -> Arc<Monitor> {
+pub(super) fn reply_monitor(monitor: &Monitor) -> Arc<Monitor> {
     Monitor::new(monitor.config().clone())
 }
 
@@ -79,7 +79,7 @@ fn flush_wake_is_the_only_wake(monitor: &Arc<Monitor>) {
 /// The waker of a task that polled once and went away: waking it does nothing. A heap
 /// waker, not `Waker::noop()`, so its identity (a data pointer) cannot coincide with an
 /// engine's task waker (shuttle's carry small task numbers as data).
-struct AbandonedTask;
+pub(super) struct AbandonedTask;
 
 impl Wake for AbandonedTask {
     fn wake(self: Arc<Self>) {}

@@ -13,6 +13,7 @@ use pipecheck_core::{InvariantId, PipeEvent};
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe, ensure};
 
 use crate::scenarios::drive::{expect_bytes, held, join};
+use crate::scenarios::only_wake::reply_monitor;
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -41,6 +42,15 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         scale: Scale::Small,
         config: two_byte_segments,
         body: fast_flush_behind_reclaimed_head,
+    },
+    Scenario {
+        name: "head-reparked-while-reader-reclaims",
+        summary: "the writer sends \"ab\", writes \"c\" into its idle head and flushes, then waits for the \
+                  reader's reply: an advance_to that consumed \"ab\" may find the head parked again, \
+                  holding \"c\", and must leave it",
+        scale: Scale::Small,
+        config: four_byte_segments,
+        body: head_reparked_while_reader_reclaims,
     },
 ];
 
@@ -127,6 +137,45 @@ fn fast_flush_behind_reclaimed_head(monitor: &Arc<Monitor>) {
     reader.complete(None);
     join(writer);
     expect_bytes(&bytes, b"abcd");
+}
+
+/// The writer sends "ab" (its four-byte head is then idle, parked), writes "c" into that
+/// head and flushes, then waits for the reader's reply on a second pipe before it
+/// completes. The reader consumes "ab", all it saw committed: a fast flush may have
+/// resumed, filled and parked the head again between the end the reader's
+/// `advance_to` compared and its take of the parked head, so the head holds "c" and
+/// is not idle (the reader must keep it, `HeadKept`). Because the writer then waits
+/// for the reply instead of completing (its completion takes the head back), the race
+/// takes one preemption, the reader's inside its advance.
+fn head_reparked_while_reader_reclaims(monitor: &Arc<Monitor>) {
+    let replies = reply_monitor(monitor);
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let (mut reply_writer, mut reply_reader) = checked_pipe(&replies);
+    let writer = thread::spawn(move || {
+        writer.send(b"ab").expect("the reader does not complete early");
+        writer.write_contiguous(b"c").expect("the writer is open");
+        writer.flush().expect("the reader does not complete early");
+        let reply = reply_reader.drain().expect("the reply's writer does not fail");
+        reply_reader.complete(None);
+        writer.complete(None);
+        reply
+    });
+    let mut bytes = Vec::new();
+    while bytes.len() < 3 {
+        let outcome = reader.read_and_consume(|len| len).expect("the writer does not fail");
+        bytes.extend_from_slice(&outcome.bytes);
+        if outcome.completed {
+            break;
+        }
+    }
+    reply_writer.send(b"r").expect("the reply's reader does not complete early");
+    reply_writer.complete(None);
+    bytes.extend(reader.drain().expect("the writer does not fail"));
+    reader.complete(None);
+    let reply = join(writer);
+    expect_bytes(&bytes, b"abc");
+    expect_bytes(&reply, b"r");
+    replies.assert_finished();
 }
 
 /// Segments returned or discarded between the last `Consumed` and its `AdvanceFinished`.

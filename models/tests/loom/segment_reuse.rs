@@ -106,3 +106,33 @@ fn fast_flush_behind_reclaimed_head_catches_reclaim_trusts_locked_end() {
     )
     .unwrap();
 }
+
+/// Bound 2 (7,666 interleavings in the campaign's dev build): the writer waits for the
+/// reader's reply after it re-parks the head, so the race takes one preemption.
+const REPARKED_BOUND: usize = 2;
+
+/// Clean, and the window is reached: in some interleaving the reader's take finds the
+/// head parked again behind the end it compared and keeps it (`HeadKept`). Without its
+/// parked-end check (hand-written bug 8 of docs/independent-bugs.md) the take reclaims
+/// it there, which **segments-in-use** reports.
+#[test]
+fn head_reparked_while_reader_reclaims_keeps_the_head() {
+    static KEPT: Mutex<bool> = Mutex::new(false);
+    let scenario = find("head-reparked-while-reader-reclaims").expect("the scenario exists");
+    explore("head-reparked-while-reader-reclaims", REPARKED_BOUND, move || {
+        let monitor = scenario.monitor();
+        (scenario.body)(&monitor);
+        monitor.assert_finished();
+        if monitor
+            .log()
+            .iter()
+            .any(|e| matches!(e.observation, Observation::Pipe(PipeEvent::HeadKept { .. })))
+        {
+            *KEPT.lock().unwrap() = true;
+        }
+    });
+    assert!(
+        *KEPT.lock().unwrap(),
+        "no interleaving where the reader finds the head parked again and keeps it"
+    );
+}

@@ -49,6 +49,18 @@ fn read_repolled_from_another_task_catches_keeps_stale_waker() {
     caught_online("read-repolled-from-another-task", &fault::KeepsStaleWaker, BOUND);
 }
 
+/// The stale-waker family (models/src/scenarios/stale_waker.rs): a waker left by a
+/// read given up keeps reads on the lock until it is taken.
+#[test]
+fn read_at_least_abandoned_then_peeked() {
+    check_target(&builtin::pipe(), "read-at-least-abandoned-then-peeked", None, BOUND).unwrap();
+}
+
+#[test]
+fn read_at_least_abandoned_then_peeked_catches_fast_read_ignores_parked() {
+    caught_online("read-at-least-abandoned-then-peeked", &fault::FastReadIgnoresParked, BOUND);
+}
+
 /// The older lost-wake bugs are now caught online too.
 #[test]
 fn writer_complete_races_read_catches_lost_wake_on_complete_online() {

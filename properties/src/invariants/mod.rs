@@ -47,6 +47,7 @@ invariants! {
     segments_in_use::SegmentsInUse(InvariantId::SEGMENTS_IN_USE), per_pipe_run;
     buffered_length::BufferedLength(InvariantId::BUFFERED_LENGTH), per_pipe_run;
     cancel_observed::CancelObserved(InvariantId::CANCEL_OBSERVED), per_pipe_run;
+    fast_read_unparked::FastReadUnparked(fast_read_unparked::FAST_READ_UNPARKED), per_pipe_run;
     linearizable::Linearizable(InvariantId::LINEARIZABLE) = |_| Box::new(Linearizable);
     progress::Progress(InvariantId::PROGRESS);
     primitive_wakeups::PrimitiveWakeups(InvariantId::NO_LOST_WAKEUP), share;
@@ -55,3 +56,6 @@ invariants! {
 
 /// The id of **pool-size-class**, which no other crate's constant names.
 pub use pool_size_class::POOL_SIZE_CLASS;
+
+/// The id of **fast-read-unparked**, which no other crate's constant names.
+pub use fast_read_unparked::FAST_READ_UNPARKED;

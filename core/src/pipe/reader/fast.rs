@@ -39,7 +39,9 @@ impl Reader {
         shared.observer.emit(|| PipeEvent::FastReadTried);
         let (committed, flags) = shared.published.snapshot(fault::RelaxedFastRead.is_active());
         let wanted = minimum.unwrap_or(0).max(1);
-        if flags & (READ_SLOW | READER_PARKED) != 0
+        // The planted bug checks only `READ_SLOW`.
+        let parked = if fault::FastReadIgnoresParked.is_active() { 0 } else { READER_PARKED };
+        if flags & (READ_SLOW | parked) != 0
             || counted(committed, self.consumed, self.examined, minimum) < wanted
         {
             shared.observer.emit(|| PipeEvent::FastReadMissed);

@@ -48,7 +48,7 @@ pub use targets::{
     SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target, TargetError, TargetRun, TargetScenario,
     builtin, find_target, invariants_table, with_table,
 };
-pub use verify::verify_target;
+pub use verify::{verify, verify_target};
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the
 /// seed primitives' invariants included).

@@ -17,11 +17,13 @@
 //! declares the binary:
 //!
 //! ```ignore
-//! // src/bin/campaign.rs
+//! // src/main.rs
 //! pipecheck_runner::campaign_main!(|| vec![my_crate::target()]);
 //! ```
 //!
-//! and runs `cargo run --bin campaign` (options: `-- --help`).
+//! and runs `cargo run -p my-crate` (options: `-- --help`). The same binary serves the
+//! traces command line over those targets (`cargo run -p my-crate --features shuttle --
+//! explore --scenario <name> --fault <name>`, then `-- replay <file>`: [`main`]).
 //!
 //! [`Target`]: pipecheck_models::Target
 
@@ -73,7 +75,19 @@ impl Campaign {
 /// Runs the campaign's command line (`campaign` and the hidden `worker`) and returns
 /// the exit code: success when every clean run passed and every planted bug that ran
 /// was caught as its own invariant by some engine.
+///
+/// A user's campaign binary serves the traces command line too: with a first argument
+/// that is one of its commands (`list`, `explore`, `replay`, `minimize`, `corpus`; see
+/// [`pipecheck_traces::cli`]), the rest of the command line goes to
+/// [`pipecheck_traces::replay_main`] over the same targets, so that one binary finds,
+/// saves and replays the failing schedules of the targets it checks.
 pub fn main(campaign: Campaign) -> ExitCode {
+    let first = std::env::args().nth(1);
+    if campaign.package != Campaign::builtin().package
+        && first.as_deref().is_some_and(pipecheck_traces::cli::is_command)
+    {
+        return pipecheck_traces::replay_main((campaign.targets)());
+    }
     registry::register(campaign);
     cli::main()
 }

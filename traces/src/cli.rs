@@ -82,6 +82,15 @@ pub fn main(targets: Vec<Target>) -> ExitCode {
     })
 }
 
+/// Whether `name` is one of this command line's subcommands (`list`, `explore`,
+/// `replay`, `minimize`, `corpus` and the hidden `rerecord-one`): a campaign binary
+/// (`pipecheck_runner::campaign_main!`) hands such a command line to [`main`], so that
+/// one binary serves both.
+pub fn is_command(name: &str) -> bool {
+    use clap::CommandFactory as _;
+    Cli::command().find_subcommand(name).is_some()
+}
+
 /// The traces command line for pipecheck's own targets (the pipe and the seed
 /// primitives): the `pipecheck-traces` binary.
 pub fn builtin_main() -> ExitCode {

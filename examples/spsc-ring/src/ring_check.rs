@@ -22,25 +22,14 @@ pipecheck_core::planted_faults! {
 /// Where a lost value shows: as `ring-fifo`, and as a history no order explains.
 const LOST: &[&str] = &["push-close-races-pops", SMALL_SCENARIO];
 
-/// A ring operation: `push(value)` and `close()` on the producer, `pop()` on the consumer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// `push(value)`.
-    Push(u64),
-    /// `pop()`.
-    Pop,
-    /// `close()`.
-    Close,
-}
-/// What an operation returned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Out {
-    /// What `push` returned.
-    Push(Result<(), PushError<u64>>),
-    /// What `pop` returned.
-    Pop(Result<u64, PopError>),
-    /// `close` returned.
-    Closed,
+pipecheck_properties::operations! {
+    /// A ring operation: `push(value)` and `close()` on the producer, `pop()` on the consumer.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Op -> Out {
+        Push(u64) -> Result<(), PushError<u64>>,
+        Pop -> Result<u64, PopError>,
+        Close -> (),
+    }
 }
 
 /// The ring as a sequential object of `capacity` slots; state: its values, and closed.
@@ -53,17 +42,15 @@ impl DeterministicModel for RingModel {
     fn initial(&self) -> Self::State {
         (Vec::new(), false)
     }
-    fn run(&self, (q, closed): &Self::State, op: &Op) -> (Out, Self::State) {
-        let (mut q, closed) = (q.clone(), *closed);
-        let out = match *op {
-            Op::Push(v) if closed => Out::Push(Err(PushError::Closed(v))),
+    fn run(&self, (q, closed): &mut Self::State, op: &Op) -> Out {
+        match *op {
+            Op::Push(v) if *closed => Out::Push(Err(PushError::Closed(v))),
             Op::Push(v) if q.len() == self.0 => Out::Push(Err(PushError::Full(v))),
             Op::Push(v) => (q.push(v), Out::Push(Ok(()))).1,
             Op::Pop if !q.is_empty() => Out::Pop(Ok(q.remove(0))),
-            Op::Pop => Out::Pop(Err([PopError::Empty, PopError::Closed][usize::from(closed)])),
-            Op::Close => return (Out::Closed, (q, true)),
-        };
-        (out, (q, closed))
+            Op::Pop => Out::Pop(Err([PopError::Empty, PopError::Closed][usize::from(*closed)])),
+            Op::Close => (*closed = true, Out::Close(())).1,
+        }
     }
 }
 impl OpsSpec for RingModel {
@@ -74,7 +61,7 @@ impl OpsSpec for RingModel {
     fn apply(&self, end: &mut Self::Handle, op: &Op) -> Out {
         match (end, *op) {
             (Ends::First(tx), Op::Push(v)) => Out::Push(tx.push(v)),
-            (Ends::First(tx), _) => (tx.close(), Out::Closed).1,
+            (Ends::First(tx), _) => (tx.close(), Out::Close(())).1,
             (Ends::Second(rx), _) => Out::Pop(rx.pop()),
         }
     }

@@ -34,14 +34,12 @@ impl DeterministicModel for StackModel {
     fn initial(&self) -> Vec<u64> {
         Vec::new()
     }
-    fn run(&self, stack: &Vec<u64>, op: &Op) -> (Out, Vec<u64>) {
-        let mut stack = stack.clone();
-        let out = match *op {
+    fn run(&self, stack: &mut Vec<u64>, op: &Op) -> Out {
+        match *op {
             Op::Push(v) if stack.len() == self.0 => Out::Push(Err(PushError::Full(v))),
             Op::Push(v) => (stack.push(v), Out::Push(Ok(()))).1,
             _ => Out::Pop(stack.pop().ok_or(PopError::Empty)),
-        };
-        (out, stack)
+        }
     }
 }
 impl OpsSpec for StackModel {

@@ -78,6 +78,7 @@ mod runs;
 mod scenario;
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use pipecheck_core::{InvariantId, PlantedFault};
@@ -99,6 +100,8 @@ pub struct Target {
     scenarios: Vec<TargetScenario>,
     model: Option<&'static str>,
     sequences: Option<Sequences>,
+    /// The declared sequential model's own checks at a loom bound ([`crate::verify`]).
+    pub(crate) model_check: Option<Arc<dyn Fn(usize) + Send + Sync>>,
 }
 
 /// A target's operation sequences, the campaign's proptest engine: runs up to `cases`
@@ -138,6 +141,7 @@ impl Target {
             scenarios: Vec::new(),
             model: None,
             sequences: None,
+            model_check: None,
         }
     }
 

@@ -118,7 +118,7 @@ fn the_crates_command_rerecords_a_stale_schedule() {
     trace.save(&stale).expect("saved");
     assert!(staleness_in(&stale, &targets).is_some(), "a cut schedule no longer replays as recorded");
 
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_oneshot-traces"))
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_oneshot"))
         .args(["corpus", "--rerecord", "--out"])
         .arg(&dir)
         .env_remove("SHUTTLE_RANDOM_SEED")

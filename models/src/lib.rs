@@ -32,6 +32,7 @@ mod invocation;
 #[cfg(feature = "loom")]
 pub mod loom_harness;
 pub mod must_fail;
+pub mod prelude;
 pub mod primitives;
 mod scenario;
 pub mod scenarios;

@@ -61,7 +61,7 @@ pub fn verify(target: &Target, loom_bound: usize) {
 /// When a check fails: with the failure and how to reproduce it.
 pub fn verify_target<S: OpsSpec>(target: &Target, spec: S, loom_bound: usize) {
     verify_scenarios(target, loom_bound);
-    check_model(&spec, &[], loom_bound);
+    check_model(target.name(), &spec, &[], loom_bound);
 }
 
 /// The target's scenarios and planted bugs under the engine the features select.
@@ -88,7 +88,12 @@ fn verify_scenarios(target: &Target, loom_bound: usize) {
 /// scenarios and the splits in `non_linearizable` (each must fail as `linearizable`, in
 /// a child process chosen by [`CHILD_RUN_ENV`](crate::loom_harness::CHILD_RUN_ENV)), on
 /// threads its operation sequences; nothing under shuttle (the target's scenarios ran it).
-pub(crate) fn check_model<S: OpsSpec>(spec: &S, non_linearizable: &[Vec<Vec<S::Input>>], loom_bound: usize) {
+pub(crate) fn check_model<S: OpsSpec>(
+    target: &str,
+    spec: &S,
+    non_linearizable: &[Vec<Vec<S::Input>>],
+    loom_bound: usize,
+) {
     #[cfg(feature = "loom")]
     {
         use std::sync::Arc;
@@ -106,7 +111,7 @@ pub(crate) fn check_model<S: OpsSpec>(spec: &S, non_linearizable: &[Vec<Vec<S::I
         }
         let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
         for (index, threads) in non_linearizable.iter().enumerate() {
-            let run = format!("non-linearizable-{index}");
+            let run = format!("{target}/non-linearizable-{index}");
             if child.as_ref().is_none_or(|child| *child == run) {
                 let (spec, threads) = (spec.clone(), threads.clone());
                 eprintln!("loom: {threads:?} must not be linearizable under C11:");
@@ -119,11 +124,11 @@ pub(crate) fn check_model<S: OpsSpec>(spec: &S, non_linearizable: &[Vec<Vec<S::I
         }
     }
     #[cfg(all(feature = "shuttle", not(feature = "loom")))]
-    let _ = (spec, non_linearizable, loom_bound);
+    let _ = (target, spec, non_linearizable, loom_bound);
     #[cfg(not(any(feature = "loom", feature = "shuttle")))]
     {
         use pipecheck_properties::linearizability::{SequenceConfig, check_sequences};
-        let _ = (non_linearizable, loom_bound);
+        let _ = (target, non_linearizable, loom_bound);
         check_sequences(spec, &SequenceConfig::default()).unwrap_or_else(|mismatch| panic!("{mismatch}"));
     }
 }

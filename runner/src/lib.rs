@@ -92,9 +92,31 @@ pub fn main(campaign: Campaign) -> ExitCode {
     cli::main()
 }
 
+/// The loom preemption bound of [`verify_all`]: the bound the examples' planted bugs
+/// need (a slot reused before it is read takes three preemptions).
+pub const VERIFY_LOOM_BOUND: usize = 3;
+
+/// Checks every target `targets` returns, and the sequential model it declares, with
+/// [`pipecheck_models::verify`] at loom bound [`VERIFY_LOOM_BOUND`], under the engine the
+/// features select: the test [`campaign_main!`] adds to a campaign binary, so that
+/// `cargo test`, `cargo test --features loom` and `cargo test --features shuttle` check
+/// the campaign's targets with no test file of the crate's own.
+///
+/// # Panics
+///
+/// When a check fails: with the failure and how to reproduce it.
+pub fn verify_all(targets: fn() -> Vec<Target>) {
+    for target in targets() {
+        eprintln!("verifying target `{}`", target.name());
+        pipecheck_models::verify(&target, VERIFY_LOOM_BOUND);
+    }
+}
+
 /// Declares `fn main` of a campaign binary over the targets `targets` returns (an
 /// expression of type `fn() -> Vec<Target>`, e.g. a closure without captures): the
-/// package and binary names come from cargo.
+/// package and binary names come from cargo. Also declares the binary's test
+/// `verify_every_target` ([`verify_all`]), which `cargo test` runs under each engine's
+/// feature.
 #[macro_export]
 macro_rules! campaign_main {
     ($targets:expr) => {
@@ -104,6 +126,14 @@ macro_rules! campaign_main {
                 bin: env!("CARGO_BIN_NAME"),
                 targets: $targets,
             })
+        }
+
+        /// Every target of the campaign and its sequential model, under the engine the
+        /// features select (`pipecheck_runner::verify_all`).
+        #[cfg(test)]
+        #[test]
+        fn verify_every_target() {
+            $crate::verify_all($targets);
         }
     };
 }

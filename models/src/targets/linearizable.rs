@@ -143,8 +143,9 @@ impl Target {
         let statement: (InvariantId, &'static str) = (Linearizable.id(), Linearizable.statement());
         let mut target = self.scenarios(vec![statement], scenarios);
         target.model = Some(model);
+        let name = target.name;
         target.model_check = Some(Arc::new(move |loom_bound| {
-            crate::verify::check_model(&checked_spec, &non_linearizable, loom_bound)
+            crate::verify::check_model(name, &checked_spec, &non_linearizable, loom_bound)
         }));
         target
     }

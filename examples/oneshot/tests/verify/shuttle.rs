@@ -1,5 +1,5 @@
-//! What `verify_target` does not check under shuttle: each planted bug caught by *each*
-//! scheduler (it asks one), the committed schedules replayed, a failure minimized,
+//! What the campaign binary's `verify_every_target` does not check under shuttle: each
+//! planted bug caught by *each* scheduler (it asks one), the committed schedules replayed, a failure minimized,
 //! saved and replayed, the traces command's re-recording, and the sequential model's
 //! generated scenarios shrunk to a minimal failing split.
 

@@ -173,8 +173,8 @@ enum Command {
     },
     /// Regenerate the corpus: one minimized trace per planted fault, and the per-fault table.
     /// A fault whose trace still reproduces it (same target, a scenario that still claims
-    /// the fault, an invariant it is caught as, and a schedule that replays as recorded) is
-    /// kept; `--fault` records the named ones again anyway.
+    /// the fault, and a schedule that replays as recorded) is kept; `--fault` records the
+    /// named ones again anyway.
     /// With `--rerecord`: record each saved trace again from its header instead.
     Corpus {
         /// Where to save the traces (default: the committed corpus, traces/corpus/, or a user

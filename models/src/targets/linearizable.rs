@@ -80,7 +80,9 @@ impl Target {
     /// and names `S` as its [`sequential_model`](Target::sequential_model) (the
     /// campaign's `linearizable` column).
     /// The scenario names are fixed: one spec per target (a second one fails
-    /// [`Target::validate`] as a duplicate).
+    /// [`Target::validate`] as a duplicate). The target keeps `spec` for
+    /// [`verify`](crate::verify): its generated scenarios under loom, its operation
+    /// sequences on threads, and the splits of `generated.non_linearizable`.
     ///
     /// # Examples
     ///

@@ -32,6 +32,7 @@ mod invocation;
 #[cfg(feature = "loom")]
 pub mod loom_harness;
 pub mod must_fail;
+pub mod prelude;
 pub mod primitives;
 mod scenario;
 pub mod scenarios;
@@ -48,7 +49,7 @@ pub use targets::{
     SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target, TargetError, TargetRun, TargetScenario,
     builtin, find_target, invariants_table, with_table,
 };
-pub use verify::verify_target;
+pub use verify::{verify, verify_target};
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the
 /// seed primitives' invariants included).

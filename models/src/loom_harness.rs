@@ -163,8 +163,10 @@ pub const CHILD_RUN_ENV: &str = "PIPECHECK_CHILD_RUN";
 pub fn check_target_all(target: &Target, bound: usize) {
     let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
     let runs = target.runs(EngineClass::Exhaustive);
-    let name =
-        |scenario: &TargetScenario, fault: &PlantedFault| format!("{}/{}", scenario.name, fault.name());
+    // The target's name too: one test may check several targets (`pipecheck_runner::verify_all`).
+    let name = |scenario: &TargetScenario, fault: &PlantedFault| {
+        format!("{}/{}/{}", target.name(), scenario.name, fault.name())
+    };
     let child = std::env::var(CHILD_RUN_ENV).ok();
     for (scenario, fault) in runs {
         let model = format!("{}/{}", target.name(), scenario.name);

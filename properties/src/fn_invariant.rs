@@ -74,6 +74,47 @@ impl<S: Send, E> FnInvariant<S, E> {
     }
 }
 
+impl<S: Clone, E> Clone for FnInvariant<S, E> {
+    fn clone(&self) -> Self {
+        FnInvariant { state: self.state.clone(), ..*self }
+    }
+}
+
+/// The invariants that check one run of a target's event scenarios, made fresh for each
+/// run: a function returning them (`fn() -> Vec<Box<dyn Invariant<E>>>`, or a closure
+/// without captures), or one [`FnInvariant`], cloned from its initial state for each run.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck_core::InvariantId;
+/// use pipecheck_properties::{FnInvariant, Invariants};
+///
+/// let id = InvariantId::new("never-zero");
+/// let never_zero = FnInvariant::new(id, "no event is 0", (), |_, event: &u32| {
+///     if *event == 0 { Err("0".to_owned()) } else { Ok(()) }
+/// });
+/// let mut run = never_zero.fresh();
+/// assert_eq!(run[0].observe(&0), Err("0".to_owned()));
+/// assert_eq!(never_zero.fresh().len(), 1);
+/// ```
+pub trait Invariants<E>: Send + Sync + 'static {
+    /// The invariants one run starts with.
+    fn fresh(&self) -> Vec<Box<dyn Invariant<E>>>;
+}
+
+impl<E, F: Fn() -> Vec<Box<dyn Invariant<E>>> + Send + Sync + 'static> Invariants<E> for F {
+    fn fresh(&self) -> Vec<Box<dyn Invariant<E>>> {
+        self()
+    }
+}
+
+impl<S: Clone + Send + Sync + 'static, E: 'static> Invariants<E> for FnInvariant<S, E> {
+    fn fresh(&self) -> Vec<Box<dyn Invariant<E>>> {
+        vec![self.clone().boxed()]
+    }
+}
+
 impl<S: Send, E> Invariant<E> for FnInvariant<S, E> {
     fn id(&self) -> InvariantId {
         self.id

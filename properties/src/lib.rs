@@ -42,6 +42,7 @@ pub mod checked;
 pub mod driver;
 pub mod engine;
 mod event_monitor;
+mod fifo_invariant;
 mod fn_invariant;
 mod hunt;
 mod invariant;
@@ -63,7 +64,8 @@ pub use checked::{CheckedReader, CheckedWriter, HeldRead, ReadOutcome, checked_p
 pub use driver::{Driver, check_sequence};
 pub use engine::{Checked, Engine, Execution, Threads};
 pub use event_monitor::EventMonitor;
-pub use fn_invariant::FnInvariant;
+pub use fifo_invariant::{FIFO_STATEMENT, FifoInvariant, Queued};
+pub use fn_invariant::{FnInvariant, Invariants};
 pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, hunt, pipe_faults};
 pub use invariant::{Invariant, ensure};
 pub use machine::{PipeMachine, PipeTest};

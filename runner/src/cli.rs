@@ -23,9 +23,13 @@ use crate::outcome::Outcome;
 use crate::worker::Budget;
 use crate::{checker_corpus, jobs, orchestrate, registry, report, worker};
 
+/// A user's campaign binary also takes the traces commands (`pipecheck_runner::main`).
+const TRACES_HELP: &str = "A user crate's campaign binary also runs the traces commands over its targets \
+(with --features shuttle): list, explore, minimize, replay, corpus (`<command> --help`).";
+
 /// pipecheck's verification campaign: scenarios × engines, and the kill matrix of planted bugs.
 #[derive(Parser, Debug)]
-#[command(version, about, args_conflicts_with_subcommands = true)]
+#[command(version, about, args_conflicts_with_subcommands = true, after_help = TRACES_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

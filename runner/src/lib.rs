@@ -17,11 +17,13 @@
 //! declares the binary:
 //!
 //! ```ignore
-//! // src/bin/campaign.rs
+//! // src/main.rs
 //! pipecheck_runner::campaign_main!(|| vec![my_crate::target()]);
 //! ```
 //!
-//! and runs `cargo run --bin campaign` (options: `-- --help`).
+//! and runs `cargo run -p my-crate` (options: `-- --help`). The same binary serves the
+//! traces command line over those targets (`cargo run -p my-crate --features shuttle --
+//! explore --scenario <name> --fault <name>`, then `-- replay <file>`: [`main`]).
 //!
 //! [`Target`]: pipecheck_models::Target
 
@@ -73,14 +75,48 @@ impl Campaign {
 /// Runs the campaign's command line (`campaign` and the hidden `worker`) and returns
 /// the exit code: success when every clean run passed and every planted bug that ran
 /// was caught as its own invariant by some engine.
+///
+/// A user's campaign binary serves the traces command line too: with a first argument
+/// that is one of its commands (`list`, `explore`, `replay`, `minimize`, `corpus`; see
+/// [`pipecheck_traces::cli`]), the rest of the command line goes to
+/// [`pipecheck_traces::replay_main`] over the same targets, so that one binary finds,
+/// saves and replays the failing schedules of the targets it checks.
 pub fn main(campaign: Campaign) -> ExitCode {
+    let first = std::env::args().nth(1);
+    if campaign.package != Campaign::builtin().package
+        && first.as_deref().is_some_and(pipecheck_traces::cli::is_command)
+    {
+        return pipecheck_traces::replay_main((campaign.targets)());
+    }
     registry::register(campaign);
     cli::main()
 }
 
+/// The loom preemption bound of [`verify_all`]: the bound the examples' planted bugs
+/// need (a slot reused before it is read takes three preemptions).
+pub const VERIFY_LOOM_BOUND: usize = 3;
+
+/// Checks every target `targets` returns, and the sequential model it declares, with
+/// [`pipecheck_models::verify`] at loom bound [`VERIFY_LOOM_BOUND`], under the engine the
+/// features select: the test [`campaign_main!`] adds to a campaign binary, so that
+/// `cargo test`, `cargo test --features loom` and `cargo test --features shuttle` check
+/// the campaign's targets with no test file of the crate's own.
+///
+/// # Panics
+///
+/// When a check fails: with the failure and how to reproduce it.
+pub fn verify_all(targets: fn() -> Vec<Target>) {
+    for target in targets() {
+        eprintln!("verifying target `{}`", target.name());
+        pipecheck_models::verify(&target, VERIFY_LOOM_BOUND);
+    }
+}
+
 /// Declares `fn main` of a campaign binary over the targets `targets` returns (an
 /// expression of type `fn() -> Vec<Target>`, e.g. a closure without captures): the
-/// package and binary names come from cargo.
+/// package and binary names come from cargo. Also declares the binary's test
+/// `verify_every_target` ([`verify_all`]), which `cargo test` runs under each engine's
+/// feature.
 #[macro_export]
 macro_rules! campaign_main {
     ($targets:expr) => {
@@ -90,6 +126,14 @@ macro_rules! campaign_main {
                 bin: env!("CARGO_BIN_NAME"),
                 targets: $targets,
             })
+        }
+
+        /// Every target of the campaign and its sequential model, under the engine the
+        /// features select (`pipecheck_runner::verify_all`).
+        #[cfg(test)]
+        #[test]
+        fn verify_every_target() {
+            $crate::verify_all($targets);
         }
     };
 }

@@ -1,5 +1,6 @@
 //! The traces command line, for pipecheck's own targets (`pipecheck-traces`) and for a
-//! user crate's ([`main`], e.g. from a small `src/bin/traces.rs`):
+//! user crate's ([`main`]; its campaign binary, `pipecheck_runner::campaign_main!`,
+//! hands these commands to it, so one `src/main.rs` serves both):
 //!
 //! ```text
 //! <command> list
@@ -52,7 +53,8 @@ struct Setup {
 ///
 /// ```no_run
 /// # fn my_target() -> pipecheck_models::Target { unimplemented!() }
-/// // src/bin/traces.rs of the user's crate
+/// // a binary of its own (a campaign binary, `pipecheck_runner::campaign_main!`, calls
+/// // this when its first argument is one of these commands: see [`is_command`])
 /// fn main() -> std::process::ExitCode {
 ///     pipecheck_traces::replay_main(vec![my_target()])
 /// }
@@ -80,6 +82,15 @@ pub fn main(targets: Vec<Target>) -> ExitCode {
         corpus_dir: traces,
         base: Some(base),
     })
+}
+
+/// Whether `name` is one of this command line's subcommands (`list`, `explore`,
+/// `replay`, `minimize`, `corpus` and the hidden `rerecord-one`): a campaign binary
+/// (`pipecheck_runner::campaign_main!`) hands such a command line to [`main`], so that
+/// one binary serves both.
+pub fn is_command(name: &str) -> bool {
+    use clap::CommandFactory as _;
+    Cli::command().find_subcommand(name).is_some()
 }
 
 /// The traces command line for pipecheck's own targets (the pipe and the seed
@@ -161,6 +172,9 @@ enum Command {
         file: PathBuf,
     },
     /// Regenerate the corpus: one minimized trace per planted fault, and the per-fault table.
+    /// A fault whose trace still reproduces it (same target, a scenario that still claims
+    /// the fault, and a schedule that replays as recorded) is kept; `--fault` records the
+    /// named ones again anyway.
     /// With `--rerecord`: record each saved trace again from its header instead.
     Corpus {
         /// Where to save the traces (default: the committed corpus, traces/corpus/, or a user
@@ -176,8 +190,9 @@ enum Command {
         /// With `--rerecord`: rewrite every trace, even one that still replays.
         #[arg(long, requires = "rerecord")]
         force: bool,
-        /// Only these planted bugs (default: all): record their traces, or with
-        /// `--rerecord` re-record only the traces of theirs.
+        /// Only these planted bugs (default: all, keeping each trace that still reproduces
+        /// its fault): record their traces again, or with `--rerecord` re-record only the
+        /// traces of theirs.
         #[arg(long = "fault")]
         faults: Vec<String>,
     },
@@ -471,6 +486,25 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
                 .flat_map(|t| t.planted().iter().map(move |f| (t, f)))
                 .filter(|(_, f)| wanted(f))
             {
+                // Without `--fault`, a fault whose trace still reproduces it is left alone:
+                // hunting again would rewrite it with another schedule for no change.
+                if faults.is_empty() {
+                    match crate::rerecord::current_trace(&out, target, fault, targets) {
+                        Ok(path) => {
+                            let kept = Trace::load_for(&path, targets).map_err(|e| e.to_string())?;
+                            eprintln!("kept {} (it still reproduces {})", path.display(), fault.name());
+                            println!(
+                                "| {} | {} | kept | - | kept | - | {} | {} |",
+                                fault.name(),
+                                kept.scenario,
+                                kept.original,
+                                kept.minimized
+                            );
+                            continue;
+                        }
+                        Err(why) => eprintln!("recording {}: {why}", fault.name()),
+                    }
+                }
                 let results: Vec<_> =
                     settings.schedulers().iter().map(|&k| hunt_in(target, fault, k, &settings)).collect();
                 let cell = |r: &(Option<Found>, usize)| match &r.0 {

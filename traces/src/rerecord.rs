@@ -308,3 +308,42 @@ impl Status {
         }
     }
 }
+
+/// `corpus` without `--fault`: the trace of `fault` (of `target`) in `dir` to keep
+/// instead of hunting the fault again, or why there is none to keep. A trace is kept when
+/// it is the fault's only one in `dir` (file name `<fault>-…`), its header names this
+/// target and fault, its scenario still claims the fault, and it still replays as
+/// recorded ([`staleness_in`]: the same invariant breaks, identically twice, and nothing
+/// breaks with the fault off). Hunting again would give another schedule, seed or
+/// minimization for a fault that nothing changed: the committed corpus would churn.
+///
+/// # Errors
+///
+/// Why the fault's trace must be recorded (again): none or several files, a header
+/// that no longer matches the declarations, or a schedule that no longer replays.
+pub fn current_trace(
+    dir: &Path,
+    target: &Target,
+    fault: &pipecheck_core::PlantedFault,
+    targets: &[Target],
+) -> Result<PathBuf, String> {
+    let prefix = format!("{}-", fault.name());
+    let mut own = location::traces_in(dir)
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&prefix)));
+    let (Some(path), None) = (own.next(), own.next()) else {
+        return Err(format!("no single trace of {} in {}", fault.name(), dir.display()));
+    };
+    let trace = Trace::load_for(&path, targets).map_err(|e| e.to_string())?;
+    let changed = |what: &str| Err(format!("{}: its {what} changed", path.display()));
+    if trace.target != target.name() || trace.fault.as_deref() != Some(fault.name()) {
+        return changed("target or fault");
+    }
+    if !target.scenarios_catching(fault).iter().any(|s| s.name == trace.scenario) {
+        return changed("scenario (it no longer claims the fault)");
+    }
+    match staleness_in(&path, targets) {
+        Some(why) => Err(why),
+        None => Ok(path),
+    }
+}

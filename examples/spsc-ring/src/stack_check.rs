@@ -2,10 +2,8 @@
 //! sequential model whose generated scenarios run pushes and pops on any thread.
 use std::sync::Arc;
 
-use pipecheck_core::{InvariantId, primitive::thread};
-use pipecheck_models::{EventScenario, GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO, Target};
-use pipecheck_properties::{EventMonitor, FnInvariant, linearizability::*};
-use proptest::prelude::*;
+use pipecheck_core::primitive::thread;
+use pipecheck_models::prelude::*;
 
 use crate::ring_check::{Op, Out};
 use crate::stack::Stack;
@@ -34,14 +32,12 @@ impl DeterministicModel for StackModel {
     fn initial(&self) -> Vec<u64> {
         Vec::new()
     }
-    fn run(&self, stack: &Vec<u64>, op: &Op) -> (Out, Vec<u64>) {
-        let mut stack = stack.clone();
-        let out = match *op {
+    fn run(&self, stack: &mut Vec<u64>, op: &Op) -> Out {
+        match *op {
             Op::Push(v) if stack.len() == self.0 => Out::Push(Err(PushError::Full(v))),
             Op::Push(v) => (stack.push(v), Out::Push(Ok(()))).1,
             _ => Out::Pop(stack.pop().ok_or(PopError::Empty)),
-        };
-        (out, stack)
+        }
     }
 }
 impl OpsSpec for StackModel {
@@ -79,32 +75,25 @@ fn pushes_race_pop(m: &Arc<EventMonitor<(Op, Out)>>) {
 
 /// The stack as a pipecheck target.
 pub fn target() -> Target {
-    let conserved = || {
-        let statement = "once the stack is drained, each pushed value was popped exactly once";
-        let state = (Vec::new(), Vec::new());
-        let invariant =
-            FnInvariant::new(CONSERVED, statement, state, |(pushed, popped), event: &(Op, Out)| {
-                match *event {
-                    (Op::Push(v), Out::Push(Ok(()))) => pushed.push(v),
-                    (_, Out::Pop(Ok(v))) => popped.push(v),
-                    _ => {}
-                }
-                Ok(())
-            });
-        vec![
-            invariant
-                .with_finish(|(pushed, popped)| {
-                    let sorted = |values: &Vec<u64>| {
-                        let mut values = values.clone();
-                        values.sort();
-                        values
-                    };
-                    let conserved = sorted(pushed) == sorted(popped);
-                    conserved.then_some(()).ok_or(format!("pushed {pushed:?}, popped {popped:?}"))
-                })
-                .boxed(),
-        ]
-    };
+    let statement = "once the stack is drained, each pushed value was popped exactly once";
+    let state = (Vec::new(), Vec::new());
+    let conserved = FnInvariant::new(CONSERVED, statement, state, |(pushed, popped), event: &(Op, Out)| {
+        match *event {
+            (Op::Push(v), Out::Push(Ok(()))) => pushed.push(v),
+            (_, Out::Pop(Ok(v))) => popped.push(v),
+            _ => {}
+        }
+        Ok(())
+    });
+    let conserved = conserved.with_finish(|(pushed, popped)| {
+        let sorted = |values: &Vec<u64>| {
+            let mut values = values.clone();
+            values.sort();
+            values
+        };
+        let conserved = sorted(pushed) == sorted(popped);
+        conserved.then_some(()).ok_or(format!("pushed {pushed:?}, popped {popped:?}"))
+    });
     let scenarios =
         &[EventScenario::small("pushes-race-pop", "push 1 || push 2, pop; then drained", pushes_race_pop)];
     let generated = GeneratedScenarios::new().small(vec![vec![Op::Push(1), Op::Pop], vec![Op::Pop]]);

@@ -35,6 +35,10 @@ pub struct GeneratedScenarios<I> {
     /// How many [`ConcurrentShape::LARGE`] scenarios the shuttle scenario runs, one after
     /// the other, in each execution.
     pub large: usize,
+    /// Splits (one list of operations per thread) whose histories loom must find not
+    /// linearizable: outcomes weak memory allows that no order of the operations
+    /// explains, kept as must-fail twins ([`crate::verify`] checks them under loom).
+    pub non_linearizable: Vec<Vec<Vec<I>>>,
 }
 
 impl<I> Default for GeneratedScenarios<I> {
@@ -48,12 +52,20 @@ impl<I> GeneratedScenarios<I> {
     /// they are to catch (as `linearizable`) names them in its declaration:
     /// `caught_in(&[SMALL_SCENARIO, LARGE_SCENARIO])`.
     pub fn new() -> GeneratedScenarios<I> {
-        GeneratedScenarios { seed: 1, small: Vec::new(), large: 12 }
+        GeneratedScenarios { seed: 1, small: Vec::new(), large: 12, non_linearizable: Vec::new() }
     }
 
     /// With `threads` as the loom scenario.
     pub fn small(mut self, threads: Vec<Vec<I>>) -> GeneratedScenarios<I> {
         self.small = threads;
+        self
+    }
+
+    /// With `threads` among the splits loom must find not linearizable under C11
+    /// ([`non_linearizable`](GeneratedScenarios::non_linearizable)): a behaviour of the
+    /// code, not a false verdict, kept as a must-fail twin so that the check keeps seeing it.
+    pub fn non_linearizable_under_c11(mut self, threads: Vec<Vec<I>>) -> GeneratedScenarios<I> {
+        self.non_linearizable.push(threads);
         self
     }
 }
@@ -68,7 +80,9 @@ impl Target {
     /// and names `S` as its [`sequential_model`](Target::sequential_model) (the
     /// campaign's `linearizable` column).
     /// The scenario names are fixed: one spec per target (a second one fails
-    /// [`Target::validate`] as a duplicate).
+    /// [`Target::validate`] as a duplicate). The target keeps `spec` for
+    /// [`verify`](crate::verify): its generated scenarios under loom, its operation
+    /// sequences on threads, and the splits of `generated.non_linearizable`.
     ///
     /// # Examples
     ///
@@ -87,7 +101,7 @@ impl Target {
     /// When `generated.small` is a split the spec calls not
     /// [`deadlock_free`](OpsSpec::deadlock_free).
     pub fn linearizable<S: OpsSpec>(self, spec: S, generated: GeneratedScenarios<S::Input>) -> Target {
-        let GeneratedScenarios { seed, small, large } = generated;
+        let GeneratedScenarios { seed, small, large, non_linearizable } = generated;
         let small = if small.is_empty() {
             fixed_scenarios(&spec, ConcurrentShape::SMALL, seed, 1).remove(0)
         } else {
@@ -98,7 +112,7 @@ impl Target {
             small
         };
         let large = fixed_scenarios(&spec, ConcurrentShape::LARGE, seed, large);
-        let small_spec = spec.clone();
+        let (small_spec, checked_spec) = (spec.clone(), spec.clone());
         let scenarios = vec![
             TargetScenario::new(
                 SMALL_SCENARIO,
@@ -131,6 +145,10 @@ impl Target {
         let statement: (InvariantId, &'static str) = (Linearizable.id(), Linearizable.statement());
         let mut target = self.scenarios(vec![statement], scenarios);
         target.model = Some(model);
+        let name = target.name;
+        target.model_check = Some(Arc::new(move |loom_bound| {
+            crate::verify::check_model(name, &checked_spec, &non_linearizable, loom_bound)
+        }));
         target
     }
 }

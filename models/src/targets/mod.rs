@@ -78,10 +78,11 @@ mod runs;
 mod scenario;
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use pipecheck_core::{InvariantId, PlantedFault};
-use pipecheck_properties::{FailureKind, Invariant};
+use pipecheck_properties::{FailureKind, Invariants};
 
 pub use docs_table::{TABLE_END, TABLE_START, invariants_table, with_table};
 pub use error::TargetError;
@@ -99,6 +100,8 @@ pub struct Target {
     scenarios: Vec<TargetScenario>,
     model: Option<&'static str>,
     sequences: Option<Sequences>,
+    /// The declared sequential model's own checks at a loom bound ([`crate::verify`]).
+    pub(crate) model_check: Option<Arc<dyn Fn(usize) + Send + Sync>>,
 }
 
 /// A target's operation sequences, the campaign's proptest engine: runs up to `cases`
@@ -138,6 +141,7 @@ impl Target {
             scenarios: Vec::new(),
             model: None,
             sequences: None,
+            model_check: None,
         }
     }
 
@@ -172,19 +176,21 @@ impl Target {
     }
 
     /// Adds scenarios reporting events `E`, each run checked by a fresh
-    /// [`EventMonitor`](pipecheck_properties::EventMonitor) of `invariants()`; the
-    /// invariants' statements join the target's legend.
+    /// [`EventMonitor`](pipecheck_properties::EventMonitor) of `invariants`: a function
+    /// returning them, or one [`FnInvariant`](pipecheck_properties::FnInvariant)
+    /// ([`Invariants`]); the invariants' statements join the target's legend.
     pub fn checked<E: fmt::Debug + Send + 'static>(
         mut self,
-        invariants: fn() -> Vec<Box<dyn Invariant<E>>>,
+        invariants: impl Invariants<E>,
         scenarios: &[EventScenario<E>],
     ) -> Target {
-        for invariant in invariants() {
+        let invariants: Arc<dyn Invariants<E>> = Arc::new(invariants);
+        for invariant in invariants.fresh() {
             if !self.invariants.iter().any(|(id, _)| *id == invariant.id()) {
                 self.invariants.push((invariant.id(), invariant.statement()));
             }
         }
-        self.scenarios.extend(scenarios.iter().map(|s| TargetScenario::from_events(*s, invariants)));
+        self.scenarios.extend(scenarios.iter().map(|s| TargetScenario::from_events(*s, invariants.clone())));
         self.link();
         self
     }

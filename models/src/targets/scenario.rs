@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use pipecheck_core::PlantedFault;
-use pipecheck_properties::{EventMonitor, Execution, Invariant, RunLog};
+use pipecheck_properties::{EventMonitor, Execution, Invariants, RunLog};
 
 use crate::Scale;
 
@@ -52,16 +52,16 @@ impl TargetScenario {
         TargetScenario { model: Some(model), ..self }
     }
 
-    /// `scenario` checked by a fresh monitor of `invariants()` on each execution, with
+    /// `scenario` checked by a fresh monitor of `invariants` on each execution, with
     /// its fault switched on through [`PlantedFault::activate_opt`].
     pub(super) fn from_events<E: fmt::Debug + Send + 'static>(
         scenario: EventScenario<E>,
-        invariants: fn() -> Vec<Box<dyn Invariant<E>>>,
+        invariants: Arc<dyn Invariants<E>>,
     ) -> TargetScenario {
         let EventScenario { name, summary, scale, body } = scenario;
         TargetScenario::new(name, summary, scale, move |fault, publish| {
             PlantedFault::activate_opt(fault, || {
-                let monitor = EventMonitor::new(invariants());
+                let monitor = EventMonitor::new(invariants.fresh());
                 publish(monitor.clone());
                 body(&monitor);
                 monitor.assert_finished();

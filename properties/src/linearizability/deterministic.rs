@@ -1,5 +1,5 @@
-//! [`DeterministicModel`]: a sequential specification written as one function from a
-//! state and an operation to the output and the next state, from which the
+//! [`DeterministicModel`]: a sequential specification written as one function that
+//! runs an operation on a state (in place) and returns its output, from which the
 //! [`SequentialModel`] (its `step` and `expected`) follows.
 
 use std::fmt::Debug;
@@ -8,7 +8,8 @@ use std::hash::Hash;
 use super::model::SequentialModel;
 
 /// A sequential specification in which every operation, in every state, has exactly one
-/// output and one next state: [`run`](DeterministicModel::run) computes both, and every
+/// output and one next state: [`run`](DeterministicModel::run) computes both (the next
+/// state in place, on a copy the derived `step` makes), and every
 /// `DeterministicModel` is a [`SequentialModel`] whose `step` accepts exactly that output
 /// and whose `expected` is it.
 ///
@@ -27,7 +28,7 @@ use super::model::SequentialModel;
 ///     type Input = u64; // add this much
 ///     type Output = u64; // the total after the add
 ///     fn initial(&self) -> u64 { 0 }
-///     fn run(&self, total: &u64, add: &u64) -> (u64, u64) { (total + add, total + add) }
+///     fn run(&self, total: &mut u64, add: &u64) -> u64 { *total += add; *total }
 /// }
 ///
 /// assert_eq!(Counter.step(&1, &2, &3), Some(3));
@@ -38,7 +39,8 @@ use super::model::SequentialModel;
 /// # Implementer notes
 ///
 /// * [`run`](DeterministicModel::run) must be a pure function of its arguments, as
-///   [`SequentialModel::step`] is.
+///   [`SequentialModel::step`] is: the state it leaves and the output depend on the
+///   state and the input only.
 /// * A model with blocking operations (not enabled in some states), outputs the model
 ///   cannot predict, a partition, or its own `describe` implements [`SequentialModel`]
 ///   directly: the derived one has the defaults (every operation enabled everywhere,
@@ -54,8 +56,8 @@ pub trait DeterministicModel: Sync {
     /// The state before any operation ([`SequentialModel::init`]).
     fn initial(&self) -> Self::State;
 
-    /// What `input` returns in `state`, and the state it leaves.
-    fn run(&self, state: &Self::State, input: &Self::Input) -> (Self::Output, Self::State);
+    /// What `input` returns in `state`, leaving in `state` the state after it.
+    fn run(&self, state: &mut Self::State, input: &Self::Input) -> Self::Output;
 }
 
 impl<M: DeterministicModel> SequentialModel for M {
@@ -69,12 +71,12 @@ impl<M: DeterministicModel> SequentialModel for M {
 
     /// The next state when `output` is the one [`run`](DeterministicModel::run) computes.
     fn step(&self, state: &M::State, input: &M::Input, output: &M::Output) -> Option<M::State> {
-        let (expected, next) = self.run(state, input);
-        (expected == *output).then_some(next)
+        let mut next = state.clone();
+        (self.run(&mut next, input) == *output).then_some(next)
     }
 
     /// The output [`run`](DeterministicModel::run) computes.
     fn expected(&self, state: &M::State, input: &M::Input) -> Option<M::Output> {
-        Some(self.run(state, input).0)
+        Some(self.run(&mut state.clone(), input))
     }
 }

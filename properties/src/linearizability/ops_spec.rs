@@ -61,7 +61,7 @@ use super::model::SequentialModel;
 ///     type Input = u64; // add this much
 ///     type Output = u64; // the total after the add
 ///     fn initial(&self) -> u64 { 0 }
-///     fn run(&self, total: &u64, add: &u64) -> (u64, u64) { (total + add, total + add) }
+///     fn run(&self, total: &mut u64, add: &u64) -> u64 { *total += add; *total }
 /// }
 ///
 /// impl OpsSpec for Counter {

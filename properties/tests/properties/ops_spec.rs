@@ -34,8 +34,9 @@ impl DeterministicModel for Counter {
         0
     }
 
-    fn run(&self, total: &u64, add: &u64) -> (u64, u64) {
-        (total + add, total + add)
+    fn run(&self, total: &mut u64, add: &u64) -> u64 {
+        *total += add;
+        *total
     }
 }
 
@@ -156,9 +157,11 @@ impl DeterministicModel for Roles {
         0
     }
 
-    fn run(&self, total: &u64, op: &RoleOp) -> (u64, u64) {
-        let next = if let RoleOp::Add(n) = op { total + n } else { *total };
-        (next, next)
+    fn run(&self, total: &mut u64, op: &RoleOp) -> u64 {
+        if let RoleOp::Add(n) = op {
+            *total += n;
+        }
+        *total
     }
 }
 

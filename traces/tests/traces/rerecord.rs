@@ -184,3 +184,38 @@ fn a_status_line_reads_back_whatever_its_message_holds() {
     }
     assert_eq!(Status::from_line("test panicked in task 'task-1'"), None);
 }
+
+/// `corpus` without `--fault` keeps a fault's trace that still reproduces it (so running it
+/// on a clean tree leaves the committed corpus as it is), and records one whose scenario
+/// no longer claims the fault, whose schedule went stale, or that has a rival file.
+#[test]
+fn corpus_keeps_the_trace_of_a_fault_that_nothing_changed() {
+    use pipecheck_traces::rerecord::current_trace;
+    let targets = builtin::all();
+    let header = Trace::load(&location::corpus_dir().join(SMALL)).unwrap_or_else(|e| panic!("{e}"));
+    let target = targets.iter().find(|t| t.name() == header.target).expect("its target");
+    let fault = target.fault(header.fault.as_deref().expect("a fault")).expect("declared");
+
+    let dir = temp_dir("corpus-keeps");
+    let path = copy_of(SMALL, &dir);
+    assert_eq!(current_trace(&dir, target, fault, &targets), Ok(path.clone()));
+
+    // Another scenario in its header, one that does not claim the fault: recorded again.
+    let mut moved = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let other = target.all_scenarios().iter().find(|s| s.catches.iter().all(|f| f.name() != fault.name()));
+    let other = other.expect("a scenario that does not claim it");
+    moved.scenario = other.name.to_owned();
+    moved.save(&path).expect("saved");
+    let why = current_trace(&dir, target, fault, &targets).unwrap_err();
+    assert!(why.contains("scenario"), "{why}");
+
+    // A stale schedule: recorded again.
+    let path = copy_of(SMALL, &dir);
+    make_stale(&path);
+    assert!(current_trace(&dir, target, fault, &targets).is_err(), "a stale trace is not kept");
+
+    // Two files of the fault: recorded again (one replaces both).
+    let path = copy_of(SMALL, &dir);
+    std::fs::copy(&path, dir.join(format!("{}-other.trace", fault.name()))).expect("copy");
+    assert!(current_trace(&dir, target, fault, &targets).is_err(), "two traces of one fault");
+}

@@ -1,4 +1,4 @@
-//! The channel on std threads: it works, and what `verify_target` does not check of the
+//! The channel on std threads: it works, and what `verify_every_target` does not check of the
 //! sequential model: that sequences skip a blocked `recv`, and the minimal sequence
 //! that catches the lost value.
 

@@ -1,5 +1,5 @@
-//! What `verify_target` does not check under loom: the harness's typed errors and the
-//! command it prints to reproduce a failure in this crate.
+//! What the campaign binary's `verify_every_target` does not check under loom: the
+//! harness's typed errors and the command it prints to reproduce a failure in this crate.
 
 use pipecheck_models::loom_harness::check_target;
 

@@ -1,5 +1,5 @@
-//! What `verify_target` does not check under shuttle: each planted bug caught by *each*
-//! scheduler (it asks one), the committed schedules replayed, a failure minimized,
+//! What the campaign binary's `verify_every_target` does not check under shuttle: each
+//! planted bug caught by *each* scheduler (it asks one), the committed schedules replayed, a failure minimized,
 //! saved and replayed, the traces command's re-recording, and the sequential model's
 //! generated scenarios shrunk to a minimal failing split.
 
@@ -118,7 +118,7 @@ fn the_crates_command_rerecords_a_stale_schedule() {
     trace.save(&stale).expect("saved");
     assert!(staleness_in(&stale, &targets).is_some(), "a cut schedule no longer replays as recorded");
 
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_oneshot-traces"))
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_oneshot"))
         .args(["corpus", "--rerecord", "--out"])
         .arg(&dir)
         .env_remove("SHUTTLE_RANDOM_SEED")

@@ -214,13 +214,6 @@ crate::planted_faults! {
     /// never take the lock to pause, and cross the pause threshold unpaused.
     /// Breaks **backpressure**.
     ResetKeepsReleased breaks InvariantId::BACKPRESSURE, caught_in(&["reset-then-fast-flushes-cross-pause"]);
-    /// The writer's own copy of the released offset (what the fast flush counts
-    /// back-pressure from until the copy says the threshold is near) survives
-    /// `reset_pipe`: a stale cached index used past a wrap. The next run's committed end
-    /// starts over below the copy, so the count saturates at 0, the fast flush never
-    /// reads the reader's offset again and crosses the pause threshold unpaused.
-    /// Breaks **backpressure**.
-    ResetKeepsCachedReleased breaks InvariantId::BACKPRESSURE, caught_in(&["reset-then-fast-flushes-cross-pause"]);
     /// A size-class buffer pool files a returned buffer under the class of one byte more
     /// than its length (an inclusive bound taken for an exclusive one): every buffer goes
     /// one class up, and a rent of that class gets a buffer half the class's size.

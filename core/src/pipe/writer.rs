@@ -82,11 +82,6 @@ pub struct Writer {
     /// The word's carried flags as the fast flush last saw them: what its
     /// compare-and-swap expects next (see `Published::try_publish`).
     carried_flags_seen: u64,
-    /// What back-pressure subtracted from the committed end when the fast flush last
-    /// read it (`Published::released`). It only grows between resets, so a stale copy
-    /// only over-counts: the fast flush reads the reader's cache line again only when
-    /// this copy says the pause threshold is near.
-    released_seen: u64,
     /// Stream offset of the end of advanced bytes.
     written: u64,
     /// Size of the next new segment: doubles from the minimum up to the maximum.
@@ -119,7 +114,6 @@ impl Writer {
             unflushed: 0,
             published_end: 0,
             carried_flags_seen: 0,
-            released_seen: 0,
             written: 0,
             next_segment_size,
             next_segment_id: 0,
@@ -353,10 +347,6 @@ impl Writer {
         self.unflushed = 0;
         self.published_end = 0;
         self.carried_flags_seen = 0;
-        // The planted bug keeps the ending run's copy.
-        if !fault::ResetKeepsCachedReleased.is_active() {
-            self.released_seen = 0;
-        }
         self.written = 0;
         self.next_segment_size = self.shared.config.minimum_segment_size;
         self.completed = false;

@@ -10,14 +10,12 @@
 //!
 //! `reset-then-fast-flushes-cross-pause` checks what the lock-free flush keeps across a
 //! reset: its back-pressure count (committed − the released offset in the published
-//! word, and the writer's own copy of that offset). The first run ends with two bytes
-//! examined, and with the writer's copy refreshed by a lock-free flush; after the reset
-//! the writer flushes one byte, then a second into the same segment (lock-free unless
-//! the count reaches the pause threshold of two), so the second must take the lock and
-//! pause until the reader examines. The `ResetKeepsReleased` planted bug leaves the
-//! released offset at 2, and `ResetKeepsCachedReleased` the writer's copy at 1, so the
-//! second flush publishes lock-free with two bytes unexamined, which **backpressure**
-//! reports.
+//! word). The first run ends with two bytes examined, the second flushed lock-free;
+//! after the reset the writer flushes one byte, then a second into the same segment
+//! (lock-free unless the count reaches the pause threshold of two), so the second must
+//! take the lock and pause until the reader examines. The `ResetKeepsReleased` planted
+//! bug leaves the released offset at 2, so the second flush publishes lock-free with
+//! two bytes unexamined, which **backpressure** reports.
 
 use std::sync::Arc;
 
@@ -69,9 +67,8 @@ fn pause_at_two_after_reset() -> CheckConfig {
 fn reset_then_fast_flushes_cross_pause(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
     // The first run, on one thread. The first read examines "a" and consumes nothing,
-    // so the head stays linked and the flush of "b" into it is lock-free; its count
-    // (2 committed) reaches the threshold, so it refreshes the writer's copy of the
-    // released offset (to 1) before it publishes.
+    // so the head stays linked and the flush of "b" into it is lock-free (its count,
+    // 2 committed − 1 examined, is below the threshold).
     writer.send(b"a").expect("the first run's first flush succeeds");
     let first = reader.read_and_consume(|_| 0).expect("the first run's first read succeeds");
     writer.send(b"b").expect("the first run's second flush succeeds");

@@ -42,14 +42,3 @@ fn reset_then_fast_flushes_cross_pause_catches_reset_keeps_released() {
     )
     .unwrap();
 }
-
-#[test]
-fn reset_then_fast_flushes_cross_pause_catches_reset_keeps_cached_released() {
-    expect_target_caught(
-        &builtin::pipe(),
-        "reset-then-fast-flushes-cross-pause",
-        fault::ResetKeepsCachedReleased.name(),
-        FAST_BOUND,
-    )
-    .unwrap();
-}

@@ -36,19 +36,17 @@ impl Writer {
         if self.lock_every_operation || self.reader_gone || !nothing_to_link {
             return FastCommit::NotTried;
         }
+        // Read before the event: the reader stores it only after its `Consumed` event,
+        // so the log never shows less examined than this flush decides with. Stale, it
+        // only over-counts, which sends the flush to the lock. (Read on every fast flush:
+        // a copy kept between flushes, re-read only near the threshold, measured slower
+        // at 64 B chunks; see core/benches/PERFORMANCE.md.)
+        let released = shared.published.released();
         // Only the writer changes the committed end, so its own copy is exact.
         let committed = self.published_end + self.unflushed;
         let pause = shared.config.pause_writer_threshold;
-        // What the reader released, read before the event: the reader stores it only
-        // after its `Consumed` event, so the log never shows less examined than this
-        // flush decides with. Stale, it only over-counts, which sends the flush to the
-        // lock; so the copy from an earlier flush serves until it says the threshold is
-        // near, and only then is the reader's cache line read again.
-        if pause > 0 && committed.saturating_sub(self.released_seen) >= pause {
-            self.released_seen = shared.published.released();
-            if committed.saturating_sub(self.released_seen) >= pause {
-                return FastCommit::NotTried;
-            }
+        if pause > 0 && committed.saturating_sub(released) >= pause {
+            return FastCommit::NotTried;
         }
         shared.observer.emit(|| PipeEvent::Published { committed });
         let relaxed = fault::RelaxedPublish.is_active();

@@ -82,8 +82,8 @@ const CARRIED: u64 = READ_SLOW | LOCKED | ADVANCING | DIRTY;
 /// The writer's committed end and the fast-path flags (see the module docs).
 ///
 /// The word and the reader's offsets sit on cache lines of their own: the reader
-/// stores its offsets on every lock-free `advance_to`, and the writer, which writes the
-/// word on every fast flush, reads them only near the pause threshold.
+/// stores its offsets on every lock-free `advance_to`, and the writer writes the word
+/// on every fast flush.
 #[derive(Debug)]
 pub(crate) struct Published {
     word: CachePadded<AtomicU64>,

@@ -170,10 +170,10 @@ impl Published {
     }
 
     /// Whether [`FLUSH_SLOW`] is set: the writer may be paused, a flush cancel may be
-    /// pending, or the reader may have completed. A read-modify-write (adding nothing),
-    /// as [`committed`](Self::committed): it reads the newest flags.
+    /// pending, or the reader may have completed. A [`snapshot`](Self::snapshot): it
+    /// reads the newest flags.
     pub(crate) fn flush_may_be_slow(&self) -> bool {
-        self.word.fetch_add(0, Ordering::Acquire) & FLUSH_SLOW != 0
+        self.snapshot(false).1 & FLUSH_SLOW != 0
     }
 
     /// Publishes `bytes` more as committed whatever the flags (the slow flush and the

@@ -436,7 +436,7 @@ impl Reader {
                 let unconsumed = state.unconsumed();
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
             }
-            shared.sync_flush_flag(&mut state);
+            // `FLUSH_SLOW` stays set: the completion above keeps it so, paused or not.
             let writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CompleteReader });
             (writer_waker, state.take_all_if_both_completed())

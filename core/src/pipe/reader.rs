@@ -368,8 +368,10 @@ impl Reader {
             };
             if state.writer_paused && counted < shared.config.resume_writer_threshold {
                 state.writer_paused = false;
-                shared.sync_flush_flag(&mut state);
+                // The event before the flag: once `FLUSH_SLOW` clears, a lock-free flush
+                // may publish and return at once, and the log must show the resume first.
                 shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
+                shared.sync_flush_flag(&mut state);
                 if !fault::NoResumeOnConsume.is_active() {
                     writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
                 }

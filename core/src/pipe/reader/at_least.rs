@@ -135,8 +135,9 @@ pub(super) fn wait_for(shared: &Shared, state: &mut State, minimum: u64) -> Opti
         return None;
     }
     state.writer_paused = false;
-    shared.sync_flush_flag(state);
     let unconsumed = state.unconsumed();
+    // The event before the flag, as in `advance_to`.
     shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
+    shared.sync_flush_flag(state);
     shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer)
 }

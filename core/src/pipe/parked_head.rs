@@ -50,6 +50,7 @@ impl ParkedHead {
     ///
     /// With a `release-once` violation if a head is parked already (the writer parks only
     /// a head it holds, and it holds none while one is parked).
+    #[inline]
     pub(crate) fn park(&self, head: Shell) {
         let raw = Arc::into_raw(head).cast_mut();
         // Release: the head's bytes and bookkeeping, written before, are visible to the
@@ -61,6 +62,7 @@ impl ParkedHead {
 
     /// Takes the parked head, if any: the single point where the writer (resuming) and
     /// the reader (reclaiming) race, decided by one atomic swap.
+    #[inline]
     pub(crate) fn take(&self) -> Option<Shell> {
         // AcqRel: the taker sees everything the parker did before parking, and a loser
         // (which reads the null stored by the winner) sees everything the winner did

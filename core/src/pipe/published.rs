@@ -145,26 +145,47 @@ impl Published {
     /// the steady state it is one compare-and-swap.
     /// On `false` the flush must take the lock (nothing was published). `relaxed` is
     /// the `RelaxedPublish` planted bug.
+    #[inline]
     pub(crate) fn try_publish(&self, committed: u64, bytes: u64, carried: &mut u64, relaxed: bool) -> bool {
         let success = if relaxed { Ordering::Relaxed } else { Ordering::Release };
-        let mut current = committed << FLAG_BITS | *carried & CARRIED;
+        let current = committed << FLAG_BITS | *carried & CARRIED;
+        let next = current + (bytes << FLAG_BITS);
+        // The steady state: the flags are as the writer last saw them.
+        match self.word.compare_exchange(current, next, success, Ordering::Relaxed) {
+            Ok(_) => true,
+            Err(actual) => self.retry_publish(committed, bytes, carried, actual, success),
+        }
+    }
+
+    /// [`try_publish`](Self::try_publish) after its first compare-and-swap found other
+    /// flags than expected (`actual`): learns the carried ones and tries again while only
+    /// those differ.
+    #[inline(never)]
+    fn retry_publish(
+        &self,
+        committed: u64,
+        bytes: u64,
+        carried: &mut u64,
+        actual: u64,
+        success: Ordering,
+    ) -> bool {
+        let mut actual = actual;
         loop {
+            let moved = actual >> FLAG_BITS != committed;
+            ensure_internal(
+                !moved,
+                InvariantId::MONOTONIC_OFFSETS,
+                "only the writer moves the committed end",
+            );
+            *carried = actual & CARRIED;
+            if actual & FLAG_MASK & !CARRIED != 0 {
+                return false;
+            }
+            let current = actual;
             let next = current + (bytes << FLAG_BITS);
             match self.word.compare_exchange(current, next, success, Ordering::Relaxed) {
                 Ok(_) => return true,
-                Err(actual) => {
-                    let moved = actual >> FLAG_BITS != committed;
-                    ensure_internal(
-                        !moved,
-                        InvariantId::MONOTONIC_OFFSETS,
-                        "only the writer moves the committed end",
-                    );
-                    *carried = actual & CARRIED;
-                    if actual & FLAG_MASK & !CARRIED != 0 {
-                        return false;
-                    }
-                    current = actual;
-                }
+                Err(now) => actual = now,
             }
         }
     }

@@ -60,6 +60,9 @@ pub struct Reader {
     /// [`LockScope::EveryOperation`](crate::LockScope::EveryOperation), read once: the
     /// pre-seed design returns consumed segments while holding the lock (benchmarks).
     lock_every_operation: bool,
+    /// Empty between advances: the list the segments an advance unlinks are collected
+    /// in, kept so that unlinking allocates nothing (it held no segment on return).
+    unlinked: Vec<Shell>,
 }
 
 /// What a successful poll of a read produced.
@@ -84,6 +87,7 @@ impl Reader {
             examined: 0,
             completed: false,
             lock_every_operation,
+            unlinked: Vec::new(),
         }
     }
 
@@ -342,7 +346,7 @@ impl Reader {
             return Ok(());
         }
         let shared = &*self.shared;
-        let (state, writer_waker, returned, leak_last, reclaimed_unlinked) = {
+        let (state, writer_waker, unlinked) = {
             let mut state = shared.lock_as_reader(self.consumed, self.examined);
             // For the lock holders after a later lock-free advance, which may set `DIRTY`
             // and then take the lock instead (see `published`): the atomics must hold
@@ -381,14 +385,14 @@ impl Reader {
             } else {
                 None
             };
-            let (returned, leak_last, reclaimed_unlinked) =
-                unlink_consumed(&mut state, consumed.offset, reclaimed);
+            let unlinked =
+                unlink_consumed(&mut state, consumed.offset, reclaimed, std::mem::take(&mut self.unlinked));
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
-            (state, writer_waker, returned, leak_last, reclaimed_unlinked)
+            (state, writer_waker, unlinked)
         };
         if self.lock_every_operation {
             // The pre-seed design: buffers and segment objects go back under the lock.
-            release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last, reclaimed_unlinked);
+            self.unlinked = release_consumed(&mut self.view, &mut self.pool, shared, unlinked);
             drop(state);
             if let Some(waker) = writer_waker {
                 waker.wake();
@@ -398,7 +402,7 @@ impl Reader {
             if let Some(waker) = writer_waker {
                 waker.wake();
             }
-            release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last, reclaimed_unlinked);
+            self.unlinked = release_consumed(&mut self.view, &mut self.pool, shared, unlinked);
         }
         shared.observer.emit(|| PipeEvent::AdvanceFinished);
         Ok(())
@@ -559,18 +563,28 @@ pub(super) struct Reclaimed {
     parked_end: u64,
 }
 
+/// What an advance unlinked, for [`release_consumed`] to give back outside the lock.
+pub(super) struct Unlinked {
+    /// The unlinked segments, in list order.
+    returned: Vec<Shell>,
+    /// The `LeakOnComplete` planted bug leaks the last of them.
+    leak_last: bool,
+    /// The reclaimed idle head if it was never linked (nothing was written into it: it
+    /// is returned on its own).
+    reclaimed: Option<Shell>,
+}
+
 /// Unlinks fully consumed segments, in list order; consuming exactly to a segment's
 /// end returns it. The last linked segment may be the writer's head: its end is known
 /// only once the writer has completed (the committed offset) or the head was
-/// `reclaimed` (the end it was parked at, or the committed offset if later). Returns
-/// the unlinked segments, whether the `LeakOnComplete` planted bug leaks the last of
-/// them, and `reclaimed` if it was never linked (nothing was written into it: it is
-/// returned on its own). Under the lock.
+/// `reclaimed` (the end it was parked at, or the committed offset if later). Under the
+/// lock; `returned` is the empty list to collect the unlinked segments in.
 fn unlink_consumed(
     state: &mut State,
     consumed: u64,
     reclaimed: Option<Reclaimed>,
-) -> (Vec<Shell>, bool, Option<Shell>) {
+    mut returned: Vec<Shell>,
+) -> Unlinked {
     let last_end = if state.writer_completion.is_some() || fault::ReturnWriteHead.is_active() {
         Some(state.committed)
     } else {
@@ -586,7 +600,6 @@ fn unlink_consumed(
             }
         })
     };
-    let mut returned = Vec::new();
     while !state.segments.is_empty() {
         let segment_end = match (state.segments.get(1), last_end) {
             (Some(next), _) => next.base,
@@ -615,21 +628,21 @@ fn unlink_consumed(
         && state.writer_completion.is_some()
         && state.segments.is_empty()
         && !returned.is_empty();
-    (returned, leak_last, reclaimed_unlinked)
+    Unlinked { returned, leak_last, reclaimed: reclaimed_unlinked }
 }
 
-/// Drops the reader's holds on the unlinked segments `returned`, then gives their
-/// buffers back to the buffer pool and the objects to the segment pool, followed by
-/// `reclaimed`, an idle head taken back before it was ever linked. Runs outside the
+/// Drops the reader's holds on the unlinked segments, then gives their buffers back to
+/// the buffer pool and the objects to the segment pool, followed by the reclaimed idle
+/// head if it was never linked. Runs outside the
 /// pipe lock (inside it only for [`LockScope::EveryOperation`](crate::LockScope::EveryOperation)).
+/// Returns the list emptied, for the next advance to collect in.
 fn release_consumed(
     view: &mut VecDeque<Shell>,
     pool: &mut PoolReturner,
     shared: &Shared,
-    mut returned: Vec<Shell>,
-    leak_last: bool,
-    reclaimed: Option<Shell>,
-) {
+    unlinked: Unlinked,
+) -> Vec<Shell> {
+    let Unlinked { mut returned, leak_last, reclaimed } = unlinked;
     // Our view holds the same segments at its front: drop those holds first.
     view.drain(..returned.len().min(view.len()));
     returned.extend(reclaimed);
@@ -641,7 +654,7 @@ fn release_consumed(
         drop(Arc::get_mut(&mut last).and_then(|s| s.memory.take()));
     }
     if returned.is_empty() {
-        return;
+        return returned;
     }
     returned.retain_mut(|shell| match Arc::get_mut(shell) {
         Some(segment) => {
@@ -653,7 +666,8 @@ fn release_consumed(
         // Still held by the writer: only the planted bug returns it anyway.
         None => fault::ReturnWriteHead.is_active(),
     });
-    pool.return_all(returned, shared.config.max_pooled_segments, &shared.observer);
+    pool.return_all(returned.drain(..), shared.config.max_pooled_segments, &shared.observer);
+    returned
 }
 
 fn cancel_read(shared: &Shared) {

@@ -132,6 +132,7 @@ impl Writer {
     ///
     /// [`PipeError::WriterCompleted`] after [`complete`](Self::complete);
     /// [`PipeError::SizeHintTooLarge`] above the maximum segment size.
+    #[inline]
     pub fn get_memory(&mut self, size_hint: usize) -> Result<&mut [u8], PipeError> {
         if self.completed {
             return Err(PipeError::WriterCompleted);
@@ -160,6 +161,7 @@ impl Writer {
     /// Takes the parked head back to write into it again. If the reader took it first
     /// (it consumed everything and returned it to the pool), the writer holds no head
     /// and starts a new one.
+    #[inline]
     fn resume_head(&mut self) {
         self.head_parked = false;
         let shared = &*self.shared;
@@ -190,6 +192,7 @@ impl Writer {
     ///
     /// [`PipeError::AdvancePastMemory`] when `bytes` exceeds what is left of the memory
     /// handed out; [`PipeError::WriterCompleted`] after completion.
+    #[inline]
     pub fn advance(&mut self, bytes: usize) -> Result<(), PipeError> {
         if self.completed {
             return Err(PipeError::WriterCompleted);
@@ -261,6 +264,7 @@ impl Writer {
     ///
     /// The future resolves to [`PipeError::WriterCompleted`] after completion, and to
     /// [`PipeError::ReaderFailed`] when the reader completed with a failure.
+    #[inline]
     pub fn flush(&mut self) -> FlushFuture<'_> {
         let early = if self.completed { Some(Err(PipeError::WriterCompleted)) } else { self.commit() };
         FlushFuture { writer: self, early }
@@ -384,6 +388,7 @@ impl Writer {
     }
 
     /// Moves writing to a new segment with room for `needed` bytes.
+    #[inline(never)]
     fn start_segment(&mut self, needed: usize) {
         let shared = &*self.shared;
         // The pre-seed design rents the buffer and takes the segment object under the
@@ -593,11 +598,22 @@ pub struct FlushFuture<'a> {
 impl Future for FlushFuture<'_> {
     type Output = Result<FlushResult, PipeError>;
 
+    #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
+        // Decided by `flush` itself (always, on the lock-free path): no lock here.
         if let Some(result) = this.early.take() {
             return Poll::Ready(result);
         }
+        this.poll_locked(cx)
+    }
+}
+
+impl FlushFuture<'_> {
+    /// A flush that `flush` could not decide: waits, under the lock, while paused.
+    #[inline(never)]
+    fn poll_locked(&mut self, cx: &mut Context<'_>) -> Poll<Result<FlushResult, PipeError>> {
+        let this = self;
         let shared = &*this.writer.shared;
         let mut state = shared.lock();
         if state.writer_paused

@@ -77,13 +77,18 @@ impl Reader {
     /// outside it, as a locked advance does.
     fn unlink_reclaimed(&mut self, reclaimed: Reclaimed) {
         let shared = &*self.shared;
-        let (returned, leak_last, reclaimed_unlinked) = {
+        let unlinked = {
             let mut state = shared.lock_as_reader(self.consumed, self.examined);
-            let unlinked = unlink_consumed(&mut state, self.consumed, Some(reclaimed));
+            let unlinked = unlink_consumed(
+                &mut state,
+                self.consumed,
+                Some(reclaimed),
+                std::mem::take(&mut self.unlinked),
+            );
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
             unlinked
         };
-        release_consumed(&mut self.view, &mut self.pool, shared, returned, leak_last, reclaimed_unlinked);
+        self.unlinked = release_consumed(&mut self.view, &mut self.pool, shared, unlinked);
     }
 }
 

@@ -14,6 +14,7 @@ impl Writer {
     /// Publishes advanced bytes: without the lock when it can ([`fast_commit`](Self::fast_commit)),
     /// else under it ([`locked_commit`](Self::locked_commit)). Returns the flush's
     /// outcome when it must not wait.
+    #[inline]
     pub(crate) fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
         match self.fast_commit() {
             FastCommit::Ready(ready) => Some(ready),
@@ -30,6 +31,7 @@ impl Writer {
     ///
     /// The head stays with the writer (it is linked already, so the reader reads its
     /// front): only a flush under the lock parks it for the reader to reclaim.
+    #[inline]
     fn fast_commit(&mut self) -> FastCommit {
         let shared = &*self.shared;
         let nothing_to_link = self.unlinked.is_empty() && (self.head_linked || self.head_written == 0);
@@ -72,6 +74,7 @@ impl Writer {
     /// Parks the head (if the writer holds one) with the committed end it was parked
     /// at; the memory handed out may not be advanced into any more. The event comes
     /// first: once parked, the reader may take the head and log that at once.
+    #[inline]
     fn park_head(&mut self, committed: u64) {
         self.memory_handed_out = false;
         if let Some(head) = self.head.take() {
@@ -90,6 +93,7 @@ impl Writer {
     /// instead and their segments given back — unless the fast path already announced
     /// them (`announced`): the flush then counts as having come first, and publishes
     /// them (into the linked head: nothing is added), so the log's `Published` holds.
+    #[inline(never)]
     fn locked_commit(&mut self, announced: bool) -> Option<Result<FlushResult, PipeError>> {
         // A handle of its own, so the head can be parked (`&mut self`) under the lock.
         let shared = self.shared.clone();
@@ -217,6 +221,7 @@ enum FastCommit {
 
 /// Reports a flush's result to the observer (under the pipe lock, where it is decided)
 /// and returns it.
+#[inline]
 pub(super) fn emit_flush_returned(shared: &Shared, result: &FlushResult) -> FlushResult {
     let (completed, canceled) = (result.is_completed, result.is_canceled);
     shared.observer.emit(|| PipeEvent::FlushReturned { completed, canceled });

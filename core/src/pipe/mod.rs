@@ -234,6 +234,20 @@ impl Shared {
         self.published.mirror(&mut state.flags, FLUSH_SLOW, slow);
     }
 
+    /// Releases the paused writer, under the lock: logs `FlushResumed`, then clears
+    /// `FLUSH_SLOW`, then takes the writer's waker for the caller to wake outside the
+    /// lock (unless `wake` is false: the `NoResumeOnConsume` planted bug). The order is
+    /// the point: once the flag clears, a lock-free flush may publish and return at
+    /// once, and the log must show the resume first (the other order is a false
+    /// `backpressure` report on plain threads).
+    pub(crate) fn resume_writer(&self, state: &mut State, wake: bool) -> Option<Waker> {
+        state.writer_paused = false;
+        let unconsumed = state.unconsumed();
+        self.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
+        self.sync_flush_flag(state);
+        if wake { self.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer) } else { None }
+    }
+
     /// Makes the read side's `READ_SLOW` flag match `state`: set while a read must look
     /// at the state under the lock (a read cancel pending, the writer completed, a
     /// `read_at_least` waiting, a segment linked that the reader's view lacks). Called

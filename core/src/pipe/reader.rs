@@ -352,7 +352,6 @@ impl Reader {
             // and then take the lock instead (see `published`): the atomics must hold
             // the offsets the log shows last.
             shared.published.store_offsets(self.consumed, self.examined);
-            let mut writer_waker = None;
             let unconsumed = state.unconsumed();
             shared.observer.emit(|| PipeEvent::Consumed {
                 consumed: consumed.offset,
@@ -370,16 +369,11 @@ impl Reader {
             } else {
                 unconsumed
             };
-            if state.writer_paused && counted < shared.config.resume_writer_threshold {
-                state.writer_paused = false;
-                // The event before the flag: once `FLUSH_SLOW` clears, a lock-free flush
-                // may publish and return at once, and the log must show the resume first.
-                shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
-                shared.sync_flush_flag(&mut state);
-                if !fault::NoResumeOnConsume.is_active() {
-                    writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
-                }
-            }
+            let writer_waker = if state.writer_paused && counted < shared.config.resume_writer_threshold {
+                shared.resume_writer(&mut state, !fault::NoResumeOnConsume.is_active())
+            } else {
+                None
+            };
             let reclaimed = if consumed.offset == state.committed && state.writer_completion.is_none() {
                 reclaim_idle_head(shared, consumed.offset, state.segments.back())
             } else {

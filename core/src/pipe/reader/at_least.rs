@@ -22,7 +22,7 @@ use std::task::{Context, Poll, Waker};
 
 use crate::check::fault;
 use crate::pipe::error::PipeError;
-use crate::pipe::observe::{PipeEnd, PipeEvent};
+use crate::pipe::observe::PipeEvent;
 use crate::pipe::read_buf::ReadResult;
 use crate::pipe::reader::{ReadFuture, Reader};
 use crate::pipe::{Shared, State};
@@ -134,10 +134,5 @@ pub(super) fn wait_for(shared: &Shared, state: &mut State, minimum: u64) -> Opti
     if !release {
         return None;
     }
-    state.writer_paused = false;
-    let unconsumed = state.unconsumed();
-    // The event before the flag, as in `advance_to`.
-    shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
-    shared.sync_flush_flag(state);
-    shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer)
+    shared.resume_writer(state, true)
 }

@@ -166,10 +166,9 @@ impl Published {
         committed: u64,
         bytes: u64,
         carried: &mut u64,
-        actual: u64,
+        mut actual: u64,
         success: Ordering,
     ) -> bool {
-        let mut actual = actual;
         loop {
             let moved = actual >> FLAG_BITS != committed;
             ensure_internal(

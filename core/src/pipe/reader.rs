@@ -432,11 +432,11 @@ impl Reader {
             shared.sync_read_flag(&mut state);
             shared.unpark_reader(&mut state);
             shared.observer.emit(|| PipeEvent::ReaderCompleted { failed });
-            if std::mem::take(&mut state.writer_paused) {
-                let unconsumed = state.unconsumed();
-                shared.observer.emit(|| PipeEvent::FlushResumed { unconsumed });
+            if state.writer_paused {
+                // Its flag sync changes nothing: the completion above keeps `FLUSH_SLOW`
+                // set. The waker is taken below, paused or not.
+                shared.resume_writer(&mut state, false);
             }
-            // `FLUSH_SLOW` stays set: the completion above keeps it so, paused or not.
             let writer_waker = shared.observer.take_waker(&mut state.writer_waker, PipeEnd::Writer);
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::CompleteReader });
             (writer_waker, state.take_all_if_both_completed())
@@ -627,9 +627,9 @@ fn unlink_consumed(
 
 /// Drops the reader's holds on the unlinked segments, then gives their buffers back to
 /// the buffer pool and the objects to the segment pool, followed by the reclaimed idle
-/// head if it was never linked. Runs outside the
-/// pipe lock (inside it only for [`LockScope::EveryOperation`](crate::LockScope::EveryOperation)).
-/// Returns the list emptied, for the next advance to collect in.
+/// head if it was never linked. Runs outside the pipe lock (inside it only for
+/// [`LockScope::EveryOperation`](crate::LockScope::EveryOperation)). Returns the list
+/// emptied, for the next advance to collect in.
 fn release_consumed(
     view: &mut VecDeque<Shell>,
     pool: &mut PoolReturner,

@@ -50,7 +50,7 @@ pub struct ReferenceModel {
     // The writer's own state (writer.rs, `Writer`).
     writer_done: bool,
     head: Option<Head>,
-    /// A flush parked the head (writer.rs `head_parked`): the next `get_memory` resumes
+    /// A flush parked the head (writer.rs `parked`): the next `get_memory` resumes
     /// it, unless an `advance_to` consuming everything reclaims it first (.NET: a fully
     /// consumed pipe keeps no segment).
     parked: bool,
@@ -318,10 +318,11 @@ impl ReferenceModel {
             if let Some(head) = self.head.as_mut().filter(|h| h.written > 0) {
                 head.linked = true;
             }
-            // writer.rs `commit`: the write ends; the idle head is parked and the memory
+            // writer.rs `commit`: the write ends; the idle head is parked (if linked: an
+            // empty head the reader cannot reach stays the writer's) and the memory
             // handed out before may not be advanced into any more.
-            if self.head.is_some() {
-                self.parked = true;
+            if let Some(head) = &self.head {
+                self.parked |= head.linked;
                 self.memory_handed_out = false;
             }
         }

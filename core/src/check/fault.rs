@@ -91,11 +91,12 @@ crate::planted_faults! {
     /// taking it back (pipecheck's behaviour before it followed .NET: the last segment
     /// stayed until the writer completed). Breaks **segments-in-use**.
     KeepsIdleWriteHead breaks InvariantId::SEGMENTS_IN_USE, in_sequences, caught_in(&["idle-head-races-next-write"]);
-    /// A locked `advance_to` that takes the writer's idle head back ends the last linked
-    /// segment at the committed end it loaded with the lock, though a fast flush may
-    /// have published into that segment since (and parked a fresh head): the segment
-    /// goes back to the pool with a byte unread. Breaks **byte-exact**.
-    ReclaimTrustsLockedEnd breaks InvariantId::BYTE_EXACT, caught_in(&["fast-flush-behind-reclaimed-head"]);
+    /// An `advance_to` that claims the writer's idle head ends it at the committed end
+    /// the reader compared (loaded with the lock), not at the end its claim read from
+    /// the same word as the flag, though a fast flush may have resumed the head,
+    /// published into it and parked it again in between: the head goes back to the
+    /// pool with a byte unread. Breaks **byte-exact**.
+    ReclaimTrustsLockedEnd breaks InvariantId::BYTE_EXACT, caught_in(&["idle-head-races-next-write"]);
     /// `advance_to` leaves the last fully consumed segment linked (when another follows
     /// it) until a later `advance_to`: a segment kept one step too long, though every
     /// byte read is right. Breaks **segments-in-use**.

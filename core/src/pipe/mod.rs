@@ -27,8 +27,9 @@
 //!   segments under the lock and returns buffers and segment objects after releasing it;
 //! * **the segment pool is an SPSC FIFO** between the reader and the writer;
 //! * **a fully consumed pipe keeps no segment** (as .NET): a flush parks the idle
-//!   writing head, and a reader that consumes everything takes it back and returns it
-//!   to the pool, unless the writer took it first to write again ([`parked_head`]).
+//!   writing head with a flag in the word it publishes through, and a reader that
+//!   consumes everything claims it and returns it to the pool, unless the writer took
+//!   it back first to write again ([`parked_head`]).
 
 #[cfg(any(feature = "tokio", feature = "futures-io"))]
 pub mod adapters;
@@ -63,7 +64,6 @@ use crate::pipe::error::Failure;
 use crate::pipe::observe::{Observer, PipeEnd, PipeEvent, WakerId};
 use crate::pipe::options::{LockScope, PipeOptions, PoolDesign};
 use crate::primitive::sync::{Arc, Mutex};
-use parked_head::ParkedHead;
 use pool::Shell;
 use published::{FLUSH_SLOW, Published, READ_SLOW, READER_PARKED};
 
@@ -87,7 +87,6 @@ pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
         },
         buffer_pool: options.buffer_pool,
         observer: options.observer,
-        parked_head: ParkedHead::new(),
         published: Published::new(),
     });
     (Writer::new(shared.clone(), taker), Reader::new(shared, returner))
@@ -111,9 +110,6 @@ pub(crate) struct Shared {
     pub(crate) config: Config,
     pub(crate) buffer_pool: Box<dyn BufferPool>,
     pub(crate) observer: Observer,
-    /// The writer's idle head, between a flush and the writer's next `get_memory` or
-    /// the reader's fully consuming `advance_to`, whichever takes it first.
-    pub(crate) parked_head: ParkedHead,
     /// The committed end and the fast path's flags, outside the lock ([`published`]).
     pub(crate) published: Published,
 }

@@ -1,94 +1,104 @@
-//! The idle writing head's hand-off slot: how a fully consumed pipe keeps no segment.
+//! The idle writing head's hand-off: how a fully consumed pipe keeps no segment.
 //!
 //! System.IO.Pipelines returns the writing head to the pool when the reader consumes
 //! everything while no write is in progress (`_writingHead` is dropped in `AdvanceReader`
 //! only when `!IsWritingActive` and no bytes are buffered in it; the writer rents anew on
 //! its next `GetMemory`). .NET can look at the writer's state under its lock because its
 //! `GetMemory` takes that lock once per write. pipecheck's `get_memory` takes no lock, so
-//! the writer hands the head over explicitly instead:
+//! the writer hands the head over explicitly instead, through one flag of the published
+//! word ([`HEAD_PARKED`](super::published::HEAD_PARKED)):
 //!
-//! 1. **park** — a flush (under the pipe lock, every byte committed, the memory handed
-//!    out by `get_memory` no longer usable) moves the writer's only reference to its
-//!    head into this slot. From then on the writer holds nothing it could write through.
-//! 2. **take** — one atomic swap empties the slot. The writer takes at its next
-//!    `get_memory` (or completion) to resume writing; the reader takes when an
-//!    `advance_to` has consumed everything, to return the head to the pool. Exactly one
-//!    of them gets the head: the loser sees an empty slot (the writer then rents a new
-//!    head; the reader leaves the head linked, as the writer is writing it).
+//! 1. **park** — a flush that leaves the head linked (every byte of it committed, the
+//!    memory handed out by `get_memory` no longer usable) sets the flag in the same
+//!    read-modify-write that publishes its bytes, and turns the writer's reference to
+//!    the head into a [`ParkedHead`]: a strong count that belongs to whichever side
+//!    clears the flag. The head is the last linked segment from then on (the writer
+//!    links nothing while it is parked).
+//! 2. **claim** — one read-modify-write clears the flag. The writer does it at its next
+//!    `get_memory` (or completion) to resume writing; the reader does it when an
+//!    `advance_to` has consumed exactly the committed end *read from the same word*
+//!    (a compare-and-swap), to return the head to the pool. Exactly one of them finds
+//!    the flag set: the winner owns the parked strong count (the writer converts it
+//!    back, the reader drops it), and the loser leaves it alone (the writer then starts
+//!    a new head; the reader leaves the head linked, as the writer is writing it).
 //!
-//! The swap is the whole protocol: no flag is read and then acted on, so there is no
-//! window in which both sides own the head (the `ReturnWriteHead` planted bug is what
-//! acting without winning the swap looks like).
+//! Because the end and the flag are one word, a flush that published into the head
+//! after the reader compared its consumed offset makes the reader's claim fail: the
+//! head holds unconsumed bytes, so it is not idle (clearing the flag without that check
+//! is the `ReclaimTrustsLockedEnd` planted bug). Neither side acts on the head without
+//! winning the flag (the `ReturnWriteHead` planted bug is what acting on "everything is
+//! consumed" alone looks like).
+//!
+//! A head that was never linked (the flush found it empty) is not parked: the reader
+//! cannot reach it, and the writer keeps it for its next write.
 
-use std::fmt;
-use std::ptr;
-
-use crossbeam_utils::CachePadded;
-
-use crate::InvariantId;
-use crate::check::violation::ensure_internal;
+use crate::pipe::observe::SegmentId;
 use crate::pipe::pool::Shell;
 use crate::pipe::segment::Segment;
 use crate::primitive::sync::Arc;
-use crate::primitive::sync::atomic::{AtomicPtr, Ordering};
 
-/// One slot holding the writer's idle head, or nothing.
+/// The writer's strong count on its parked head, owned by whichever side clears
+/// `HEAD_PARKED` first. Neither the writer nor the reader dereferences it while parked.
+#[derive(Debug)]
 pub(crate) struct ParkedHead {
-    /// Null, or a pointer from `Arc::into_raw` whose strong count the slot owns. On a
-    /// cache line of its own: both ends swap it, and nothing else should move with it.
-    slot: CachePadded<AtomicPtr<Segment>>,
+    /// From `Arc::into_raw`: one strong count of the head, not dropped by this value.
+    raw: *const Segment,
+    /// The head's id, kept for the events (the head is not read while parked).
+    pub(crate) id: SegmentId,
 }
+
+// SAFETY: the pointer stands for one strong count of an `Arc<Segment>`, which is
+// `Send`; `ParkedHead` only ever converts it back to that `Arc` or forgets it.
+unsafe impl Send for ParkedHead {}
+// SAFETY: a shared reference reaches only `id`; the pointer is used by value, through
+// the methods that consume `self`.
+unsafe impl Sync for ParkedHead {}
 
 impl ParkedHead {
-    pub(crate) fn new() -> ParkedHead {
-        ParkedHead { slot: CachePadded::new(AtomicPtr::new(ptr::null_mut())) }
+    /// The writer parks `head` (right before the read-modify-write that sets the flag).
+    #[inline]
+    pub(crate) fn park(head: Shell) -> ParkedHead {
+        let id = head.id;
+        ParkedHead { raw: Arc::into_raw(head), id }
     }
 
-    /// Parks the writer's idle head. Called by the writer only, under the pipe lock.
-    ///
-    /// # Panics
-    ///
-    /// With a `release-once` violation if a head is parked already (the writer parks only
-    /// a head it holds, and it holds none while one is parked).
+    /// The writer's claim won (the flag was still set): the head is the writer's again.
     #[inline]
-    pub(crate) fn park(&self, head: Shell) {
-        let raw = Arc::into_raw(head).cast_mut();
-        // Release: the head's bytes and bookkeeping, written before, are visible to the
-        // side whose swap takes it.
-        let previous = self.slot.swap(raw, Ordering::AcqRel);
-        // The head parked before would never go back to the pool.
-        ensure_internal(previous.is_null(), InvariantId::RELEASE_ONCE, "a head was parked twice");
+    pub(crate) fn resume(self) -> Shell {
+        // SAFETY: `raw` came from `Arc::into_raw` in `park` and stands for one strong
+        // count; the writer's read-modify-write found the flag set, so the reader never
+        // claimed it ([1] only the side that clears the flag owns the count; [2] the
+        // writer parks each head once and this consumes the `ParkedHead`).
+        unsafe { Arc::from_raw(self.raw) }
     }
 
-    /// Takes the parked head, if any: the single point where the writer (resuming) and
-    /// the reader (reclaiming) race, decided by one atomic swap.
+    /// The publish that was to set the flag did not happen (the flush went to the lock
+    /// and found the reader completed): the head is the writer's again.
     #[inline]
-    pub(crate) fn take(&self) -> Option<Shell> {
-        // AcqRel: the taker sees everything the parker did before parking, and a loser
-        // (which reads the null stored by the winner) sees everything the winner did
-        // before its swap.
-        let raw = self.slot.swap(ptr::null_mut(), Ordering::AcqRel);
-        if raw.is_null() {
-            return None;
-        }
-        // SAFETY: a non-null slot value came from `Arc::into_raw` in `park`, and the
-        // swap moved it out of the slot, so this is the only conversion back for that
-        // strong count: [1] `park` stores each pointer once; [2] every read of the slot
-        // is a swap that leaves null behind.
-        Some(unsafe { Arc::from_raw(raw.cast_const()) })
+    pub(crate) fn unpublished(self) -> Shell {
+        // SAFETY: as for `resume`: `raw` stands for one strong count, and the reader
+        // cannot have claimed it, because no flag for this park was ever set (the fast
+        // publish failed and the locked one is skipped).
+        unsafe { Arc::from_raw(self.raw) }
     }
+
+    /// The writer's claim lost: the reader owns the strong count (and drops it,
+    /// [`drop_claimed`]); the writer must not touch it.
+    #[inline]
+    pub(crate) fn lost(self) {}
 }
 
-impl Drop for ParkedHead {
-    fn drop(&mut self) {
-        // Both ends are gone; a head still parked is dropped with the last reference
-        // (its buffer was released by the pipe's completion paths).
-        drop(self.take());
-    }
-}
-
-impl fmt::Debug for ParkedHead {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ParkedHead").finish_non_exhaustive()
-    }
+/// The reader's claim won: drops the writer's parked strong count on `head`, the last
+/// linked segment (the writer parked it and links nothing while it is parked). The
+/// list's and the view's counts remain, so the head goes back to the pool when it is
+/// unlinked.
+pub(crate) fn drop_claimed(head: &Shell) {
+    // SAFETY: the reader cleared `HEAD_PARKED`, so the writer's `ParkedHead` for this
+    // segment (the last linked one: it was linked before the park was published, and
+    // nothing is linked until the writer takes the head back, which it now cannot)
+    // gave its strong count to the reader: [1] the writer converts it back only after
+    // finding the flag set, which it no longer is; [2] the reader's claim succeeds once
+    // per park. The count is real, so decrementing it cannot free the segment while the
+    // list still holds it.
+    unsafe { Arc::decrement_strong_count(Arc::as_ptr(head)) }
 }

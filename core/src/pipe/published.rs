@@ -4,8 +4,8 @@
 //! The word holds `committed << FLAG_BITS | flags`. The writer's fast flush publishes
 //! with one compare-and-swap that succeeds only while no flag is set: no reader is
 //! parked and nothing makes the flush take the slow path (a pause, a pending cancel, a
-//! completed reader). Every flag is set and cleared under the pipe lock; the fast
-//! publish is the only change made without it. Because the flags and the committed end
+//! completed reader). Every flag but [`HEAD_PARKED`] is set and cleared under the pipe
+//! lock; the fast publish is the only other change made without it. Because the flags and the committed end
 //! live in the same word, a reader that parks (sets [`READER_PARKED`] with one
 //! read-modify-write) and a flush that publishes are totally ordered:
 //!
@@ -28,6 +28,12 @@
 //! that acquires an end from the word either sees the flag that end needs, or needs
 //! none (a relaxed snapshot is the `RelaxedFastRead` planted bug).
 //!
+//! **The idle head's hand-off.** [`HEAD_PARKED`] is the one flag set without the lock:
+//! the publishing flush sets it with its bytes when it leaves the head idle, and the
+//! writer's next `get_memory` and a reader that has consumed everything each clear it
+//! with one read-modify-write; whoever finds it set owns the head (see `parked_head`).
+//! The fast publish carries it over like the flags below.
+//!
 //! **The lock-free `advance_to`.** The reader's consumed and examined offsets live in
 //! atomics next to the word ([`store_offsets`](Published::store_offsets)), so an
 //! `advance_to` that returns no segment and resumes no writer need not lock. It is
@@ -49,7 +55,7 @@ use crate::check::violation::ensure_internal;
 use crate::primitive::sync::atomic::{AtomicU64, Ordering};
 
 /// Low bits of the word reserved for flags.
-const FLAG_BITS: u32 = 6;
+const FLAG_BITS: u32 = 7;
 const FLAG_MASK: u64 = (1 << FLAG_BITS) - 1;
 
 /// A reader waker is registered: a publish must take the lock and wake it. Set by the
@@ -75,9 +81,14 @@ pub(crate) const ADVANCING: u64 = 16;
 /// holder loads them. Cleared with [`LOCKED`]. A locked `advance_to` stores its
 /// offsets too, so the atomics always hold the offsets of the last `Consumed`.
 pub(crate) const DIRTY: u64 = 32;
+/// The writer's idle head is parked: the reader may claim it (see `parked_head`). Set
+/// by the publishing flush in the same read-modify-write as its bytes; cleared by
+/// whichever side claims the head first, the writer's next `get_memory` (or completion)
+/// or a reader that has consumed exactly the committed end read from the same word.
+pub(crate) const HEAD_PARKED: u64 = 64;
 /// Flags neither the fast flush nor the fast read stops for: the fast flush carries
 /// them over in its compare-and-swap.
-const CARRIED: u64 = READ_SLOW | LOCKED | ADVANCING | DIRTY;
+const CARRIED: u64 = READ_SLOW | LOCKED | ADVANCING | DIRTY | HEAD_PARKED;
 
 /// The writer's committed end and the fast-path flags (see the module docs).
 ///
@@ -143,28 +154,43 @@ impl Published {
     /// differ from the expected ones: it expects `carried`, the carried flags the writer
     /// last saw (updated here), and tries again only when those alone were wrong — so in
     /// the steady state it is one compare-and-swap.
+    /// With `park`, the same compare-and-swap sets [`HEAD_PARKED`]: the writer's head,
+    /// written before, is the reader's to claim from then on.
     /// On `false` the flush must take the lock (nothing was published). `relaxed` is
     /// the `RelaxedPublish` planted bug.
     #[inline]
-    pub(crate) fn try_publish(&self, committed: u64, bytes: u64, carried: &mut u64, relaxed: bool) -> bool {
+    pub(crate) fn try_publish(
+        &self,
+        committed: u64,
+        bytes: u64,
+        park: bool,
+        carried: &mut u64,
+        relaxed: bool,
+    ) -> bool {
         let success = if relaxed { Ordering::Relaxed } else { Ordering::Release };
         let current = committed << FLAG_BITS | *carried & CARRIED;
-        let next = current + (bytes << FLAG_BITS);
+        let parked = if park { HEAD_PARKED } else { 0 };
+        let next = (current + (bytes << FLAG_BITS)) | parked;
         // The steady state: the flags are as the writer last saw them.
         match self.word.compare_exchange(current, next, success, Ordering::Relaxed) {
-            Ok(_) => true,
-            Err(actual) => self.retry_publish(committed, bytes, carried, actual, success),
+            Ok(_) => {
+                *carried |= parked;
+                true
+            }
+            Err(actual) => self.retry_publish(committed, bytes, parked, carried, actual, success),
         }
     }
 
     /// [`try_publish`](Self::try_publish) after its first compare-and-swap found other
     /// flags than expected (`actual`): learns the carried ones and tries again while only
     /// those differ.
+    /// `parked` is the flag the publish sets ([`HEAD_PARKED`] or nothing).
     #[inline(never)]
     fn retry_publish(
         &self,
         committed: u64,
         bytes: u64,
+        parked: u64,
         carried: &mut u64,
         mut actual: u64,
         success: Ordering,
@@ -176,14 +202,19 @@ impl Published {
                 InvariantId::MONOTONIC_OFFSETS,
                 "only the writer moves the committed end",
             );
+            // Only the writer parks, and it parks only a head it holds.
+            ensure_internal(actual & parked == 0, InvariantId::RELEASE_ONCE, "a head was parked twice");
             *carried = actual & CARRIED;
             if actual & FLAG_MASK & !CARRIED != 0 {
                 return false;
             }
             let current = actual;
-            let next = current + (bytes << FLAG_BITS);
+            let next = (current + (bytes << FLAG_BITS)) | parked;
             match self.word.compare_exchange(current, next, success, Ordering::Relaxed) {
-                Ok(_) => return true,
+                Ok(_) => {
+                    *carried |= parked;
+                    return true;
+                }
                 Err(now) => actual = now,
             }
         }
@@ -197,10 +228,35 @@ impl Published {
     }
 
     /// Publishes `bytes` more as committed whatever the flags (the slow flush and the
-    /// writer's completion, under the lock). Returns the new committed end.
-    pub(crate) fn publish_locked(&self, bytes: u64) -> u64 {
-        let before = self.word.fetch_add(bytes << FLAG_BITS, Ordering::AcqRel);
+    /// writer's completion, under the lock), and with `park` sets [`HEAD_PARKED`] in the
+    /// same read-modify-write (the writer holds its head, so the flag is clear: adding it
+    /// sets it). Returns the new committed end.
+    pub(crate) fn publish_locked(&self, bytes: u64, park: bool) -> u64 {
+        let parked = if park { HEAD_PARKED } else { 0 };
+        let before = self.word.fetch_add(bytes << FLAG_BITS | parked, Ordering::AcqRel);
+        ensure_internal(before & parked == 0, InvariantId::RELEASE_ONCE, "a head was parked twice");
         (before >> FLAG_BITS) + bytes
+    }
+
+    /// The writer takes its parked head back (its next `get_memory`, or its completion):
+    /// clears [`HEAD_PARKED`] and returns whether it was still set, that is whether the
+    /// head is still the writer's. `false`: the reader claimed it first. AcqRel: the
+    /// read-modify-write orders the two claims; the loser does not touch the head again.
+    #[inline]
+    pub(crate) fn take_back_head(&self, carried: &mut u64) -> bool {
+        *carried &= !HEAD_PARKED;
+        self.word.fetch_and(!HEAD_PARKED, Ordering::AcqRel) & HEAD_PARKED != 0
+    }
+
+    /// The reader claims the writer's parked head (an `advance_to` that consumed up to
+    /// the committed end it knew): clears [`HEAD_PARKED`] and, if it was set, returns
+    /// the committed end in the same word, which a flush may have moved since the
+    /// reader looked (the head then holds bytes not consumed yet). `None`: the writer
+    /// took the head back first. AcqRel, as [`take_back_head`](Self::take_back_head);
+    /// acquiring also makes the head's bytes up to that end visible.
+    pub(crate) fn claim_head(&self) -> Option<u64> {
+        let word = self.word.fetch_and(!HEAD_PARKED, Ordering::AcqRel);
+        (word & HEAD_PARKED != 0).then_some(word >> FLAG_BITS)
     }
 
     /// Sets `flag`; returns the committed end at that instant (the latest, as a
@@ -312,14 +368,17 @@ mod tests {
     fn a_flag_stops_the_fast_publish_until_it_is_cleared() {
         let published = Published::new();
         let mut flags = 0;
-        assert!(published.try_publish(0, 3, &mut 0, false));
+        assert!(published.try_publish(0, 3, false, &mut 0, false));
         assert_eq!(published.set(&mut flags, READER_PARKED), 3, "set returns the end at that instant");
         assert_eq!(flags, READER_PARKED);
-        assert!(!published.try_publish(3, 2, &mut 0, false), "a parked reader sends the flush to the lock");
+        assert!(
+            !published.try_publish(3, 2, false, &mut 0, false),
+            "a parked reader sends the flush to the lock"
+        );
         assert_eq!(published.committed(), 3);
         published.clear(&mut flags, READER_PARKED);
         assert_eq!(flags, 0);
-        assert!(published.try_publish(3, 2, &mut 0, false));
+        assert!(published.try_publish(3, 2, false, &mut 0, false));
         assert_eq!(published.committed(), 5);
     }
 
@@ -332,13 +391,13 @@ mod tests {
         assert_eq!(flags, READER_PARKED | FLUSH_SLOW);
         published.clear(&mut flags, READER_PARKED);
         assert_eq!(flags, FLUSH_SLOW);
-        assert!(!published.try_publish(0, 1, &mut 0, false), "FLUSH_SLOW is still set in the word");
+        assert!(!published.try_publish(0, 1, false, &mut 0, false), "FLUSH_SLOW is still set in the word");
         published.clear(&mut flags, FLUSH_SLOW);
         assert_eq!(flags, 0);
-        assert!(published.try_publish(0, 1, &mut 0, false));
+        assert!(published.try_publish(0, 1, false, &mut 0, false));
         published.clear(&mut flags, READER_PARKED); // not set: nothing changes
         assert_eq!(flags, 0);
-        assert!(published.try_publish(1, 1, &mut 0, false));
+        assert!(published.try_publish(1, 1, false, &mut 0, false));
     }
 
     #[test]
@@ -347,12 +406,12 @@ mod tests {
         let mut flags = 0;
         published.mirror(&mut flags, FLUSH_SLOW, true);
         assert_eq!(flags, FLUSH_SLOW);
-        assert!(!published.try_publish(0, 1, &mut 0, false));
+        assert!(!published.try_publish(0, 1, false, &mut 0, false));
         published.mirror(&mut flags, FLUSH_SLOW, true);
         assert_eq!(flags, FLUSH_SLOW, "already set: unchanged");
         published.mirror(&mut flags, FLUSH_SLOW, false);
         assert_eq!(flags, 0);
-        assert!(published.try_publish(0, 1, &mut 0, false));
+        assert!(published.try_publish(0, 1, false, &mut 0, false));
     }
 
     #[test]
@@ -360,10 +419,10 @@ mod tests {
         let published = Published::new();
         let mut flags = 0;
         published.set(&mut flags, READER_PARKED);
-        assert_eq!(published.publish_locked(4), 4);
+        assert_eq!(published.publish_locked(4, false), 4);
         assert_eq!(published.committed(), 4);
         published.clear(&mut flags, READER_PARKED);
-        assert!(published.try_publish(4, 1, &mut 0, false), "the flag bits were left intact");
+        assert!(published.try_publish(4, 1, false, &mut 0, false), "the flag bits were left intact");
         assert_eq!(published.committed(), 5);
     }
 
@@ -371,7 +430,7 @@ mod tests {
     fn a_snapshot_reads_the_end_and_the_flags_and_changes_nothing() {
         let published = Published::new();
         let mut flags = 0;
-        assert!(published.try_publish(0, 6, &mut 0, false));
+        assert!(published.try_publish(0, 6, false, &mut 0, false));
         assert_eq!(published.snapshot(false), (6, 0));
         published.set(&mut flags, READ_SLOW);
         published.set(&mut flags, READER_PARKED);
@@ -379,10 +438,59 @@ mod tests {
         published.clear(&mut flags, READER_PARKED);
         assert_eq!(published.snapshot(true), (6, READ_SLOW), "relaxed or not, the same value");
         let mut read_slow = 0;
-        assert!(published.try_publish(6, 1, &mut read_slow, false), "READ_SLOW does not stop the fast flush");
+        assert!(
+            published.try_publish(6, 1, false, &mut read_slow, false),
+            "READ_SLOW does not stop the fast flush"
+        );
         assert_eq!(read_slow, READ_SLOW, "the writer learned the bit");
-        assert!(published.try_publish(7, 1, &mut read_slow, false));
+        assert!(published.try_publish(7, 1, false, &mut read_slow, false));
         assert_eq!(published.snapshot(false), (8, READ_SLOW), "the flag was carried over");
+    }
+
+    #[test]
+    fn a_publish_that_parks_hands_the_head_to_exactly_one_claim() {
+        let published = Published::new();
+        let mut carried = 0;
+        assert!(published.try_publish(0, 4, true, &mut carried, false));
+        assert_eq!(carried, HEAD_PARKED, "the writer knows its park is in the word");
+        assert_eq!(published.snapshot(false), (4, HEAD_PARKED));
+        assert_eq!(published.claim_head(), Some(4), "the reader's claim reads the end with the flag");
+        assert_eq!(published.claim_head(), None, "one claim only");
+        assert!(!published.take_back_head(&mut carried), "the writer lost the head");
+        assert_eq!(carried, 0);
+        // The writer wins this time: the reader's claim finds nothing.
+        assert!(published.try_publish(4, 1, true, &mut carried, false));
+        assert!(published.take_back_head(&mut carried));
+        assert_eq!(published.claim_head(), None);
+        assert_eq!(published.snapshot(false), (5, 0));
+    }
+
+    #[test]
+    fn a_parked_flag_the_writer_did_not_expect_is_learned_and_carried() {
+        let published = Published::new();
+        let mut carried = 0;
+        assert!(published.try_publish(0, 1, true, &mut carried, false));
+        // A flush with nothing new while the head is still parked carries the flag...
+        let mut stale = 0;
+        assert!(published.try_publish(1, 0, false, &mut stale, false));
+        assert_eq!(stale, HEAD_PARKED);
+        assert_eq!(published.snapshot(false), (1, HEAD_PARKED));
+        // ...and after a claim the next publish learns that it is gone.
+        assert_eq!(published.claim_head(), Some(1));
+        assert!(published.try_publish(1, 2, false, &mut stale, false));
+        assert_eq!(stale, 0);
+        assert_eq!(published.snapshot(false), (3, 0));
+    }
+
+    #[test]
+    fn a_locked_publish_parks_with_its_bytes() {
+        let published = Published::new();
+        assert_eq!(published.publish_locked(3, true), 3);
+        assert_eq!(published.snapshot(false), (3, HEAD_PARKED));
+        let mut carried = HEAD_PARKED;
+        assert!(published.take_back_head(&mut carried));
+        assert_eq!(published.publish_locked(2, false), 5);
+        assert_eq!(published.claim_head(), None, "not parked");
     }
 
     #[test]
@@ -390,7 +498,7 @@ mod tests {
         let published = Published::new();
         published.set_released(7);
         assert_eq!(published.released(), 7);
-        published.publish_locked(9);
+        published.publish_locked(9, false);
         published.reset();
         assert_eq!((published.committed(), published.released()), (0, 0));
     }

@@ -14,12 +14,12 @@ use std::task::{Context, Poll};
 use crate::check::fault;
 use crate::pipe::error::{Failure, PipeError};
 use crate::pipe::observe::{PipeEnd, PipeEvent, PipeOperation};
+use crate::pipe::parked_head;
 use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::published::READER_PARKED;
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
 use crate::pipe::{Shared, State, hand_over, register_end_waker};
 use crate::primitive::sync::Arc;
-use crate::primitive::sync::atomic::Ordering;
 
 /// The single reader of a pipe.
 ///
@@ -520,41 +520,49 @@ pub(super) fn counted(committed: u64, consumed: u64, examined: u64, minimum: Opt
     committed.saturating_sub(from)
 }
 
-/// Everything consumed and the writer idle: takes its parked head back, so a fully
-/// consumed pipe keeps no segment (.NET), and returns it. The swap decides it: if the
-/// writer's `get_memory` took the head first, it is writing there again and the head
-/// stays. `last_linked` is the last segment of the list. Under the lock, or inside a
-/// lock-free `advance_to` (where the reader's view is the list).
+/// Everything consumed and the writer idle: claims its parked head, so a fully
+/// consumed pipe keeps no segment (.NET), and returns it. The claim decides it
+/// (`parked_head`): if the writer's `get_memory` took the head back first, it is
+/// writing there again and the head stays. `last_linked` is the last segment of the
+/// list, which a parked head is. Under the lock, or inside a lock-free `advance_to`
+/// (where the reader's view is the list).
 ///
-/// The `KeepsIdleWriteHead` planted bug never takes the head.
+/// The `KeepsIdleWriteHead` planted bug never claims the head.
 fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>) -> Option<Reclaimed> {
     if fault::KeepsIdleWriteHead.is_active() {
         return None;
     }
-    let Some(head) = shared.parked_head.take() else {
+    let Some(claimed_end) = shared.published.claim_head() else {
         shared.observer.emit(|| PipeEvent::HeadBusy);
         return None;
     };
-    // The committed end the reader compared with may predate a fast flush that
-    // published into the head and then parked it (no lock between the two): the end it
-    // was parked at says so. Such a head holds bytes not consumed yet, so it is not
-    // idle: it stays linked (its bytes are read as any segment's), and the writer,
-    // finding no head to resume, starts a new one.
-    let parked_end = head.parked_end.load(Ordering::Relaxed);
+    let Some(head) = last_linked else {
+        crate::Violation::new(crate::InvariantId::RELEASE_ONCE, "a head was parked without being linked")
+            .raise();
+    };
+    // The writer's count is the reader's now, whatever the end: the writer starts a new
+    // head at its next `get_memory`.
+    parked_head::drop_claimed(head);
     let id = head.id;
-    if parked_end != consumed && last_linked.is_some_and(|last| Arc::ptr_eq(last, &head)) {
+    // The end the reader compared may predate a fast flush that published into the
+    // head and parked it again (no lock between the two): the claim read the end from
+    // the same word as the flag. Such a head holds bytes not consumed yet, so it is not
+    // idle: it stays linked, and its bytes are read as any segment's. The planted bug
+    // trusts the end it compared.
+    let end = if fault::ReclaimTrustsLockedEnd.is_active() { consumed } else { claimed_end };
+    if end != consumed {
         shared.observer.emit(|| PipeEvent::HeadKept { segment: id });
         return None;
     }
     shared.observer.emit(|| PipeEvent::HeadReclaimed { segment: id });
-    Some(Reclaimed { head, parked_end })
+    Some(Reclaimed { head: head.clone(), end })
 }
 
-/// The writer's idle head, taken back by the reader, with the committed end it was
-/// parked at (loaded once, with the take).
+/// The writer's idle head, claimed by the reader, and its end: the committed end the
+/// claim read (everything the reader consumed).
 pub(super) struct Reclaimed {
     head: Shell,
-    parked_end: u64,
+    end: u64,
 }
 
 /// What an advance unlinked, for [`release_consumed`] to give back outside the lock.
@@ -563,16 +571,13 @@ pub(super) struct Unlinked {
     returned: Vec<Shell>,
     /// The `LeakOnComplete` planted bug leaks the last of them.
     leak_last: bool,
-    /// The reclaimed idle head if it was never linked (nothing was written into it: it
-    /// is returned on its own).
-    reclaimed: Option<Shell>,
 }
 
 /// Unlinks fully consumed segments, in list order; consuming exactly to a segment's
 /// end returns it. The last linked segment may be the writer's head: its end is known
 /// only once the writer has completed (the committed offset) or the head was
-/// `reclaimed` (the end it was parked at, or the committed offset if later). Under the
-/// lock; `returned` is the empty list to collect the unlinked segments in.
+/// `reclaimed` (the end its claim read). Under the lock; `returned` is the empty list
+/// to collect the unlinked segments in.
 fn unlink_consumed(
     state: &mut State,
     consumed: u64,
@@ -582,17 +587,13 @@ fn unlink_consumed(
     let last_end = if state.writer_completion.is_some() || fault::ReturnWriteHead.is_active() {
         Some(state.committed)
     } else {
-        // The committed end loaded with the lock may predate a fast flush that
-        // published into the last linked segment and then parked a fresh, empty head
-        // (no lock between the two): the parked end counts those bytes. The planted
-        // bug trusts the locked end.
-        reclaimed.as_ref().map(|r| {
-            if fault::ReclaimTrustsLockedEnd.is_active() {
-                state.committed
-            } else {
-                state.committed.max(r.parked_end)
-            }
-        })
+        // Only while the head is the last segment: after a lock-free advance claimed
+        // it, the writer may have linked a new head behind it before this lock, and
+        // then the claimed head ends where that one starts. Its end is the one its
+        // claim read: nothing is published into a claimed head.
+        reclaimed
+            .filter(|r| state.segments.back().is_some_and(|last| Arc::ptr_eq(last, &r.head)))
+            .map(|r| r.end)
     };
     while !state.segments.is_empty() {
         let segment_end = match (state.segments.get(1), last_end) {
@@ -613,21 +614,16 @@ fn unlink_consumed(
         // `advance_to` (harmless to the data: reads skip it).
         state.segments.push_front(kept);
     }
-    // A reclaimed head that was linked is the last segment unlinked above: drop the
-    // slot's extra reference.
-    let reclaimed_unlinked =
-        reclaimed.map(|r| r.head).filter(|head| !returned.last().is_some_and(|last| Arc::ptr_eq(last, head)));
     // The planted bug leaks the stream's final segment, if this unlinked it.
     let leak_last = fault::LeakOnComplete.is_active()
         && state.writer_completion.is_some()
         && state.segments.is_empty()
         && !returned.is_empty();
-    Unlinked { returned, leak_last, reclaimed: reclaimed_unlinked }
+    Unlinked { returned, leak_last }
 }
 
 /// Drops the reader's holds on the unlinked segments, then gives their buffers back to
-/// the buffer pool and the objects to the segment pool, followed by the reclaimed idle
-/// head if it was never linked. Runs outside the pipe lock (inside it only for
+/// the buffer pool and the objects to the segment pool. Runs outside the pipe lock (inside it only for
 /// [`LockScope::EveryOperation`](crate::LockScope::EveryOperation)). Returns the list
 /// emptied, for the next advance to collect in.
 fn release_consumed(
@@ -636,10 +632,9 @@ fn release_consumed(
     shared: &Shared,
     unlinked: Unlinked,
 ) -> Vec<Shell> {
-    let Unlinked { mut returned, leak_last, reclaimed } = unlinked;
+    let Unlinked { mut returned, leak_last } = unlinked;
     // Our view holds the same segments at its front: drop those holds first.
     view.drain(..returned.len().min(view.len()));
-    returned.extend(reclaimed);
     if leak_last && let Some(mut last) = returned.pop() {
         // Freed without going back to the buffer pool; the object is dropped, and
         // reported as such (what is missing is the buffer's return, not the segment's).

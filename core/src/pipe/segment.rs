@@ -14,7 +14,6 @@ use std::ptr::NonNull;
 
 use crate::pipe::observe::SegmentId;
 use crate::primitive::cell::RegionTracker;
-use crate::primitive::sync::atomic::AtomicU64;
 
 /// A segment object. Pooled without memory; given a buffer when the writer takes it.
 pub(crate) struct Segment {
@@ -22,16 +21,11 @@ pub(crate) struct Segment {
     /// Stream offset of the buffer's first byte.
     pub(crate) base: u64,
     pub(crate) memory: Option<SegmentMemory>,
-    /// The committed end when the writer last parked this segment as its idle head.
-    /// Written by the writer before the park (a release swap), read by the side whose
-    /// swap takes it: a reader that took it but consumed less than this end knows a
-    /// fast flush published bytes in it after the reader's look, and leaves it linked.
-    pub(crate) parked_end: AtomicU64,
 }
 
 impl Segment {
     pub(crate) fn new(id: SegmentId) -> Segment {
-        Segment { id, base: 0, memory: None, parked_end: AtomicU64::new(0) }
+        Segment { id, base: 0, memory: None }
     }
 
     /// The segment's memory; only segments in use are reachable by readers and writers.

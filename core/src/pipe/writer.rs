@@ -11,6 +11,7 @@ use std::task::{Context, Poll};
 use crate::check::fault;
 use crate::pipe::error::{Failure, PipeError};
 use crate::pipe::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
+use crate::pipe::parked_head::ParkedHead;
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
 use crate::pipe::{Shared, State, hand_over, register_end_waker};
@@ -61,10 +62,10 @@ pub struct Writer {
     pool: PoolTaker,
     /// The segment being written, if any (`None` while it is parked).
     head: Option<Shell>,
-    /// The last flush parked `head` in the shared slot (see `parked_head`); the next
-    /// `get_memory` or `complete` takes it back, unless the reader took it first. The
-    /// `head_*` fields below still describe it.
-    head_parked: bool,
+    /// The last flush parked the head (see `parked_head`): the next `get_memory` or
+    /// `complete` takes it back, unless the reader claimed it first. The `head_*`
+    /// fields below still describe it.
+    parked: Option<ParkedHead>,
     /// Whether `head` is in the shared list (the reader may be reading its front).
     head_linked: bool,
     /// Bytes advanced into `head`.
@@ -105,7 +106,7 @@ impl Writer {
             shared,
             pool,
             head: None,
-            head_parked: false,
+            parked: None,
             head_linked: false,
             head_written: 0,
             head_capacity: 0,
@@ -142,8 +143,8 @@ impl Writer {
         if needed > max {
             return Err(PipeError::SizeHintTooLarge { size_hint, max });
         }
-        if self.head_parked {
-            self.resume_head();
+        if let Some(parked) = self.parked.take() {
+            self.resume_head(parked);
         }
         if self.head.is_none() || self.head_capacity - self.head_written < needed {
             self.start_segment(needed);
@@ -158,26 +159,23 @@ impl Writer {
         Ok(unsafe { head.memory().write(self.head_written..self.head_capacity) })
     }
 
-    /// Takes the parked head back to write into it again. If the reader took it first
-    /// (it consumed everything and returned it to the pool), the writer holds no head
-    /// and starts a new one.
+    /// Takes the parked head back to write into it again. If the reader claimed it
+    /// first (it consumed everything and returns it to the pool), the writer holds no
+    /// head and starts a new one.
     #[inline]
-    fn resume_head(&mut self) {
-        self.head_parked = false;
+    fn resume_head(&mut self, parked: ParkedHead) {
         let shared = &*self.shared;
-        match shared.parked_head.take() {
-            Some(head) => {
-                let id = head.id;
-                self.head = Some(head);
-                // After the take, so a log never shows the writer resuming a head the
-                // reader reclaimed (only one of the two swaps finds it).
-                shared.observer.emit(|| PipeEvent::HeadResumed { segment: id });
-            }
-            None => {
-                self.head_linked = false;
-                self.head_written = 0;
-                self.head_capacity = 0;
-            }
+        if shared.published.take_back_head(&mut self.carried_flags_seen) {
+            let id = parked.id;
+            self.head = Some(parked.resume());
+            // After the claim, so a log never shows the writer resuming a head the
+            // reader reclaimed (only one of the two read-modify-writes finds the flag).
+            shared.observer.emit(|| PipeEvent::HeadResumed { segment: id });
+        } else {
+            parked.lost();
+            self.head_linked = false;
+            self.head_written = 0;
+            self.head_capacity = 0;
         }
     }
 
@@ -283,9 +281,17 @@ impl Writer {
         // The writer lets go of its head *before* the completion is published: once the
         // reader sees it, it may unlink and recycle that segment, which needs the
         // segment to be held by the list alone.
-        // A parked head is taken back first; if the reader took it, it is gone already.
-        let head =
-            if std::mem::take(&mut self.head_parked) { shared.parked_head.take() } else { self.head.take() };
+        // A parked head is taken back first; if the reader claimed it, it is gone already.
+        let head = match self.parked.take() {
+            Some(parked) if shared.published.take_back_head(&mut self.carried_flags_seen) => {
+                Some(parked.resume())
+            }
+            Some(parked) => {
+                parked.lost();
+                None
+            }
+            None => self.head.take(),
+        };
         let mut empty_head = None;
         let (reader_waker, release) = {
             let mut state = shared.lock_as_writer(self.published_end);
@@ -308,7 +314,7 @@ impl Writer {
             state.writer_completion = Some(failure);
             shared.sync_read_flag(&mut state);
             if !fault::CompleteDropsUnflushed.is_active() {
-                state.committed = shared.published.publish_locked(self.unflushed);
+                state.committed = shared.published.publish_locked(self.unflushed, false);
                 self.published_end = state.committed;
             }
             self.unflushed = 0;
@@ -343,6 +349,7 @@ impl Writer {
     /// segment pool and the segment numbering (ids stay unique across resets).
     pub(crate) fn reset_after_completion(&mut self) {
         self.head = None;
+        self.parked = None;
         self.head_linked = false;
         self.head_written = 0;
         self.head_capacity = 0;

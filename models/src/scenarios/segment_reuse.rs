@@ -37,8 +37,8 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "fast-flush-behind-reclaimed-head",
         summary: "while the reader's advance_to holds the lock, the writer fills its last linked segment, \
-                  starts a fresh head and flushes without the lock: the reader may take the fresh head, \
-                  but the filled segment still holds a byte to read",
+                  starts a fresh head and flushes without the lock: the fresh head, empty and never \
+                  linked, stays the writer's, and the filled segment still holds a byte to read",
         scale: Scale::Small,
         config: two_byte_segments,
         body: fast_flush_behind_reclaimed_head,
@@ -117,11 +117,12 @@ fn consume_to_segment_boundary(monitor: &Arc<Monitor>) {
 /// Before the threads start, the writer sends "abc" (two-byte segments: its head,
 /// parked, is the second, half full), writes "d" into that head (resuming and filling
 /// it) and asks for more memory (a fresh head, nothing written into it). Then, beside
-/// the reader, it flushes: no segment to link, so the flush publishes without the lock
-/// and parks the fresh head. The reader drains; an `advance_to` that
-/// consumed "abc" under the lock may take the fresh head back, yet must leave the
-/// segment holding "d" linked (found by the split-sequence property under shuttle, as
-/// a lost byte).
+/// the reader, it flushes: no segment to link, so the flush publishes without the lock;
+/// the fresh head was never linked, so it is not parked. The reader drains; an
+/// `advance_to` that consumed "abc" under the lock finds no head to claim and must
+/// leave the segment holding "d" linked. (With the parked-head slot of earlier
+/// versions the reader could take the fresh head and end the filled segment at the
+/// stale locked end: a lost byte, found by the split-sequence property under shuttle.)
 fn fast_flush_behind_reclaimed_head(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
     writer.send(b"abc").expect("the reader does not complete early");

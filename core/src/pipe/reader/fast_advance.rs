@@ -19,11 +19,13 @@
 //!   not tell which segments are fully consumed);
 //! * the advance consumes a whole segment, which goes back to the pool.
 //!
-//! An advance that consumes everything published takes the writer's parked head as a
+//! An advance that consumes everything published claims the writer's parked head as a
 //! locked one does (`reclaim_idle_head`, after its `Consumed`): most often the writer
-//! is writing into it again and the slot is empty (`HeadBusy`), and no lock is needed.
-//! Only a head it did take back must be unlinked, under the lock, after the advance
-//! has ended (the head is the reader's by then: the writer lost the swap).
+//! is writing into it again and the flag is clear (`HeadBusy`), and no lock is needed.
+//! Only a head it did claim must be unlinked, under the lock, after the advance has
+//! ended (the head is the reader's by then: the writer lost the flag). The writer may
+//! link a new head behind it before that lock; the claimed head then ends where the
+//! new one starts.
 
 use crate::pipe::observe::{PipeEvent, PipeOperation};
 use crate::pipe::published::{FLUSH_SLOW, LOCKED, Published, READ_SLOW};

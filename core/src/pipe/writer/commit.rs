@@ -6,9 +6,9 @@ use crate::check::fault;
 use crate::check::violation::ensure_internal;
 use crate::pipe::error::PipeError;
 use crate::pipe::observe::{PipeEvent, PipeOperation};
+use crate::pipe::parked_head::ParkedHead;
 use crate::pipe::writer::{FlushResult, Writer, give_back_memory, link};
 use crate::pipe::{Shared, State, hand_over};
-use crate::primitive::sync::atomic::Ordering;
 
 impl Writer {
     /// Publishes advanced bytes: without the lock when it can ([`fast_commit`](Self::fast_commit)),
@@ -18,8 +18,8 @@ impl Writer {
     pub(crate) fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
         match self.fast_commit() {
             FastCommit::Ready(ready) => Some(ready),
-            FastCommit::Announced => self.locked_commit(true),
-            FastCommit::NotTried => self.locked_commit(false),
+            FastCommit::Announced { parked } => self.locked_commit(true, parked),
+            FastCommit::NotTried => self.locked_commit(false, false),
         }
     }
 
@@ -29,8 +29,8 @@ impl Writer {
     /// `published`), and returns ready. Otherwise the flush must take the lock; nothing
     /// was published then, but the bytes may have been announced (`Published`).
     ///
-    /// The head stays with the writer (it is linked already, so the reader reads its
-    /// front): only a flush under the lock parks it for the reader to reclaim.
+    /// The head is linked already (the reader reads its front): the same
+    /// compare-and-swap parks it for a reader that consumes everything to reclaim.
     #[inline]
     fn fast_commit(&mut self) -> FastCommit {
         let shared = &*self.shared;
@@ -51,40 +51,42 @@ impl Writer {
             return FastCommit::NotTried;
         }
         shared.observer.emit(|| PipeEvent::Published { committed });
+        // The write ends here: a linked head is parked by the publish itself.
+        let park = self.park_head();
         let relaxed = fault::RelaxedPublish.is_active();
-        if !shared.published.try_publish(
+        if !self.shared.published.try_publish(
             self.published_end,
             self.unflushed,
+            park,
             &mut self.carried_flags_seen,
             relaxed,
         ) {
-            return FastCommit::Announced;
+            // The lock publishes the same bytes, and with them the park.
+            return FastCommit::Announced { parked: park };
         }
         self.published_end = committed;
         self.unflushed = 0;
-        // The write has ended, as under the lock: park the head. A reader that looked at
-        // the committed end before this publish may take it; `parked_end` tells it the
-        // head is not idle to it (see `Reader::advance_to`).
-        self.park_head(committed);
+        self.memory_handed_out = false;
         // Decided by the publish (no flush cancel was pending at it), not under the
         // lock: checkers judge it against the cancels logged before `Published`.
         FastCommit::Ready(Ok(emit_flush_returned(&self.shared, &FlushResult::default())))
     }
 
-    /// Parks the head (if the writer holds one) with the committed end it was parked
-    /// at; the memory handed out may not be advanced into any more. The event comes
-    /// first: once parked, the reader may take the head and log that at once.
+    /// A linked head becomes the parked one (`parked_head`), which the publish that
+    /// follows hands over by setting `HEAD_PARKED`. Returns whether it parked. The
+    /// event comes first and the writer lets go of its `Arc` before the publish: once
+    /// the flag is up, the reader may claim the head, log that, and return it. An empty
+    /// head that was never linked is not parked (the reader cannot reach it) and stays.
     #[inline]
-    fn park_head(&mut self, committed: u64) {
-        self.memory_handed_out = false;
-        if let Some(head) = self.head.take() {
-            let id = head.id;
-            // Relaxed: the park's release swap publishes it to the side that takes it.
-            head.parked_end.store(committed, Ordering::Relaxed);
-            self.shared.observer.emit(|| PipeEvent::HeadParked { segment: id });
-            self.shared.parked_head.park(head);
-            self.head_parked = true;
+    fn park_head(&mut self) -> bool {
+        if !self.head_linked {
+            return false;
         }
+        let Some(head) = self.head.take() else { return false };
+        let id = head.id;
+        self.shared.observer.emit(|| PipeEvent::HeadParked { segment: id });
+        self.parked = Some(ParkedHead::park(head));
+        true
     }
 
     /// Links unlinked segments and publishes advanced bytes, under the lock. Returns
@@ -92,21 +94,31 @@ impl Writer {
     /// the lock once. After the reader completed, the advanced bytes are dropped
     /// instead and their segments given back — unless the fast path already announced
     /// them (`announced`): the flush then counts as having come first, and publishes
-    /// them (into the linked head: nothing is added), so the log's `Published` holds.
+    /// them (into the linked head: nothing is added), so the log's `Published` holds,
+    /// with the park it `parked` the head for.
     #[inline(never)]
-    fn locked_commit(&mut self, announced: bool) -> Option<Result<FlushResult, PipeError>> {
+    fn locked_commit(&mut self, announced: bool, parked: bool) -> Option<Result<FlushResult, PipeError>> {
         // A handle of its own, so the head can be parked (`&mut self`) under the lock.
         let shared = self.shared.clone();
         let shared = &*shared;
         let mut discarded = Vec::new();
-        // Bytes committed under the lock and published after the flush's event.
+        // Bytes committed under the lock and published after the flush's event, and
+        // whether that publish parks the head.
         let mut to_publish = 0;
+        let mut park = false;
         let (reader_waker, early) = {
             let mut state = shared.lock_for_flush(self.published_end);
             let reader = state.reader_completion.clone();
             if reader.is_some() {
                 if announced {
-                    state.committed = shared.published.publish_locked(self.unflushed);
+                    if parked && let Some(parked) = self.parked.take() {
+                        // The fast path parked the head, but no flag was published: it is
+                        // still the writer's alone, and stays so (nothing will be read).
+                        let id = parked.id;
+                        self.head = Some(parked.unpublished());
+                        shared.observer.emit(|| PipeEvent::HeadResumed { segment: id });
+                    }
+                    state.committed = shared.published.publish_locked(self.unflushed, false);
                     self.published_end = state.committed;
                     self.unflushed = 0;
                 }
@@ -143,9 +155,11 @@ impl Writer {
                 state.committed = self.published_end + to_publish;
                 self.published_end = state.committed;
                 // The write has ended: every byte of the head is committed and the memory
-                // handed out may not be advanced into any more. Park the head, so that a
-                // reader that consumes everything can return it (.NET's idle writing head).
-                self.park_head(state.committed);
+                // handed out may not be advanced into any more. Park the head (the publish
+                // below hands it over), so that a reader that consumes everything can
+                // return it (.NET's idle writing head). A fast path that got here parked it.
+                park = if announced { parked } else { self.park_head() };
+                self.memory_handed_out = false;
             }
             if let Some(reader) = reader {
                 state.flush_canceled = false;
@@ -170,7 +184,7 @@ impl Writer {
                 let (committed, unconsumed, paused) =
                     (state.committed, state.unconsumed(), state.writer_paused);
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
-                let published = shared.published.publish_locked(to_publish);
+                let published = shared.published.publish_locked(to_publish, park);
                 let holds = published == committed;
                 ensure_internal(
                     holds,
@@ -213,8 +227,8 @@ enum FastCommit {
     /// Published without the lock: the flush's result.
     Ready(Result<FlushResult, PipeError>),
     /// `Published` was reported but a flag stopped the publish: the lock must publish
-    /// the very same bytes.
-    Announced,
+    /// the very same bytes, and park the head if `parked` (it is parked already).
+    Announced { parked: bool },
     /// The fast path did not apply; nothing was reported.
     NotTried,
 }

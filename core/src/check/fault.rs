@@ -96,7 +96,7 @@ crate::planted_faults! {
     /// the same word as the flag, though a fast flush may have resumed the head,
     /// published into it and parked it again in between: the head goes back to the
     /// pool with a byte unread. Breaks **byte-exact**.
-    ReclaimTrustsLockedEnd breaks InvariantId::BYTE_EXACT, caught_in(&["idle-head-races-next-write"]);
+    ReclaimTrustsLockedEnd breaks InvariantId::BYTE_EXACT, caught_in(&["fast-flush-behind-reclaimed-head", "idle-head-races-next-write"]);
     /// `advance_to` leaves the last fully consumed segment linked (when another follows
     /// it) until a later `advance_to`: a segment kept one step too long, though every
     /// byte read is right. Breaks **segments-in-use**.

@@ -3,7 +3,7 @@
 //! and, as in .NET, a reader that consumes everything while the writer is idle returns
 //! the writer's head too, racing the writer's next `get_memory`/`advance`/`flush` for it.
 //!
-//! Four-byte segments (two-byte ones for the boundary and the fast flush), no
+//! Four-byte segments (two-byte ones for the boundary), no
 //! back-pressure, a pool of two.
 
 use std::sync::Arc;
@@ -36,11 +36,11 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "fast-flush-behind-reclaimed-head",
-        summary: "while the reader's advance_to holds the lock, the writer fills its last linked segment, \
-                  starts a fresh head and flushes without the lock: the fresh head, empty and never \
-                  linked, stays the writer's, and the filled segment still holds a byte to read",
+        summary: "the reader, holding \"ab\", consumes it while the writer resumes its idle head, writes \
+                  \"c\" and flushes without the lock, parking the head again: the reader's claim must see \
+                  the new end and leave the head",
         scale: Scale::Small,
-        config: two_byte_segments,
+        config: four_byte_segments,
         body: fast_flush_behind_reclaimed_head,
     },
     Scenario {
@@ -114,30 +114,28 @@ fn consume_to_segment_boundary(monitor: &Arc<Monitor>) {
     expect_bytes(&all, b"abcd");
 }
 
-/// Before the threads start, the writer sends "abc" (two-byte segments: its head,
-/// parked, is the second, half full), writes "d" into that head (resuming and filling
-/// it) and asks for more memory (a fresh head, nothing written into it). Then, beside
-/// the reader, it flushes: no segment to link, so the flush publishes without the lock;
-/// the fresh head was never linked, so it is not parked. The reader drains; an
-/// `advance_to` that consumed "abc" under the lock finds no head to claim and must
-/// leave the segment holding "d" linked. (With the parked-head slot of earlier
-/// versions the reader could take the fresh head and end the filled segment at the
-/// stale locked end: a lost byte, found by the split-sequence property under shuttle.)
+/// Before the threads start, the writer sends "ab" (its four-byte head, half full, is
+/// then parked) and the reader reads it, holding the buffer. Then, beside the reader's
+/// `advance_to` that consumes "ab" (everything it saw committed), the writer resumes the
+/// head, writes "c" into it and flushes without the lock, which parks the head again,
+/// and completes. The reader's claim of the idle head must read the new end in the same
+/// read-modify-write as the flag and leave the head linked: it holds "c". One
+/// preemption deep (the reader's, inside its advance), so every engine reaches it.
 fn fast_flush_behind_reclaimed_head(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
-    writer.send(b"abc").expect("the reader does not complete early");
-    writer.write_contiguous(b"d").expect("the writer is open");
-    // Starting a segment takes the lock (to see whether the reader completed): before the
-    // threads too, so that the race is one preemption deep.
-    writer.inner().get_memory(1).expect("the writer is open");
+    writer.send(b"ab").expect("the reader does not complete early");
+    let first = reader.read_held(None).expect("the writer does not fail");
     let writer = thread::spawn(move || {
+        writer.write_contiguous(b"c").expect("the writer is open");
         writer.flush().expect("the reader does not complete early");
         writer.complete(None);
     });
-    let bytes = reader.drain().expect("the writer does not fail");
+    reader.advance_to(first.end(), first.end()).expect("the end of the buffer just read");
+    let rest = reader.drain().expect("the writer does not fail");
     reader.complete(None);
     join(writer);
-    expect_bytes(&bytes, b"abcd");
+    let all = [&first.outcome.bytes[..], &rest[..]].concat();
+    expect_bytes(&all, b"abc");
 }
 
 /// The writer sends "ab" (its four-byte head is then idle, parked), writes "c" into that

@@ -103,11 +103,23 @@ fn consume_to_segment_boundary_catches_keeps_consumed_segment() {
     .unwrap();
 }
 
-/// Clean: the fast flush publishes into the last linked segment and keeps its fresh,
-/// empty head (never linked, so not parked), whatever the reader's advance does.
 #[test]
 fn fast_flush_behind_reclaimed_head() {
     check_target(&builtin::pipe(), "fast-flush-behind-reclaimed-head", None, BOUND).unwrap();
+}
+
+/// The claim's end ignored: found with the reader preempted inside its advance, between
+/// the end it compares and its claim, while the writer resumes the head, writes "c",
+/// flushes and completes.
+#[test]
+fn fast_flush_behind_reclaimed_head_catches_reclaim_trusts_locked_end() {
+    expect_target_caught(
+        &builtin::pipe(),
+        "fast-flush-behind-reclaimed-head",
+        fault::ReclaimTrustsLockedEnd.name(),
+        BOUND,
+    )
+    .unwrap();
 }
 
 /// Bound 2 (7,666 interleavings in the campaign's dev build): the writer waits for the

@@ -16,18 +16,21 @@
 //!    links nothing while it is parked).
 //! 2. **claim** — one read-modify-write clears the flag. The writer does it at its next
 //!    `get_memory` (or completion) to resume writing; the reader does it when an
-//!    `advance_to` has consumed exactly the committed end *read from the same word*
-//!    (a compare-and-swap), to return the head to the pool. Exactly one of them finds
-//!    the flag set: the winner owns the parked strong count (the writer converts it
-//!    back, the reader drops it), and the loser leaves it alone (the writer then starts
-//!    a new head; the reader leaves the head linked, as the writer is writing it).
+//!    `advance_to` has consumed everything it saw committed, to return the head to the
+//!    pool. Exactly one of them finds the flag set: the winner owns the parked strong
+//!    count (the writer converts it back, the reader drops it), and the loser leaves it
+//!    alone (the writer then starts a new head; the reader leaves the head linked, as
+//!    the writer is writing it).
 //!
-//! Because the end and the flag are one word, a flush that published into the head
-//! after the reader compared its consumed offset makes the reader's claim fail: the
-//! head holds unconsumed bytes, so it is not idle (clearing the flag without that check
-//! is the `ReclaimTrustsLockedEnd` planted bug). Neither side acts on the head without
-//! winning the flag (the `ReturnWriteHead` planted bug is what acting on "everything is
-//! consumed" alone looks like).
+//! The reader's claim also returns the committed end *read from the same word* as the
+//! flag. A fast flush may have resumed the head, published into it and parked it again
+//! after the reader compared its consumed offset: the claim then still wins the count,
+//! but the head holds unconsumed bytes, so it is not idle. It stays linked, to be read
+//! and unlinked as any segment (`HeadKept`), and the writer starts a new head. (Ending
+//! the head at the offset the reader compared instead is the `ReclaimTrustsLockedEnd`
+//! planted bug.) Neither side acts on the head without winning the flag (the
+//! `ReturnWriteHead` planted bug is what acting on "everything is consumed" alone looks
+//! like).
 //!
 //! A head that was never linked (the flush found it empty) is not parked: the reader
 //! cannot reach it, and the writer keeps it for its next write.
@@ -65,20 +68,27 @@ impl ParkedHead {
     /// The writer's claim won (the flag was still set): the head is the writer's again.
     #[inline]
     pub(crate) fn resume(self) -> Shell {
-        // SAFETY: `raw` came from `Arc::into_raw` in `park` and stands for one strong
-        // count; the writer's read-modify-write found the flag set, so the reader never
-        // claimed it ([1] only the side that clears the flag owns the count; [2] the
-        // writer parks each head once and this consumes the `ParkedHead`).
-        unsafe { Arc::from_raw(self.raw) }
+        self.into_shell()
     }
 
     /// The publish that was to set the flag did not happen (the flush went to the lock
     /// and found the reader completed): the head is the writer's again.
     #[inline]
     pub(crate) fn unpublished(self) -> Shell {
-        // SAFETY: as for `resume`: `raw` stands for one strong count, and the reader
-        // cannot have claimed it, because no flag for this park was ever set (the fast
-        // publish failed and the locked one is skipped).
+        self.into_shell()
+    }
+
+    /// The parked strong count as the writer's `Arc` again. Called only by
+    /// [`resume`](Self::resume) and [`unpublished`](Self::unpublished): the two cases in
+    /// which the reader cannot own the count.
+    #[inline]
+    fn into_shell(self) -> Shell {
+        // SAFETY: `raw` came from `Arc::into_raw` in `park` and stands for one strong
+        // count, converted back once (this consumes the `ParkedHead`, and the writer
+        // parks each head once). The count is still the writer's in both callers' cases:
+        // its take-back found the flag set, so the reader's claim finds it clear and
+        // leaves the count alone (`resume`); or no flag for this park was ever published,
+        // so the reader had nothing to claim (`unpublished`).
         unsafe { Arc::from_raw(self.raw) }
     }
 

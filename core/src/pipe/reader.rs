@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 
 use crate::check::fault;
 use crate::pipe::error::{Failure, PipeError};
-use crate::pipe::observe::{PipeEnd, PipeEvent, PipeOperation};
+use crate::pipe::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
 use crate::pipe::parked_head;
 use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::published::READER_PARKED;
@@ -555,13 +555,15 @@ fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>
         return None;
     }
     shared.observer.emit(|| PipeEvent::HeadReclaimed { segment: id });
-    Some(Reclaimed { head: head.clone(), end })
+    Some(Reclaimed { head: id, end })
 }
 
 /// The writer's idle head, claimed by the reader, and its end: the committed end the
 /// claim read (everything the reader consumed).
 pub(super) struct Reclaimed {
-    head: Shell,
+    /// The head's id: it stays linked until the reader unlinks it, so no other linked
+    /// segment has it.
+    head: SegmentId,
     end: u64,
 }
 
@@ -591,9 +593,7 @@ fn unlink_consumed(
         // it, the writer may have linked a new head behind it before this lock, and
         // then the claimed head ends where that one starts. Its end is the one its
         // claim read: nothing is published into a claimed head.
-        reclaimed
-            .filter(|r| state.segments.back().is_some_and(|last| Arc::ptr_eq(last, &r.head)))
-            .map(|r| r.end)
+        reclaimed.filter(|r| state.segments.back().is_some_and(|last| last.id == r.head)).map(|r| r.end)
     };
     while !state.segments.is_empty() {
         let segment_end = match (state.segments.get(1), last_end) {

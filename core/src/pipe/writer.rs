@@ -143,8 +143,8 @@ impl Writer {
         if needed > max {
             return Err(PipeError::SizeHintTooLarge { size_hint, max });
         }
-        if let Some(parked) = self.parked.take() {
-            self.resume_head(parked);
+        if self.parked.is_some() {
+            self.resume_head();
         }
         if self.head.is_none() || self.head_capacity - self.head_written < needed {
             self.start_segment(needed);
@@ -163,19 +163,32 @@ impl Writer {
     /// first (it consumed everything and returns it to the pool), the writer holds no
     /// head and starts a new one.
     #[inline]
-    fn resume_head(&mut self, parked: ParkedHead) {
-        let shared = &*self.shared;
-        if shared.published.take_back_head(&mut self.carried_flags_seen) {
-            let id = parked.id;
-            self.head = Some(parked.resume());
+    fn resume_head(&mut self) {
+        if let Some(head) = self.take_back_parked() {
+            let id = head.id;
+            self.head = Some(head);
             // After the claim, so a log never shows the writer resuming a head the
             // reader reclaimed (only one of the two read-modify-writes finds the flag).
-            shared.observer.emit(|| PipeEvent::HeadResumed { segment: id });
+            self.shared.observer.emit(|| PipeEvent::HeadResumed { segment: id });
         } else {
-            parked.lost();
             self.head_linked = false;
             self.head_written = 0;
             self.head_capacity = 0;
+        }
+    }
+
+    /// The writer's claim on its parked head (its next `get_memory`, or its
+    /// completion): the head if the writer's read-modify-write found `HEAD_PARKED` still
+    /// set; `None` if the reader claimed it first (it is the reader's then) or nothing
+    /// was parked.
+    #[inline]
+    fn take_back_parked(&mut self) -> Option<Shell> {
+        let parked = self.parked.take()?;
+        if self.shared.published.take_back_head(&mut self.carried_flags_seen) {
+            Some(parked.resume())
+        } else {
+            parked.lost();
+            None
         }
     }
 
@@ -282,16 +295,7 @@ impl Writer {
         // reader sees it, it may unlink and recycle that segment, which needs the
         // segment to be held by the list alone.
         // A parked head is taken back first; if the reader claimed it, it is gone already.
-        let head = match self.parked.take() {
-            Some(parked) if shared.published.take_back_head(&mut self.carried_flags_seen) => {
-                Some(parked.resume())
-            }
-            Some(parked) => {
-                parked.lost();
-                None
-            }
-            None => self.head.take(),
-        };
+        let head = if self.parked.is_some() { self.take_back_parked() } else { self.head.take() };
         let mut empty_head = None;
         let (reader_waker, release) = {
             let mut state = shared.lock_as_writer(self.published_end);

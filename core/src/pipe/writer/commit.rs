@@ -18,8 +18,8 @@ impl Writer {
     pub(crate) fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
         match self.fast_commit() {
             FastCommit::Ready(ready) => Some(ready),
-            FastCommit::Announced { parked } => self.locked_commit(true, parked),
-            FastCommit::NotTried => self.locked_commit(false, false),
+            FastCommit::Announced { parked } => self.locked_commit(Some(parked)),
+            FastCommit::NotTried => self.locked_commit(None),
         }
     }
 
@@ -93,11 +93,11 @@ impl Writer {
     /// the flush's outcome when it must not wait, so a flush that need not wait takes
     /// the lock once. After the reader completed, the advanced bytes are dropped
     /// instead and their segments given back — unless the fast path already announced
-    /// them (`announced`): the flush then counts as having come first, and publishes
-    /// them (into the linked head: nothing is added), so the log's `Published` holds,
-    /// with the park it `parked` the head for.
+    /// them (`announced` is `Some(parked)`): the flush then counts as having come first,
+    /// and publishes them (into the linked head: nothing is added), so the log's
+    /// `Published` holds, with the park the fast path `parked` the head for.
     #[inline(never)]
-    fn locked_commit(&mut self, announced: bool, parked: bool) -> Option<Result<FlushResult, PipeError>> {
+    fn locked_commit(&mut self, announced: Option<bool>) -> Option<Result<FlushResult, PipeError>> {
         // A handle of its own, so the head can be parked (`&mut self`) under the lock.
         let shared = self.shared.clone();
         let shared = &*shared;
@@ -110,7 +110,7 @@ impl Writer {
             let mut state = shared.lock_for_flush(self.published_end);
             let reader = state.reader_completion.clone();
             if reader.is_some() {
-                if announced {
+                if let Some(parked) = announced {
                     if parked && let Some(parked) = self.parked.take() {
                         // The fast path parked the head, but no flag was published: it is
                         // still the writer's alone, and stays so (nothing will be read).
@@ -158,7 +158,10 @@ impl Writer {
                 // handed out may not be advanced into any more. Park the head (the publish
                 // below hands it over), so that a reader that consumes everything can
                 // return it (.NET's idle writing head). A fast path that got here parked it.
-                park = if announced { parked } else { self.park_head() };
+                park = match announced {
+                    Some(parked) => parked,
+                    None => self.park_head(),
+                };
                 self.memory_handed_out = false;
             }
             if let Some(reader) = reader {

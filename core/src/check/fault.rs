@@ -97,6 +97,12 @@ crate::planted_faults! {
     /// published into it and parked it again in between: the head goes back to the
     /// pool with a byte unread. Breaks **byte-exact**.
     ReclaimTrustsLockedEnd breaks InvariantId::BYTE_EXACT, caught_in(&["fast-flush-behind-reclaimed-head", "idle-head-races-next-write"]);
+    /// The reader's spin after resuming the paused writer (`spin`) hands out the bytes
+    /// up to the end its plain load saw, instead of going back to the lock-free read
+    /// with its acquiring read-modify-write and its flags: a segment the writer linked
+    /// since the reader took its view is not in the view, and a writer's completion or
+    /// a cancel goes unreported. Breaks **byte-exact**.
+    SpinTrustsHint breaks InvariantId::BYTE_EXACT, caught_in(&["consume-races-paused-flush", "large-frames"]);
     /// `advance_to` leaves the last fully consumed segment linked (when another follows
     /// it) until a later `advance_to`: a segment kept one step too long, though every
     /// byte read is right. Breaks **segments-in-use**.

@@ -46,6 +46,7 @@ mod read_buf;
 mod reader;
 mod reset;
 mod segment;
+mod spin;
 mod state_lock;
 mod writer;
 
@@ -84,6 +85,7 @@ pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
             resume_writer_threshold: options.resume_writer_threshold.max(1),
             max_pooled_segments: options.max_pooled_segments,
             lock_every_operation: options.lock_scope == LockScope::EveryOperation,
+            spins_before_park: options.spins_before_park,
         },
         buffer_pool: options.buffer_pool,
         observer: options.observer,
@@ -102,6 +104,8 @@ pub(crate) struct Config {
     pub(crate) max_pooled_segments: usize,
     /// [`LockScope::EveryOperation`]: the design before seeds 000/001 (benchmarks).
     pub(crate) lock_every_operation: bool,
+    /// How often a short wait looks again before it parks ([`spin`]).
+    pub(crate) spins_before_park: u32,
 }
 
 /// What both ends share.

@@ -252,6 +252,21 @@ pub enum PipeEvent {
     /// set or too few bytes, and takes the pipe lock: its events from here are ordered
     /// by the lock, as any read's.
     FastReadMissed,
+    /// A wait the other end is about to end looked again before going on (see
+    /// [`PipeOptions::spins_before_park`](crate::PipeOptions::spins_before_park)): a
+    /// flush paused by back-pressure (`end` is the writer), or the first read after an
+    /// `advance_to` that resumed the writer (the reader). Emitted after the last look,
+    /// outside the lock; what follows is decided as without the spin (the locked wait,
+    /// or the lock-free read). Not emitted when the option is 0.
+    Spun {
+        /// The end that waited.
+        end: PipeEnd,
+        /// How many times it looked (at most the option's value).
+        looks: u32,
+        /// The last look found what the wait is for (the pause lifted, bytes
+        /// published); `false`: it ran out, and the wait goes on to park.
+        ended: bool,
+    },
 }
 
 /// An operation of the pipe that can owe the other end (or its own) a wake, as named

@@ -78,6 +78,7 @@ pub struct PipeOptions {
     pub(crate) pool_first_chunk: usize,
     pub(crate) pool_design: PoolDesign,
     pub(crate) lock_scope: LockScope,
+    pub(crate) spins_before_park: u32,
     pub(crate) buffer_pool: Box<dyn BufferPool>,
     pub(crate) observer: Observer,
 }
@@ -93,6 +94,23 @@ impl PipeOptions {
     pub const DEFAULT_RESUME_WRITER_THRESHOLD: u64 = 32_768;
     /// Default maximum of pooled segment objects: 256.
     pub const DEFAULT_MAX_POOLED_SEGMENTS: usize = 256;
+    /// Default number of looks a short wait takes before it parks (see
+    /// [`spins_before_park`](Self::spins_before_park)): 64 on `std`. Under shuttle 2, so
+    /// that schedules explore both a spin that ends early and one that runs out: a lost
+    /// wake-up of a paused writer shows only where the writer parks before the reader
+    /// resumes it (a writer still looking sees the resume unwoken), and with more looks
+    /// PCT's schedules stopped reaching that order. Under loom 0, because each look is a
+    /// load, and a load of the published word may read any of its older values: loom's
+    /// interleavings would multiply. The spin decides nothing (the locked wait or the
+    /// lock-free read after it does), so leaving it out of loom's models changes what
+    /// loom explores only by the yields.
+    pub const DEFAULT_SPINS_BEFORE_PARK: u32 = if cfg!(feature = "loom") {
+        0
+    } else if cfg!(feature = "shuttle") {
+        2
+    } else {
+        64
+    };
 
     /// The System.IO.Pipelines defaults.
     pub fn new() -> PipeOptions {
@@ -105,6 +123,7 @@ impl PipeOptions {
             pool_first_chunk: 32,
             pool_design: PoolDesign::Fifo,
             lock_scope: LockScope::Narrow,
+            spins_before_park: Self::DEFAULT_SPINS_BEFORE_PARK,
             buffer_pool: Box::new(DefaultBufferPool::new()),
             observer: Observer::default(),
         }
@@ -159,6 +178,30 @@ impl PipeOptions {
     /// How much of each operation runs under the pipe lock.
     pub fn lock_scope(mut self, scope: LockScope) -> Self {
         self.lock_scope = scope;
+        self
+    }
+
+    /// How many times a wait that the other end is about to end yields the thread and
+    /// looks again before it parks: a flush paused by back-pressure (the reader is
+    /// consuming), and the first read after an `advance_to` that resumed the paused
+    /// writer (the writer is about to flush). Parking and waking cost more than the
+    /// work such a wait is for at 4 KiB and 64 KiB chunks (see `core/benches/PERFORMANCE.md`).
+    /// Each look is one load; the yields run inside the poll, so an async task that
+    /// shares its thread with others may prefer 0 (park at once). Every other wait
+    /// parks at once.
+    ///
+    /// # Examples
+    ///
+    // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+    /// use pipecheck_core::PipeOptions;
+    /// let options = PipeOptions::new().spins_before_park(0);
+    /// assert_eq!(options.get_spins_before_park(), 0);
+    /// # drop(options.build().unwrap());
+    /// ```
+    pub fn spins_before_park(mut self, looks: u32) -> Self {
+        self.spins_before_park = looks;
         self
     }
 
@@ -228,6 +271,11 @@ impl PipeOptions {
         self.lock_scope
     }
 
+    /// How many looks a short wait takes before it parks.
+    pub fn get_spins_before_park(&self) -> u32 {
+        self.spins_before_park
+    }
+
     /// The buffer pool segment buffers are rented from.
     pub fn get_buffer_pool(&self) -> &dyn BufferPool {
         &*self.buffer_pool
@@ -276,6 +324,7 @@ impl fmt::Debug for PipeOptions {
             .field("max_pooled_segments", &self.max_pooled_segments)
             .field("pool_design", &self.pool_design)
             .field("lock_scope", &self.lock_scope)
+            .field("spins_before_park", &self.spins_before_park)
             .field("observer", &self.observer)
             .finish_non_exhaustive()
     }

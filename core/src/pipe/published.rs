@@ -227,6 +227,20 @@ impl Published {
         self.snapshot(false).1 & FLUSH_SLOW != 0
     }
 
+    /// Whether [`FLUSH_SLOW`] looks set, by a plain load: for a paused flush's spin
+    /// (`spin`), which only decides when to take the lock and look for real. Relaxed: no
+    /// data is read on its word.
+    pub(crate) fn flush_slow_hint(&self) -> bool {
+        self.word.load(Ordering::Relaxed) & FLUSH_SLOW != 0
+    }
+
+    /// The committed end by a plain load, possibly older than the newest: for the
+    /// reader's spin (`spin`), which reads bytes only through
+    /// [`snapshot`](Self::snapshot) after it. Relaxed, for the same reason.
+    pub(crate) fn committed_hint(&self) -> u64 {
+        self.word.load(Ordering::Relaxed) >> FLAG_BITS
+    }
+
     /// Publishes `bytes` more as committed whatever the flags (the slow flush and the
     /// writer's completion, under the lock), and with `park` sets [`HEAD_PARKED`] in the
     /// same read-modify-write (the writer holds its head, so the flag is clear: adding it

@@ -18,7 +18,7 @@ use crate::pipe::parked_head;
 use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::published::READER_PARKED;
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
-use crate::pipe::{Shared, State, hand_over, register_end_waker};
+use crate::pipe::{Shared, State, hand_over, register_end_waker, spin};
 use crate::primitive::sync::Arc;
 
 /// The single reader of a pipe.
@@ -63,6 +63,9 @@ pub struct Reader {
     /// Empty between advances: the list the segments an advance unlinks are collected
     /// in, kept so that unlinking allocates nothing (it held no segment on return).
     unlinked: Vec<Shell>,
+    /// The last `advance_to` resumed the paused writer: the next read that finds nothing
+    /// looks again a few times before it parks (see `spin`).
+    resumed_writer: bool,
 }
 
 /// What a successful poll of a read produced.
@@ -88,6 +91,7 @@ impl Reader {
             completed: false,
             lock_every_operation,
             unlinked: Vec::new(),
+            resumed_writer: false,
         }
     }
 
@@ -195,8 +199,31 @@ impl Reader {
             self.outstanding = None;
             self.outstanding_tentative = false;
         }
+        let writer_resumed = std::mem::take(&mut self.resumed_writer);
         if let Some(ready) = self.fast_read(minimum) {
             return Poll::Ready(Ok(self.hand_out(ready)));
+        }
+        // The writer this reader just resumed is about to flush: look a few times before
+        // locking to park. The lock-free read decides, as on the first try.
+        let examined = self.examined;
+        if writer_resumed
+            && spin::spin_until(shared, PipeEnd::Reader, || shared.published.committed_hint() > examined)
+        {
+            if fault::SpinTrustsHint.is_active() {
+                // The planted bug: the end the look saw is taken as the read's.
+                let (start, end) = (self.consumed, shared.published.committed_hint());
+                shared.observer.emit(|| PipeEvent::ReadReturned {
+                    start,
+                    end,
+                    completed: false,
+                    canceled: false,
+                });
+                let ready = Ready { start, end, is_completed: false, is_canceled: false };
+                return Poll::Ready(Ok(self.hand_out(ready)));
+            }
+            if let Some(ready) = self.fast_read(minimum) {
+                return Poll::Ready(Ok(self.hand_out(ready)));
+            }
         }
         let mut state = if fault::ReadSkipsPublishedEnd.is_active() {
             // The planted bug: with bytes to return, the end the last lock holder
@@ -370,6 +397,7 @@ impl Reader {
                 unconsumed
             };
             let writer_waker = if state.writer_paused && counted < shared.config.resume_writer_threshold {
+                self.resumed_writer = true;
                 shared.resume_writer(&mut state, !fault::NoResumeOnConsume.is_active())
             } else {
                 None
@@ -461,6 +489,7 @@ impl Reader {
         self.consumed = 0;
         self.examined = 0;
         self.completed = false;
+        self.resumed_writer = false;
     }
 
     /// Releases a pending read (or the next read) with `is_canceled` set.

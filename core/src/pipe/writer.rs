@@ -14,7 +14,7 @@ use crate::pipe::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
 use crate::pipe::parked_head::ParkedHead;
 use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
-use crate::pipe::{Shared, State, hand_over, register_end_waker};
+use crate::pipe::{Shared, State, hand_over, register_end_waker, spin};
 
 use crate::primitive::sync::Arc;
 use commit::{canceled_flush_result, emit_flush_returned};
@@ -616,6 +616,11 @@ impl Future for FlushFuture<'_> {
         if let Some(result) = this.early.take() {
             return Poll::Ready(result);
         }
+        // Paused (or a flush cancel is pending): the reader is consuming, and the advance
+        // that resumes the writer clears `FLUSH_SLOW`. Look a few times before locking to
+        // park; the locked wait decides either way (see `spin`).
+        let shared = &*this.writer.shared;
+        spin::spin_until(shared, PipeEnd::Writer, || !shared.published.flush_slow_hint());
         this.poll_locked(cx)
     }
 }

@@ -25,6 +25,7 @@ mod reader_ops;
 mod seed_primitives;
 mod segment_reuse;
 mod soak;
+mod spin;
 mod spsc;
 mod stress;
 mod tokio_runtime;

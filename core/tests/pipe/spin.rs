@@ -1,0 +1,121 @@
+//! The short waits' spin (`core/src/pipe/spin.rs`): a flush paused by back-pressure, and
+//! the first read after an `advance_to` that resumed the paused writer, look again up to
+//! `spins_before_park` times before they park, and report it (`PipeEvent::Spun`); every
+//! other wait parks at once. The looks decide nothing, so the outcomes are those without
+//! the spin. One thread here, so nothing ends a spin early: each runs out.
+
+use std::pin::pin;
+use std::sync::Arc;
+
+use crate::common::watchdog::watched;
+use crate::common::{Recorder, poll_once};
+use pipecheck_core::{PipeEnd, PipeEvent, PipeOptions, Reader, Writer};
+
+const LOOKS: u32 = 5;
+
+/// A pipe that pauses at 16 unexamined bytes and resumes below 8, looking `looks` times.
+fn pipe(looks: u32) -> (Writer, Reader, Arc<Recorder>) {
+    let recorder = Recorder::new();
+    let (writer, reader) = PipeOptions::new()
+        .pause_writer_threshold(16)
+        .resume_writer_threshold(8)
+        .spins_before_park(looks)
+        .observer(recorder.clone())
+        .build()
+        .unwrap();
+    (writer, reader, recorder)
+}
+
+/// The spins reported since the last call.
+fn spins(recorder: &Recorder) -> Vec<PipeEvent> {
+    recorder.take().into_iter().filter(|e| matches!(e, PipeEvent::Spun { .. })).collect()
+}
+
+/// A flush of 20 bytes, past the pause threshold, polled once: pending.
+fn paused_flush(writer: &mut Writer) {
+    writer.write(&[1; 20]).unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_pending(), "nobody consumes: the flush parks");
+}
+
+#[test]
+fn a_paused_flush_looks_again_before_it_parks() {
+    watched(|| {
+        let (mut writer, _reader, recorder) = pipe(LOOKS);
+        recorder.take();
+        paused_flush(&mut writer);
+        assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Writer, looks: LOOKS, ended: false }]);
+    });
+}
+
+#[test]
+fn with_no_looks_a_paused_flush_parks_at_once() {
+    watched(|| {
+        let (mut writer, _reader, recorder) = pipe(0);
+        paused_flush(&mut writer);
+        assert_eq!(spins(&recorder), []);
+    });
+}
+
+#[test]
+fn a_flush_that_need_not_wait_does_not_look() {
+    watched(|| {
+        let (mut writer, _reader, recorder) = pipe(LOOKS);
+        writer.write(&[1; 10]).unwrap();
+        assert!(poll_once(pin!(writer.flush())).is_ready());
+        assert_eq!(spins(&recorder), []);
+    });
+}
+
+#[test]
+fn a_paused_flush_released_before_it_polls_again_looks_once() {
+    watched(|| {
+        let (mut writer, mut reader, recorder) = pipe(LOOKS);
+        writer.write(&[1; 20]).unwrap();
+        let mut flush = pin!(writer.flush());
+        assert!(poll_once(flush.as_mut()).is_pending());
+        let result = reader.try_read().unwrap().expect("20 bytes flushed");
+        let end = result.buffer().end();
+        reader.advance_to(end, end).unwrap(); // below the resume threshold: resumed
+        recorder.take();
+        assert!(poll_once(flush.as_mut()).is_ready());
+        assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Writer, looks: 1, ended: true }]);
+    });
+}
+
+#[test]
+fn the_read_after_resuming_the_writer_looks_again_and_only_that_one() {
+    watched(|| {
+        let (mut writer, mut reader, recorder) = pipe(LOOKS);
+        paused_flush(&mut writer);
+        let result = reader.try_read().unwrap().expect("20 bytes flushed");
+        let end = result.buffer().end();
+        // Everything consumed: below the resume threshold, so this advance resumes the writer.
+        reader.advance_to(end, end).unwrap();
+        recorder.take();
+        assert!(poll_once(pin!(reader.read())).is_pending(), "nothing new was flushed");
+        assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: LOOKS, ended: false }]);
+        assert!(poll_once(pin!(reader.read())).is_pending());
+        assert_eq!(spins(&recorder), [], "the next read did not follow a resume: it parks at once");
+    });
+}
+
+#[test]
+fn a_read_after_an_advance_that_resumed_nobody_does_not_look() {
+    watched(|| {
+        let (mut writer, mut reader, recorder) = pipe(LOOKS);
+        writer.write(&[1; 4]).unwrap();
+        assert!(poll_once(pin!(writer.flush())).is_ready(), "below the pause threshold");
+        let result = reader.try_read().unwrap().expect("4 bytes flushed");
+        let end = result.buffer().end();
+        reader.advance_to(end, end).unwrap();
+        assert!(poll_once(pin!(reader.read())).is_pending());
+        assert_eq!(spins(&recorder), []);
+    });
+}
+
+#[test]
+fn the_default_looks_and_the_option_reads_back() {
+    assert_eq!(PipeOptions::new().get_spins_before_park(), PipeOptions::DEFAULT_SPINS_BEFORE_PARK);
+    assert_eq!(PipeOptions::DEFAULT_SPINS_BEFORE_PARK, 64, "the std default");
+    assert_eq!(PipeOptions::new().spins_before_park(3).get_spins_before_park(), 3);
+}

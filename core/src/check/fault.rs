@@ -101,7 +101,9 @@ crate::planted_faults! {
     /// up to the end its plain load saw, instead of going back to the lock-free read
     /// with its acquiring read-modify-write and its flags: a segment the writer linked
     /// since the reader took its view is not in the view, and a writer's completion or
-    /// a cancel goes unreported. Breaks **byte-exact**.
+    /// a cancel goes unreported. Breaks **byte-exact**. Under loom the pipe does not
+    /// spin (`PipeOptions::DEFAULT_SPINS_BEFORE_PARK`), so loom cannot reach it: shuttle
+    /// catches it.
     SpinTrustsHint breaks InvariantId::BYTE_EXACT, caught_in(&["consume-races-paused-flush", "large-frames"]);
     /// `advance_to` leaves the last fully consumed segment linked (when another follows
     /// it) until a later `advance_to`: a segment kept one step too long, though every

@@ -6,6 +6,7 @@
 
 use std::pin::pin;
 use std::sync::Arc;
+use std::task::Poll;
 
 use crate::common::watchdog::watched;
 use crate::common::{Recorder, poll_once};
@@ -96,6 +97,40 @@ fn the_read_after_resuming_the_writer_looks_again_and_only_that_one() {
         assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: LOOKS, ended: false }]);
         assert!(poll_once(pin!(reader.read())).is_pending());
         assert_eq!(spins(&recorder), [], "the next read did not follow a resume: it parks at once");
+    });
+}
+
+#[test]
+fn a_look_that_finds_bytes_ends_the_spin() {
+    watched(|| {
+        // 16-byte segments: the second batch fills the head and links a new segment, so
+        // the read's lock-free try misses (the view lacks that segment) although bytes
+        // are published, and the spin's first look sees them.
+        let recorder = Recorder::new();
+        let (mut writer, mut reader) = PipeOptions::new()
+            .minimum_segment_size(16)
+            .maximum_segment_size(16)
+            .pause_writer_threshold(16)
+            .resume_writer_threshold(8)
+            .spins_before_park(LOOKS)
+            .observer(recorder.clone())
+            .build()
+            .unwrap();
+        writer.write(&[1; 20]).unwrap();
+        {
+            let mut flush = pin!(writer.flush());
+            assert!(poll_once(flush.as_mut()).is_pending());
+            let result = reader.try_read().unwrap().expect("20 bytes flushed");
+            let end = result.buffer().end();
+            reader.advance_to(end, end).unwrap(); // resumes the writer
+            assert!(poll_once(flush.as_mut()).is_ready());
+        }
+        writer.write(&[2; 20]).unwrap();
+        let _still_paused = poll_once(pin!(writer.flush()));
+        recorder.take();
+        let Poll::Ready(Ok(result)) = poll_once(pin!(reader.read())) else { panic!("bytes were published") };
+        assert_eq!(result.buffer().len(), 20);
+        assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: 1, ended: true }]);
     });
 }
 

@@ -17,7 +17,7 @@ use crate::pipe::segment::{Segment, SegmentMemory};
 use crate::pipe::{Shared, State, hand_over, register_end_waker, spin};
 
 use crate::primitive::sync::Arc;
-use commit::{canceled_flush_result, emit_flush_returned};
+use commit::{Committed, canceled_flush_result, emit_flush_returned};
 
 /// What a completed flush reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,6 +83,9 @@ pub struct Writer {
     /// The word's carried flags as the fast flush last saw them: what its
     /// compare-and-swap expects next (see `Published::try_publish`).
     carried_flags_seen: u64,
+    /// The reader's released offset as the fast flush last read it (see
+    /// `fast_commit`): at most the current one.
+    released_seen: u64,
     /// Stream offset of the end of advanced bytes.
     written: u64,
     /// Size of the next new segment: doubles from the minimum up to the maximum.
@@ -115,6 +118,7 @@ impl Writer {
             unflushed: 0,
             published_end: 0,
             carried_flags_seen: 0,
+            released_seen: 0,
             written: 0,
             next_segment_size,
             next_segment_id: 0,
@@ -277,8 +281,13 @@ impl Writer {
     /// [`PipeError::ReaderFailed`] when the reader completed with a failure.
     #[inline]
     pub fn flush(&mut self) -> FlushFuture<'_> {
-        let early = if self.completed { Some(Err(PipeError::WriterCompleted)) } else { self.commit() };
-        FlushFuture { writer: self, early }
+        if self.completed {
+            return FlushFuture::decided(self, Some(Err(PipeError::WriterCompleted)));
+        }
+        match self.commit() {
+            Committed::Published => FlushFuture { writer: self, published: true, early: None },
+            Committed::Locked(early) => FlushFuture::decided(self, early),
+        }
     }
 
     /// Completes the writer: pending bytes are committed, the reader is woken, and no
@@ -362,6 +371,7 @@ impl Writer {
         self.unflushed = 0;
         self.published_end = 0;
         self.carried_flags_seen = 0;
+        self.released_seen = 0;
         self.written = 0;
         self.next_segment_size = self.shared.config.minimum_segment_size;
         self.completed = false;
@@ -603,7 +613,22 @@ impl fmt::Debug for FlushCanceller {
 #[must_use = "a flush commits at once, but waiting for back-pressure needs the future polled"]
 pub struct FlushFuture<'a> {
     writer: &'a mut Writer,
+    /// Published without the lock: ready with the default result. A flag of its own,
+    /// not a value in `early`: the lock-free path would write one tag byte there and
+    /// the poll read the whole 40-byte result back, and on x86 a load the store buffer
+    /// cannot forward waits for every store before it, the chunk's copied bytes and
+    /// the publish included, to reach the cache (at 64 B chunks, most of the writer's
+    /// time; see core/benches/PERFORMANCE.md).
+    published: bool,
+    /// The outcome decided under the lock when the flush must not wait.
     early: Option<Result<FlushResult, PipeError>>,
+}
+
+impl<'a> FlushFuture<'a> {
+    /// A flush that did not publish without the lock, with what the lock decided.
+    fn decided(writer: &'a mut Writer, early: Option<Result<FlushResult, PipeError>>) -> FlushFuture<'a> {
+        FlushFuture { writer, published: false, early }
+    }
 }
 
 impl Future for FlushFuture<'_> {
@@ -613,6 +638,9 @@ impl Future for FlushFuture<'_> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         // Decided by `flush` itself (always, on the lock-free path): no lock here.
+        if this.published {
+            return Poll::Ready(Ok(FlushResult::default()));
+        }
         if let Some(result) = this.early.take() {
             return Poll::Ready(result);
         }

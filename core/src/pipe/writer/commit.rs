@@ -12,14 +12,13 @@ use crate::pipe::{Shared, State, hand_over};
 
 impl Writer {
     /// Publishes advanced bytes: without the lock when it can ([`fast_commit`](Self::fast_commit)),
-    /// else under it ([`locked_commit`](Self::locked_commit)). Returns the flush's
-    /// outcome when it must not wait.
+    /// else under it ([`locked_commit`](Self::locked_commit)).
     #[inline]
-    pub(crate) fn commit(&mut self) -> Option<Result<FlushResult, PipeError>> {
+    pub(crate) fn commit(&mut self) -> Committed {
         match self.fast_commit() {
-            FastCommit::Ready(ready) => Some(ready),
-            FastCommit::Announced { parked } => self.locked_commit(Some(parked)),
-            FastCommit::NotTried => self.locked_commit(None),
+            FastCommit::Published => Committed::Published,
+            FastCommit::Announced { parked } => Committed::Locked(self.locked_commit(Some(parked))),
+            FastCommit::NotTried => Committed::Locked(self.locked_commit(None)),
         }
     }
 
@@ -38,17 +37,20 @@ impl Writer {
         if self.lock_every_operation || self.reader_gone || !nothing_to_link {
             return FastCommit::NotTried;
         }
-        // Read before the event: the reader stores it only after its `Consumed` event,
-        // so the log never shows less examined than this flush decides with. Stale, it
-        // only over-counts, which sends the flush to the lock. (Read on every fast flush:
-        // a copy kept between flushes, re-read only near the threshold, measured slower
-        // at 64 B chunks; see core/benches/PERFORMANCE.md.)
-        let released = shared.published.released();
         // Only the writer changes the committed end, so its own copy is exact.
         let committed = self.published_end + self.unflushed;
         let pause = shared.config.pause_writer_threshold;
-        if pause > 0 && committed.saturating_sub(released) >= pause {
-            return FastCommit::NotTried;
+        // The reader's released offset as last read: the reader only moves it forward,
+        // so a stale copy only over-counts, and the reader's line is read again only
+        // when the copy says the pause is near (reading it on every flush costs a
+        // cache-line transfer per chunk at 64 B; see core/benches/PERFORMANCE.md).
+        // Read before the event: the reader stores it only after its `Consumed` event,
+        // so the log never shows less examined than this flush decides with.
+        if pause > 0 && committed.saturating_sub(self.released_seen) >= pause {
+            self.released_seen = shared.published.released();
+            if committed.saturating_sub(self.released_seen) >= pause {
+                return FastCommit::NotTried;
+            }
         }
         shared.observer.emit(|| PipeEvent::Published { committed });
         // The write ends here: a linked head is parked by the publish itself.
@@ -69,7 +71,8 @@ impl Writer {
         self.memory_handed_out = false;
         // Decided by the publish (no flush cancel was pending at it), not under the
         // lock: checkers judge it against the cancels logged before `Published`.
-        FastCommit::Ready(Ok(emit_flush_returned(&self.shared, &FlushResult::default())))
+        emit_flush_returned(&self.shared, &FlushResult::default());
+        FastCommit::Published
     }
 
     /// A linked head becomes the parked one (`parked_head`), which the publish that
@@ -227,13 +230,21 @@ impl Writer {
 
 /// How the fast flush ended.
 enum FastCommit {
-    /// Published without the lock: the flush's result.
-    Ready(Result<FlushResult, PipeError>),
+    /// Published without the lock: ready, neither completed nor canceled (reported).
+    Published,
     /// `Published` was reported but a flag stopped the publish: the lock must publish
     /// the very same bytes, and park the head if `parked` (it is parked already).
     Announced { parked: bool },
     /// The fast path did not apply; nothing was reported.
     NotTried,
+}
+
+/// What a flush's [`commit`](Writer::commit) decided.
+pub(crate) enum Committed {
+    /// Published without the lock: ready, neither completed nor canceled (reported).
+    Published,
+    /// Went to the lock: the outcome when the flush must not wait, else `None`.
+    Locked(Option<Result<FlushResult, PipeError>>),
 }
 
 /// Reports a flush's result to the observer (under the pipe lock, where it is decided)

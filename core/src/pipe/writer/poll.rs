@@ -10,6 +10,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::pipe::error::PipeError;
+use crate::pipe::writer::commit::Committed;
 use crate::pipe::writer::{FlushFuture, FlushResult, Writer};
 
 impl Writer {
@@ -40,14 +41,17 @@ impl Writer {
     ///
     /// As [`flush`](Self::flush).
     pub fn poll_flush_result(&mut self, cx: &mut Context<'_>) -> Poll<Result<FlushResult, PipeError>> {
-        let early = if self.completed {
-            Some(Err(PipeError::WriterCompleted))
+        let mut future = if self.completed {
+            FlushFuture::decided(self, Some(Err(PipeError::WriterCompleted)))
         } else if self.unflushed > 0 {
-            self.commit()
+            match self.commit() {
+                Committed::Published => return Poll::Ready(Ok(FlushResult::default())),
+                Committed::Locked(early) => FlushFuture::decided(self, early),
+            }
         } else {
-            None
+            FlushFuture::decided(self, None)
         };
-        Pin::new(&mut FlushFuture { writer: self, early }).poll(cx)
+        Pin::new(&mut future).poll(cx)
     }
 
     /// The pause threshold, or `u64::MAX` when back-pressure is off: how many unflushed

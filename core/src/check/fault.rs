@@ -223,6 +223,13 @@ crate::planted_faults! {
     /// never take the lock to pause, and cross the pause threshold unpaused.
     /// Breaks **backpressure**.
     ResetKeepsReleased breaks InvariantId::BACKPRESSURE, caught_in(&["reset-then-fast-flushes-cross-pause"]);
+    /// The writer's reset keeps its own copy of the reader's released offset (the copy
+    /// its lock-free flush counts back-pressure from, re-read only when the pause looks
+    /// near): a cached index used past the reset that starts the offsets over. The
+    /// next run's flushes count committed − the ending run's offset, which saturates
+    /// at 0, never read the reader's offset again, and cross the pause threshold
+    /// unpaused. Breaks **backpressure**.
+    ResetKeepsReleasedCopy breaks InvariantId::BACKPRESSURE, caught_in(&["reset-then-fast-flushes-cross-pause"]);
     /// A size-class buffer pool files a returned buffer under the class of one byte more
     /// than its length (an inclusive bound taken for an exclusive one): every buffer goes
     /// one class up, and a rent of that class gets a buffer half the class's size.

@@ -371,7 +371,9 @@ impl Writer {
         self.unflushed = 0;
         self.published_end = 0;
         self.carried_flags_seen = 0;
-        self.released_seen = 0;
+        if !fault::ResetKeepsReleasedCopy.is_active() {
+            self.released_seen = 0;
+        }
         self.written = 0;
         self.next_segment_size = self.shared.config.minimum_segment_size;
         self.completed = false;

@@ -15,7 +15,10 @@
 //! (lock-free unless the count reaches the pause threshold of two), so the second must
 //! take the lock and pause until the reader examines. The `ResetKeepsReleased` planted
 //! bug leaves the released offset at 2, so the second flush publishes lock-free with
-//! two bytes unexamined, which **backpressure** reports.
+//! two bytes unexamined, which **backpressure** reports. So does the
+//! `ResetKeepsReleasedCopy` planted bug, which leaves the writer's own copy of that
+//! offset at the first run's value (the copy it re-reads only when the pause looks
+//! near): the second flush counts 2 − 1 and does not look again.
 
 use std::sync::Arc;
 

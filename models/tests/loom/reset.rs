@@ -42,3 +42,14 @@ fn reset_then_fast_flushes_cross_pause_catches_reset_keeps_released() {
     )
     .unwrap();
 }
+
+#[test]
+fn reset_then_fast_flushes_cross_pause_catches_reset_keeps_released_copy() {
+    expect_target_caught(
+        &builtin::pipe(),
+        "reset-then-fast-flushes-cross-pause",
+        fault::ResetKeepsReleasedCopy.name(),
+        FAST_BOUND,
+    )
+    .unwrap();
+}

@@ -15,7 +15,7 @@ use std::pin::pin;
 use std::task::Poll;
 
 use crate::common::{Recorder, WakeCounter, poll_once, poll_with};
-use pipecheck_core::{FlushResult, PipeEvent, PipeOptions, Reader, Writer};
+use pipecheck_core::{FlushResult, PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
 
 /// A pipe that pauses at 100 unconsumed bytes and resumes below 50.
 fn throttled() -> (Writer, Reader) {
@@ -219,6 +219,30 @@ fn pause_threshold_zero_never_pauses() {
             recorder.events().iter().all(|e| !matches!(e, PipeEvent::Flushed { paused: true, .. })),
             "no flush may report a pause"
         );
+    });
+}
+
+#[test]
+fn pause_threshold_zero_keeps_flushes_lock_free() {
+    watched(move || {
+        // With back-pressure off there is no count to check: a flush into the linked head
+        // publishes without the lock (and never reads the reader's released offset).
+        let recorder = Recorder::new();
+        let (mut writer, _reader) =
+            PipeOptions::new().pause_writer_threshold(0).observer(recorder.clone()).build().unwrap();
+        writer.write(&[0; 10]).unwrap();
+        assert!(poll_once(pin!(writer.flush())).is_ready(), "the first flush links the head");
+        recorder.take();
+        for _ in 0..20 {
+            writer.write(&[0; 10]).unwrap();
+            assert!(poll_once(pin!(writer.flush())).is_ready());
+        }
+        let locked = recorder
+            .take()
+            .into_iter()
+            .filter(|e| matches!(e, PipeEvent::LockReleased { op: PipeOperation::Flush }))
+            .count();
+        assert_eq!(locked, 0, "no flush into the linked head needs the lock");
     });
 }
 

@@ -2,9 +2,11 @@
 //! with `PoolDesign::LockedStack`: every operation under the pipe lock, rent and return
 //! inside it) moves bytes exactly like the default design and gives every buffer back.
 
-use crate::common::CountingPool;
+use std::pin::pin;
+
 use crate::common::transfer::{Plan, seed_from_env, transfer};
-use pipecheck_core::{LockScope, PipeOptions, PoolDesign};
+use crate::common::{CountingPool, Recorder, poll_once};
+use pipecheck_core::{LockScope, PipeEvent, PipeOperation, PipeOptions, PoolDesign};
 
 fn pre_seed(options: PipeOptions, pool: &std::sync::Arc<CountingPool>) -> PipeOptions {
     options
@@ -41,4 +43,22 @@ fn pre_seed_design_with_small_segments_recycles_through_the_locked_stack() {
     };
     transfer(plan, |options| pre_seed(options, &pool));
     pool.assert_all_returned();
+}
+
+#[test]
+fn pre_seed_design_takes_the_lock_on_every_flush() {
+    let pool = CountingPool::new();
+    let recorder = Recorder::new();
+    let (mut writer, _reader) =
+        pre_seed(PipeOptions::new(), &pool).observer(recorder.clone()).build().unwrap();
+    for _ in 0..5 {
+        writer.write(&[0; 10]).unwrap();
+        assert!(poll_once(pin!(writer.flush())).is_ready());
+    }
+    let locked = recorder
+        .take()
+        .into_iter()
+        .filter(|e| matches!(e, PipeEvent::LockReleased { op: PipeOperation::Flush }))
+        .count();
+    assert_eq!(locked, 5, "the pre-seed design has no lock-free flush");
 }

@@ -561,8 +561,13 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
                         t.original,
                         t.minimized
                     ),
-                    None => {
+                    // Nothing hunted (no scenario declares it), or the hunts came back
+                    // empty: say which, with the schedules each tried.
+                    None if results.iter().all(|r| r.1 == 0) => {
                         println!("| {} | (no scenario declares it) | - | - | - | - | - | - |", fault.name())
+                    }
+                    None => {
+                        println!("| {} | (not found) | {ri} | {rs} | {pi} | {ps} | - | - |", fault.name())
                     }
                 }
             }

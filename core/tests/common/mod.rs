@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
-use pipecheck_core::{BufferPool, DefaultBufferPool, PipeEvent, PipeObserver, SegmentId};
+use pipecheck_core::{BufferPool, DefaultBufferPool, PipeEvent, PipeObserver, PipeOperation, SegmentId};
 
 /// A [`PipeObserver`] that keeps every event, in the order the pipe reported them.
 #[derive(Debug, Default)]
@@ -41,6 +41,12 @@ impl Recorder {
     /// The events so far; the log starts empty again.
     pub(crate) fn take(&self) -> Vec<PipeEvent> {
         std::mem::take(&mut *self.events.lock().unwrap())
+    }
+
+    /// Flushes that took the pipe lock since the last `take`; the log starts empty again.
+    pub(crate) fn take_locked_flushes(&self) -> usize {
+        let flush_lock = PipeEvent::LockReleased { op: PipeOperation::Flush };
+        self.take().iter().filter(|e| **e == flush_lock).count()
     }
 
     /// The segment ids of the recorded events that `select` picks, in order.

@@ -6,7 +6,7 @@ use std::pin::pin;
 
 use crate::common::transfer::{Plan, seed_from_env, transfer};
 use crate::common::{CountingPool, Recorder, poll_once};
-use pipecheck_core::{LockScope, PipeEvent, PipeOperation, PipeOptions, PoolDesign};
+use pipecheck_core::{LockScope, PipeOptions, PoolDesign};
 
 fn pre_seed(options: PipeOptions, pool: &std::sync::Arc<CountingPool>) -> PipeOptions {
     options
@@ -55,10 +55,5 @@ fn pre_seed_design_takes_the_lock_on_every_flush() {
         writer.write(&[0; 10]).unwrap();
         assert!(poll_once(pin!(writer.flush())).is_ready());
     }
-    let locked = recorder
-        .take()
-        .into_iter()
-        .filter(|e| matches!(e, PipeEvent::LockReleased { op: PipeOperation::Flush }))
-        .count();
-    assert_eq!(locked, 5, "the pre-seed design has no lock-free flush");
+    assert_eq!(recorder.take_locked_flushes(), 5, "the pre-seed design has no lock-free flush");
 }

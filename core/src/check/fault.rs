@@ -198,6 +198,16 @@ crate::planted_faults! {
     /// examined offset the log already shows replaced, or leaves the state with the
     /// older one. Breaks **backpressure**.
     AdvanceSkipsHandshake breaks InvariantId::BACKPRESSURE, caught_in(&["advance-races-locked-flush"]);
+    /// The lock-free `advance_to` marks itself begun and loads the word without the
+    /// sequentially consistent fence between (the classic Dekker mistake: a store and a
+    /// later load of another location may be reordered, and release/acquire does not
+    /// forbid it): the advance may load a word older than a lock holder's `LOCKED` while
+    /// the lock holder misses its mark, and both go on. Here the writer completes under
+    /// the lock while the advance, not seeing the completion's `READ_SLOW`, consumes to
+    /// the end without the lock and keeps the segment the completion made returnable.
+    /// Breaks **segments-in-use** (loom; shuttle runs sequentially consistent and cannot
+    /// see it).
+    AdvanceSkipsFence breaks InvariantId::SEGMENTS_IN_USE, weak_memory, caught_in(&["advance-races-locked-flush"]);
     /// The async I/O adapters' `poll_write` (tokio `AsyncWrite`, futures-io
     /// `AsyncWrite`) answers a paused writer with `Ready(Ok(0))`, which the traits define
     /// as "accepts no more bytes", instead of `Pending` until the reader catches up.

@@ -18,10 +18,10 @@
 //!   completion, a waiting `read_at_least`, a segment it has not seen, its own parked
 //!   waker: `reader/fast.rs`);
 //! * **the uncontended `advance_to` takes no lock**: one that returns no segment and
-//!   resumes no writer stores the reader's offsets in atomics, inside a handshake on the
-//!   same word that keeps it out of every other holder's locked section (`LOCKED` /
-//!   `ADVANCING`, [`published`]; `reader/fast_advance.rs`), so the writer's pause
-//!   decisions see exactly the offsets the log shows;
+//!   resumes no writer stores the reader's offsets in atomics on its own cache line,
+//!   inside a store-fence-load handshake with the word's `LOCKED` flag that keeps it out
+//!   of every other holder's locked section ([`published`]; `reader/fast_advance.rs`),
+//!   so the writer's pause decisions see exactly the offsets the log shows;
 //! * **rent and return happen outside the lock**: the writer rents buffers and takes
 //!   segment objects from the pool before linking; the reader unlinks consumed
 //!   segments under the lock and returns buffers and segment objects after releasing it;
@@ -154,6 +154,9 @@ pub(crate) struct State {
     pub(crate) flags: u64,
     /// The value last stored as [`Published::released`], to store only changes.
     pub(crate) released_published: u64,
+    /// The reader's count of lock-free `advance_to`s as the last lock holder saw it
+    /// ([`Published::begin_locked`]): another value means newer offsets in the atomics.
+    pub(crate) advances_seen: u64,
 }
 
 impl State {
@@ -194,11 +197,16 @@ impl State {
 
     /// Back to a new pipe's state, keeping the segment list's allocation (it is empty:
     /// both sides completed, so every segment was released).
+    /// The reader's count of lock-free advances goes on across a reset, and so does
+    /// the copy of it: the state's offsets start over here, and the next holder must
+    /// not load them again from the atomics on account of the reset alone.
     pub(crate) fn reset(&mut self) {
         let mut segments = std::mem::take(&mut self.segments);
         segments.clear();
+        let advances_seen = self.advances_seen;
         *self = State::default();
         self.segments = segments;
+        self.advances_seen = advances_seen;
     }
 
     /// Takes the segments for release once both sides have completed.

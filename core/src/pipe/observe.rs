@@ -148,7 +148,9 @@ pub enum PipeEvent {
         segment: SegmentId,
     },
     /// The reader consumed everything but found no parked head to take back: the writer
-    /// had already resumed writing (or held no head). Emitted under the pipe lock.
+    /// had already resumed writing (or held no head). Its claim found the flag clear, or
+    /// the word a lock-free `advance_to` loaded showed no head parked (a park after that
+    /// load comes after the advance). Emitted before the advance ends.
     HeadBusy,
     /// A flush (or the writer's completion) linked a segment into the list the reader
     /// reads, after the ones linked before it. Emitted under the pipe lock.

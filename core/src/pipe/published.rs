@@ -35,27 +35,33 @@
 //! The fast publish carries it over like the flags below.
 //!
 //! **The lock-free `advance_to`.** The reader's consumed and examined offsets live in
-//! atomics next to the word ([`store_offsets`](Published::store_offsets)), so an
-//! `advance_to` that returns no segment and resumes no writer need not lock. It is
-//! excluded from every other lock holder by a handshake on the word, with a
-//! read-modify-write on each side: the reader sets [`ADVANCING`] and goes to the lock
-//! instead if [`LOCKED`] was set; a lock holder sets `LOCKED` and waits (briefly: the
-//! advance only stores and reports) while `ADVANCING` is set. Whichever
-//! read-modify-write comes first in the word's order wins, so the lock-free advance
-//! and its `Consumed` event are ordered with every locked section exactly as a locked
-//! advance would be, and the checkers read the log as before. [`DIRTY`] tells the lock
-//! holder the state's copies of the offsets are older than the atomics. (Without the
+//! atomics on the reader's own cache line ([`store_offsets`](Published::store_offsets)),
+//! so an `advance_to` that returns no segment and resumes no writer need not lock. It is
+//! excluded from every other lock holder by a store-then-load handshake (Dekker's), in
+//! which the reader writes only its own line: it marks its advance in progress (an odd
+//! count in the reader's line), issues a sequentially consistent fence and loads the
+//! word, and goes to the lock instead if that finds [`LOCKED`]; a lock holder sets
+//! `LOCKED` with its read-modify-write of the word, issues the same fence, loads the
+//! count, and waits (briefly: the advance only stores and reports) while it is odd. The
+//! two fences are totally ordered, and whichever comes second sees the other side's
+//! mark, so at least one side backs off: the lock-free advance and its `Consumed`
+//! event are ordered with every locked section exactly as a locked advance would be,
+//! and the checkers read the log as before. A count the lock holder has not seen yet
+//! tells it the state's copies of the offsets are older than the atomics. (Without the
 //! wait, a flush under the lock decides its pause on an examined offset the log
-//! already shows replaced: the `AdvanceSkipsHandshake` planted bug.)
+//! already shows replaced: the `AdvanceSkipsHandshake` planted bug; without the
+//! reader's fence, both sides can read the other's old value and go on together: the
+//! `AdvanceSkipsFence` planted bug.) The advance costs the word's line one load, not
+//! two read-modify-writes that the writer's next publish would wait for.
 
 use crossbeam_utils::CachePadded;
 
 use crate::InvariantId;
 use crate::check::violation::ensure_internal;
-use crate::primitive::sync::atomic::{AtomicU64, Ordering};
+use crate::primitive::sync::atomic::{AtomicU64, Ordering, fence};
 
 /// Low bits of the word reserved for flags.
-const FLAG_BITS: u32 = 7;
+const FLAG_BITS: u32 = 5;
 const FLAG_MASK: u64 = (1 << FLAG_BITS) - 1;
 
 /// A reader waker is registered: a publish must take the lock and wake it. Set by the
@@ -75,26 +81,20 @@ pub(crate) const READ_SLOW: u64 = 4;
 /// `advance_to` must take the lock instead. Set right after the mutex is taken and
 /// cleared right before it is released ([`begin_locked`](Published::begin_locked)).
 pub(crate) const LOCKED: u64 = 8;
-/// The reader is inside a lock-free `advance_to`: a lock holder waits until it ends.
-pub(crate) const ADVANCING: u64 = 16;
-/// A lock-free `advance_to` stored offsets the state's copies lack: the next lock
-/// holder loads them. Cleared with [`LOCKED`]. A locked `advance_to` stores its
-/// offsets too, so the atomics always hold the offsets of the last `Consumed`.
-pub(crate) const DIRTY: u64 = 32;
 /// The writer's idle head is parked: the reader may claim it (see `parked_head`). Set
 /// by the publishing flush in the same read-modify-write as its bytes; cleared by
 /// whichever side claims the head first, the writer's next `get_memory` (or completion)
 /// or a reader that has consumed exactly the committed end read from the same word.
-pub(crate) const HEAD_PARKED: u64 = 64;
+pub(crate) const HEAD_PARKED: u64 = 16;
 /// Flags neither the fast flush nor the fast read stops for: the fast flush carries
 /// them over in its compare-and-swap.
-const CARRIED: u64 = READ_SLOW | LOCKED | ADVANCING | DIRTY | HEAD_PARKED;
+const CARRIED: u64 = READ_SLOW | LOCKED | HEAD_PARKED;
 
 /// The writer's committed end and the fast-path flags (see the module docs).
 ///
 /// The word and the reader's offsets sit on cache lines of their own: the reader
-/// stores its offsets on every lock-free `advance_to`, and the writer writes the word
-/// on every fast flush.
+/// writes only its line on every lock-free `advance_to`, and the writer writes the
+/// word on every fast flush.
 #[derive(Debug)]
 pub(crate) struct Published {
     word: CachePadded<AtomicU64>,
@@ -114,6 +114,10 @@ struct ReaderOffsets {
     /// lock holders after a lock-free one (see the module docs).
     consumed: AtomicU64,
     examined: AtomicU64,
+    /// Twice the number of lock-free `advance_to`s begun, minus one while one is in
+    /// progress: odd, a lock holder waits; a value it has not seen, it loads the
+    /// offsets. Written only by the reader.
+    advances: AtomicU64,
 }
 
 impl Published {
@@ -124,6 +128,7 @@ impl Published {
                 released: AtomicU64::new(0),
                 consumed: AtomicU64::new(0),
                 examined: AtomicU64::new(0),
+                advances: AtomicU64::new(0),
             }),
         }
     }
@@ -322,45 +327,60 @@ impl Published {
     }
 
     /// A lock holder's half of the handshake, right after taking the mutex: sets
-    /// [`LOCKED`] and waits while a lock-free `advance_to` is in progress. Returns the
-    /// committed end as the `fetch_or` read it (the newest, as
-    /// [`committed`](Self::committed)'s: one read-modify-write does both, one
-    /// scheduling point less under loom on every lock), and the reader's offsets
-    /// `(consumed, examined)` if an advance stored offsets since the last lock holder
-    /// looked (else `None`: the state's copies are current). `skip_wait` is the
-    /// `AdvanceSkipsHandshake` planted bug.
-    pub(crate) fn begin_locked(&self, skip_wait: bool) -> (u64, Option<(u64, u64)>) {
+    /// [`LOCKED`], then (after the fence that orders it with the reader's mark) waits
+    /// while a lock-free `advance_to` is in progress. Returns the committed end as the
+    /// `fetch_or` read it (the newest, as [`committed`](Self::committed)'s: one
+    /// read-modify-write does both, one scheduling point less under loom on every
+    /// lock), and the reader's offsets `(consumed, examined)` if an advance stored
+    /// offsets since the count in `seen` (else `None`: the state's copies are current);
+    /// `seen` is updated. `skip_wait` is the `AdvanceSkipsHandshake` planted bug.
+    pub(crate) fn begin_locked(&self, skip_wait: bool, seen: &mut u64) -> (u64, Option<(u64, u64)>) {
         let first = self.word.fetch_or(LOCKED, Ordering::AcqRel);
-        let mut word = first;
-        while word & ADVANCING != 0 && !skip_wait {
+        // Dekker's handshake: this fence and the reader's are totally ordered, so either
+        // the reader's load of the word sees `LOCKED`, or this load sees its mark.
+        fence(Ordering::SeqCst);
+        let mut advances = self.reader.advances.load(Ordering::Acquire);
+        while advances % 2 == 1 && !skip_wait {
             // The advance holds no lock and only stores and reports: it ends soon.
             crate::primitive::thread::yield_now();
-            word = self.word.load(Ordering::Acquire);
+            advances = self.reader.advances.load(Ordering::Acquire);
         }
-        let offsets = (word & DIRTY != 0).then(|| {
+        let offsets = (advances != *seen).then(|| {
+            *seen = advances;
             (self.reader.consumed.load(Ordering::Relaxed), self.reader.examined.load(Ordering::Relaxed))
         });
         (first >> FLAG_BITS, offsets)
     }
 
-    /// A lock holder's other half, right before releasing the mutex: clears [`LOCKED`]
-    /// and [`DIRTY`] (the holder took the offsets into the state).
+    /// A lock holder's other half, right before releasing the mutex: clears [`LOCKED`].
     pub(crate) fn end_locked(&self) {
-        self.word.fetch_and(!(LOCKED | DIRTY), Ordering::Release);
+        self.word.fetch_and(!LOCKED, Ordering::Release);
     }
 
-    /// The reader's half, starting a lock-free `advance_to`: sets [`ADVANCING`] and
-    /// [`DIRTY`], and returns the committed end and the flags. With [`LOCKED`] among
-    /// them the advance must [`abandon`](Self::end_advance) and lock.
-    pub(crate) fn begin_advance(&self) -> (u64, u64) {
-        let word = self.word.fetch_or(ADVANCING | DIRTY, Ordering::AcqRel);
+    /// The reader's half, starting its lock-free `advance_to` number `begun` (odd: the
+    /// count of advances begun before, doubled, plus one): marks it in progress in the
+    /// reader's line, then loads the word, and returns the committed end and the flags.
+    /// With [`LOCKED`] among them the advance must [`abandon`](Self::end_advance) and
+    /// lock. `skip_fence` is the `AdvanceSkipsFence` planted bug.
+    ///
+    /// The load may return an older end than the newest (a fast publish is not ordered
+    /// with it), never one older than the reader has read: bytes past it are only
+    /// reported later, never consumed by this advance.
+    #[inline]
+    pub(crate) fn begin_advance(&self, begun: u64, skip_fence: bool) -> (u64, u64) {
+        self.reader.advances.store(begun, Ordering::Relaxed);
+        if !skip_fence {
+            fence(Ordering::SeqCst);
+        }
+        let word = self.word.load(Ordering::Acquire);
         (word >> FLAG_BITS, word & FLAG_MASK)
     }
 
-    /// Ends (or abandons) a lock-free `advance_to`: clears [`ADVANCING`], publishing the
-    /// offsets stored in between to the next lock holder.
-    pub(crate) fn end_advance(&self) {
-        self.word.fetch_and(!ADVANCING, Ordering::Release);
+    /// Ends (or abandons) a lock-free `advance_to` (`ended`: the even count after
+    /// `begun`), publishing the offsets stored in between to the next lock holder.
+    #[inline]
+    pub(crate) fn end_advance(&self, ended: u64) {
+        self.reader.advances.store(ended, Ordering::Release);
     }
 
     /// Stores the reader's offsets, inside a lock-free `advance_to` (published by
@@ -505,6 +525,42 @@ mod tests {
         assert!(published.take_back_head(&mut carried));
         assert_eq!(published.publish_locked(2, false), 5);
         assert_eq!(published.claim_head(), None, "not parked");
+    }
+
+    #[test]
+    fn a_lock_holder_loads_the_offsets_only_after_an_advance_it_has_not_seen() {
+        let published = Published::new();
+        let mut seen = 0;
+        assert_eq!(published.begin_locked(false, &mut seen), (0, None), "no advance yet");
+        published.end_locked();
+        assert_eq!(published.begin_advance(1, false), (0, 0), "no lock holder: the advance goes on");
+        published.store_offsets(3, 4);
+        published.end_advance(2);
+        assert_eq!(published.begin_locked(false, &mut seen), (0, Some((3, 4))));
+        assert_eq!(seen, 2);
+        assert_eq!(published.begin_advance(3, false), (0, LOCKED), "inside a locked section: LOCKED");
+        published.end_advance(4);
+        published.end_locked();
+        assert_eq!(published.begin_advance(5, false), (0, 0), "LOCKED cleared, nothing else");
+        published.end_advance(6);
+        assert_eq!(published.begin_locked(false, &mut seen).1, Some((3, 4)), "a newer count: loaded again");
+        published.end_locked();
+        assert_eq!(published.begin_locked(false, &mut seen).1, None, "the same count: the state is current");
+        published.end_locked();
+    }
+
+    #[test]
+    fn a_lock_holder_that_skips_the_wait_reads_an_advance_in_progress() {
+        let published = Published::new();
+        let mut seen = 0;
+        published.begin_advance(1, false);
+        published.store_offsets(1, 2);
+        // The `AdvanceSkipsHandshake` planted bug: with the wait, this would spin.
+        assert_eq!(published.begin_locked(true, &mut seen), (0, Some((1, 2))));
+        assert_eq!(seen, 1, "the odd count is remembered, so the end's count loads again");
+        published.end_advance(2);
+        published.end_locked();
+        assert_eq!(published.begin_locked(false, &mut seen).1, Some((1, 2)));
     }
 
     #[test]

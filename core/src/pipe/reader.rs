@@ -66,6 +66,9 @@ pub struct Reader {
     /// The last `advance_to` resumed the paused writer: the next read that finds nothing
     /// looks again a few times before it parks (see `spin`).
     resumed_writer: bool,
+    /// Twice the number of lock-free `advance_to`s so far: the count the reader
+    /// publishes for the lock holders' handshake (see `published`).
+    advances: u64,
 }
 
 /// What a successful poll of a read produced.
@@ -92,6 +95,7 @@ impl Reader {
             lock_every_operation,
             unlinked: Vec::new(),
             resumed_writer: false,
+            advances: 0,
         }
     }
 
@@ -375,9 +379,9 @@ impl Reader {
         let shared = &*self.shared;
         let (state, writer_waker, unlinked) = {
             let mut state = shared.lock_as_reader(self.consumed, self.examined);
-            // For the lock holders after a later lock-free advance, which may set `DIRTY`
-            // and then take the lock instead (see `published`): the atomics must hold
-            // the offsets the log shows last.
+            // For the lock holders after a later lock-free advance, which may mark itself
+            // begun and then take the lock instead (see `published`): the atomics must
+            // hold the offsets the log shows last.
             shared.published.store_offsets(self.consumed, self.examined);
             let unconsumed = state.unconsumed();
             shared.observer.emit(|| PipeEvent::Consumed {

@@ -82,7 +82,7 @@ impl Shared {
         if self.config.lock_every_operation {
             return (StateGuard { state, shared: None }, None);
         }
-        let (committed, offsets) = self.published.begin_locked(skip_wait);
+        let (committed, offsets) = self.published.begin_locked(skip_wait, &mut state.advances_seen);
         if let Some((consumed, examined)) = offsets {
             state.consumed = consumed;
             state.examined = examined;

@@ -118,9 +118,17 @@ fn consume_to_segment_boundary(monitor: &Arc<Monitor>) {
 /// then parked) and the reader reads it, holding the buffer. Then, beside the reader's
 /// `advance_to` that consumes "ab" (everything it saw committed), the writer resumes the
 /// head, writes "c" into it and flushes without the lock, which parks the head again,
-/// and completes. The reader's claim of the idle head must read the new end in the same
-/// read-modify-write as the flag and leave the head linked: it holds "c". One
-/// preemption deep (the reader's, inside its advance), so every engine reaches it.
+/// yields, and completes. The reader's claim of the idle head must read the new end in
+/// the same read-modify-write as the flag and leave the head linked: it holds "c".
+///
+/// The race needs the reader's advance to load the word before the writer takes the
+/// head back, and its claim to come after the flush parks the head again but before
+/// the completion takes it back once more. The yield stands for a writer that does
+/// something else between its flush and its completion; it is the point where the
+/// claim fits. (Loom switches threads at a yield without spending a preemption, and
+/// PCT lowers the yielding thread's priority: without it, PCT needs two well-placed
+/// priority changes and missed the race in 4,000 schedules once the lock-free
+/// advance claims only a head its load saw parked.)
 fn fast_flush_behind_reclaimed_head(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
     writer.send(b"ab").expect("the reader does not complete early");
@@ -128,6 +136,7 @@ fn fast_flush_behind_reclaimed_head(monitor: &Arc<Monitor>) {
     let writer = thread::spawn(move || {
         writer.write_contiguous(b"c").expect("the writer is open");
         writer.flush().expect("the reader does not complete early");
+        thread::yield_now();
         writer.complete(None);
     });
     reader.advance_to(first.end(), first.end()).expect("the end of the buffer just read");

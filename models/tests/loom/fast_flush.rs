@@ -10,7 +10,10 @@
 //!   resume decided on a stale count (`ResumesOnStaleCount`, **backpressure**);
 //! * the reader's lock-free `advance_to` racing a flush that decides its pause under
 //!   the lock — a lock holder that does not wait for the advance in progress
-//!   (`AdvanceSkipsHandshake`, **backpressure**);
+//!   (`AdvanceSkipsHandshake`, **backpressure**), and an advance that marks itself
+//!   begun and loads the word without the fence between (`AdvanceSkipsFence`: both
+//!   sides read the other's old value, and the advance keeps a segment the writer's
+//!   completion made returnable, **segments-in-use**);
 //! * cancel and complete racing each other on both ends (no planted bug of its own:
 //!   the existing cancel and completion bugs are caught by their families).
 use pipecheck_core::fault;
@@ -119,6 +122,17 @@ fn advance_races_locked_flush_catches_advance_skips_handshake() {
         &builtin::pipe(),
         "advance-races-locked-flush",
         fault::AdvanceSkipsHandshake.name(),
+        BOUND,
+    )
+    .unwrap();
+}
+
+#[test]
+fn advance_races_locked_flush_catches_advance_skips_fence() {
+    expect_target_caught(
+        &builtin::pipe(),
+        "advance-races-locked-flush",
+        fault::AdvanceSkipsFence.name(),
         BOUND,
     )
     .unwrap();

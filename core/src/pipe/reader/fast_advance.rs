@@ -2,14 +2,15 @@
 //! advance that returns no segment, reclaims no idle head and resumes no writer stores
 //! the reader's offsets without the pipe lock.
 //!
-//! It runs inside a handshake with every other lock holder (see `published`): it sets
-//! `ADVANCING` with one read-modify-write of the word and goes to the lock instead if
-//! that finds `LOCKED`; a lock holder that finds `ADVANCING` waits for the advance to
-//! end before it reads the offsets. So a lock-free advance, and its `Consumed` event,
-//! fall wholly between two locked sections, as a locked one does: the writer's pause
-//! decisions and the checkers' reading of the log are what they were with the lock.
+//! It runs inside a handshake with every other lock holder (see `published`): it marks
+//! itself begun in the reader's own cache line, fences, loads the word, and goes to the
+//! lock instead if that finds `LOCKED`; a lock holder that finds the mark waits for the
+//! advance to end before it reads the offsets. So a lock-free advance, and its
+//! `Consumed` event, fall wholly between two locked sections, as a locked one does: the
+//! writer's pause decisions and the checkers' reading of the log are what they were with
+//! the lock.
 //!
-//! The same read-modify-write returns the flags and the committed end that decide
+//! The same load returns the flags and the committed end that decide
 //! whether the lock is needed after all:
 //!
 //! * `FLUSH_SLOW`: the writer may be paused (its resume is decided under the lock), a
@@ -20,15 +21,19 @@
 //! * the advance consumes a whole segment, which goes back to the pool.
 //!
 //! An advance that consumes everything published claims the writer's parked head as a
-//! locked one does (`reclaim_idle_head`, after its `Consumed`): most often the writer
-//! is writing into it again and the flag is clear (`HeadBusy`), and no lock is needed.
-//! Only a head it did claim must be unlinked, under the lock, after the advance has
-//! ended (the head is the reader's by then: the writer lost the flag). The writer may
-//! link a new head behind it before that lock; the claimed head then ends where the
-//! new one starts.
+//! locked one does (`reclaim_idle_head`, after its `Consumed`) if the word it loaded
+//! shows the head parked. Most often it does not: the writer is writing into it again,
+//! and the advance reports `HeadBusy` without touching the word. (A park the load did
+//! not see comes after the advance in the word's order, as a flush after a locked
+//! advance does: .NET keeps that head too, until the reader's next advance.) When the
+//! flag is set, the claim's read-modify-write decides; only a head it did claim must be
+//! unlinked, under the lock, after the advance has ended (the head is the reader's by
+//! then: the writer lost the flag). The writer may link a new head behind it before
+//! that lock; the claimed head then ends where the new one starts.
 
+use crate::check::fault;
 use crate::pipe::observe::{PipeEvent, PipeOperation};
-use crate::pipe::published::{FLUSH_SLOW, LOCKED, Published, READ_SLOW};
+use crate::pipe::published::{FLUSH_SLOW, HEAD_PARKED, LOCKED, Published, READ_SLOW};
 use crate::pipe::reader::{Reader, Reclaimed, reclaim_idle_head, release_consumed, unlink_consumed};
 use crate::pipe::released;
 
@@ -48,10 +53,12 @@ impl Reader {
         if self.view.is_empty() || self.view.get(1).is_some_and(|next| consumed >= next.base) {
             return false;
         }
-        let (committed, flags) = shared.published.begin_advance();
+        self.advances += 2;
+        let (committed, flags) =
+            shared.published.begin_advance(self.advances - 1, fault::AdvanceSkipsFence.is_active());
         // Ends the advance on every way out, a checker's panic included: a lock holder
         // waits while it is in progress, and the ends' drops lock.
-        let advancing = Advancing(&shared.published);
+        let advancing = Advancing { published: &shared.published, ended: self.advances };
         // Past the committed end only under the `ReadPastCommit` planted bug: the lock
         // sorts it out.
         if flags & (LOCKED | FLUSH_SLOW | READ_SLOW) != 0 || consumed > committed {
@@ -64,8 +71,14 @@ impl Reader {
         // After the event, as under the lock: a fast flush that reads it finds the event
         // in the log.
         shared.published.set_released(released);
-        let reclaimed =
-            if consumed == committed { reclaim_idle_head(shared, consumed, self.view.back()) } else { None };
+        let reclaimed = if consumed != committed {
+            None
+        } else if flags & HEAD_PARKED != 0 {
+            reclaim_idle_head(shared, consumed, self.view.back())
+        } else {
+            shared.observer.emit(|| PipeEvent::HeadBusy);
+            None
+        };
         drop(advancing);
         if let Some(reclaimed) = reclaimed {
             self.unlink_reclaimed(reclaimed);
@@ -95,12 +108,16 @@ impl Reader {
 }
 
 /// A lock-free advance in progress: ends it when dropped.
-struct Advancing<'a>(&'a Published);
+struct Advancing<'a> {
+    published: &'a Published,
+    /// The reader's count once this advance has ended.
+    ended: u64,
+}
 
 impl Drop for Advancing<'_> {
     fn drop(&mut self) {
         if !crate::primitive::skip_locking_cleanup() {
-            self.0.end_advance();
+            self.published.end_advance(self.ended);
         }
     }
 }

@@ -90,7 +90,7 @@ crate::planted_faults! {
     /// A reader that consumes everything leaves the idle writing head rented instead of
     /// taking it back (pipecheck's behaviour before it followed .NET: the last segment
     /// stayed until the writer completed). Breaks **segments-in-use**.
-    KeepsIdleWriteHead breaks InvariantId::SEGMENTS_IN_USE, in_sequences, caught_in(&["idle-head-races-next-write"]);
+    KeepsIdleWriteHead breaks InvariantId::SEGMENTS_IN_USE, in_sequences, caught_in(&["idle-head-races-next-write", "idle-head-returned-while-writer-waits"]);
     /// An `advance_to` that claims the writer's idle head ends it at the committed end
     /// the reader compared (loaded with the lock), not at the end its claim read from
     /// the same word as the flag, though a fast flush may have resumed the head,

@@ -135,3 +135,31 @@ fn consuming_everything_while_the_writer_writes_into_its_head_takes_no_lock() {
     send(&mut writer, b"d");
     assert_eq!(read_consuming(&mut reader, 1), b"d");
 }
+
+// The facade records operations only in a build with planted bugs (feature `faults`, on
+// in every workspace build).
+#[cfg(feature = "faults")]
+#[test]
+fn an_advance_that_sees_the_head_busy_does_no_read_modify_write() {
+    use pipecheck_core::primitive::record::{Detail, OpKind, Recording};
+    let (mut writer, mut reader, recorder) = pipe(fixed(16));
+    send(&mut writer, b"abc");
+    writer.get_memory(1).unwrap(); // the writer takes its parked head back
+    let result = block_on(reader.read()).unwrap();
+    let end = result.buffer().end();
+    let recording = Recording::new(Detail::Sync);
+    recording.run(|| reader.advance_to(end, end).unwrap());
+    // Its load showed no head parked: no claim, so the writer's word keeps its line.
+    // The advance's own marks and offsets are stores to the reader's line.
+    let read_modify_writes: Vec<String> = recording
+        .ops()
+        .iter()
+        .filter(|op| {
+            matches!(op.kind, OpKind::Fetch { .. } | OpKind::CompareExchange { .. } | OpKind::Swap { .. })
+        })
+        .map(|op| op.what())
+        .collect();
+    assert!(read_modify_writes.is_empty(), "{read_modify_writes:?}");
+    assert!(!last_advance_locked(&recorder));
+    assert!(recorder.events().contains(&PipeEvent::HeadBusy));
+}

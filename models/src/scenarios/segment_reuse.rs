@@ -52,6 +52,14 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         config: four_byte_segments,
         body: head_reparked_while_reader_reclaims,
     },
+    Scenario {
+        name: "idle-head-returned-while-writer-waits",
+        summary: "the writer sends \"ab\" and waits for the reader's reply: the advance_to that consumes \
+                  \"ab\" finds the head parked and idle, and must return it before it ends",
+        scale: Scale::Small,
+        config: four_byte_segments,
+        body: idle_head_returned_while_writer_waits,
+    },
 ];
 
 /// Four-byte segments, no back-pressure, a pool of two.
@@ -182,6 +190,44 @@ fn head_reparked_while_reader_reclaims(monitor: &Arc<Monitor>) {
     reader.complete(None);
     let reply = join(writer);
     expect_bytes(&bytes, b"abc");
+    expect_bytes(&reply, b"r");
+    replies.assert_finished();
+}
+
+/// The writer sends "ab" (its four-byte head, half full, is then parked) and waits for
+/// the reader's reply on a second pipe. The reader reads and consumes "ab": whatever
+/// path its `advance_to` takes, the head is parked and idle (the read saw the bytes the
+/// parking flush published, and the writer touches the pipe again only after the reply),
+/// so the advance must reclaim it and return it before it ends, as .NET returns an idle
+/// writing head. Checked here on the log: **segments-in-use** on its own cannot tell a
+/// reader that skips a parked head and reports it busy (the writer takes it back after
+/// the reply, which is all the checker can ask of a busy head) from a busy one.
+fn idle_head_returned_while_writer_waits(monitor: &Arc<Monitor>) {
+    let replies = reply_monitor(monitor);
+    let (mut writer, mut reader) = checked_pipe(monitor);
+    let (mut reply_writer, mut reply_reader) = checked_pipe(&replies);
+    let writer = thread::spawn(move || {
+        writer.send(b"ab").expect("the reader does not complete early");
+        let reply = reply_reader.drain().expect("the reply's writer does not fail");
+        reply_reader.complete(None);
+        writer.complete(None);
+        reply
+    });
+    let outcome = reader.read_and_consume(|len| len).expect("the writer does not fail");
+    expect_bytes(&outcome.bytes, b"ab");
+    let returned = returned_by_last_advance(monitor);
+    ensure(returned == 1, InvariantId::SEGMENTS_IN_USE, || {
+        format!(
+            "the reader consumed everything while the writer waited with its head parked, but that \
+             advance_to returned {returned} segments, not the idle head"
+        )
+    });
+    reply_writer.send(b"r").expect("the reply's reader does not complete early");
+    reply_writer.complete(None);
+    let rest = reader.drain().expect("the writer does not fail");
+    reader.complete(None);
+    let reply = join(writer);
+    expect_bytes(&rest, b"");
     expect_bytes(&reply, b"r");
     replies.assert_finished();
 }

@@ -97,6 +97,12 @@ crate::planted_faults! {
     /// published into it and parked it again in between: the head goes back to the
     /// pool with a byte unread. Breaks **byte-exact**.
     ReclaimTrustsLockedEnd breaks InvariantId::BYTE_EXACT, caught_in(&["fast-flush-behind-reclaimed-head", "idle-head-races-next-write"]);
+    /// An `advance_to` whose claim finds the head holding bytes not consumed yet
+    /// (`HeadKept`) forgets the end its claim read: once the reader has consumed the
+    /// head, it stays linked (the last segment, its end unknown) while the writer waits
+    /// idle, until the writer links a new head or completes (pipecheck's behaviour
+    /// until session 18). Breaks **segments-in-use**.
+    ForgetsKeptHeadEnd breaks InvariantId::SEGMENTS_IN_USE, caught_in(&["head-reparked-while-reader-reclaims"]);
     /// The reader's spin after resuming the paused writer (`spin`) hands out the bytes
     /// up to the end its plain load saw, instead of going back to the lock-free read
     /// with its acquiring read-modify-write and its flags: a segment the writer linked

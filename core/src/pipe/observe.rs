@@ -236,11 +236,15 @@ pub enum PipeEvent {
     },
     /// The reader's `advance_to` took the writer's parked head, but a fast flush had
     /// published bytes in it after the reader looked at the committed end: the head
-    /// stays linked with those bytes (it is no longer idle, so nothing is owed for it),
-    /// and the writer, finding no head to resume, starts a new one.
+    /// stays linked with those bytes (it is no longer idle, so nothing is owed for it
+    /// yet), and the writer, finding no head to resume, starts a new one. Its end is
+    /// known from then on: the advance that consumes to it returns it.
     HeadKept {
         /// The head left linked.
         segment: SegmentId,
+        /// Its end: the committed end the claim read (nothing is written into a
+        /// claimed head).
+        end: u64,
     },
     /// A read tries to take published bytes without the pipe lock (seed 001's
     /// uncontended read). Emitted *before* the read-modify-write that decides it, so a

@@ -26,7 +26,11 @@
 //! flag. A fast flush may have resumed the head, published into it and parked it again
 //! after the reader compared its consumed offset: the claim then still wins the count,
 //! but the head holds unconsumed bytes, so it is not idle. It stays linked, to be read
-//! and unlinked as any segment (`HeadKept`), and the writer starts a new head. (Ending
+//! and unlinked as any segment (`HeadKept`), and the writer starts a new head. Its end
+//! is the one the claim read (the writer writes nothing more into a head it lost), so
+//! the advance that consumes to it returns it even while it is the last linked segment
+//! and the writer is idle (forgetting that end is the `ForgetsKeptHeadEnd` planted bug:
+//! the consumed head then stays rented until the writer links a new one or completes). (Ending
 //! the head at the offset the reader compared instead is the `ReclaimTrustsLockedEnd`
 //! planted bug.) Neither side acts on the head without winning the flag (the
 //! `ReturnWriteHead` planted bug is what acting on "everything is consumed" alone looks

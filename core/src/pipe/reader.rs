@@ -66,6 +66,10 @@ pub struct Reader {
     /// The last `advance_to` resumed the paused writer: the next read that finds nothing
     /// looks again a few times before it parks (see `spin`).
     resumed_writer: bool,
+    /// A head this reader claimed while it held bytes not consumed yet (`HeadKept`), and
+    /// its end: it stays linked until an advance consumes to that end, which returns it
+    /// even while it is the last linked segment and the writer is idle.
+    kept_head: Option<Reclaimed>,
     /// Twice the number of lock-free `advance_to`s so far: the count the reader
     /// publishes for the lock holders' handshake (see `published`).
     advances: u64,
@@ -95,6 +99,7 @@ impl Reader {
             lock_every_operation,
             unlinked: Vec::new(),
             resumed_writer: false,
+            kept_head: None,
             advances: 0,
         }
     }
@@ -406,13 +411,17 @@ impl Reader {
             } else {
                 None
             };
-            let reclaimed = if consumed.offset == state.committed && state.writer_completion.is_none() {
+            let claimed = if consumed.offset == state.committed && state.writer_completion.is_none() {
                 reclaim_idle_head(shared, consumed.offset, state.segments.back())
             } else {
                 None
             };
+            let reclaimed = take_claim(&mut self.kept_head, claimed);
+            // A head kept earlier ends where its claim read, as a reclaimed one does.
+            let known_end = reclaimed.or(self.kept_head);
             let unlinked =
-                unlink_consumed(&mut state, consumed.offset, reclaimed, std::mem::take(&mut self.unlinked));
+                unlink_consumed(&mut state, consumed.offset, known_end, std::mem::take(&mut self.unlinked));
+            forget_unlinked_kept_head(&mut self.kept_head, &state);
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
             (state, writer_waker, unlinked)
         };
@@ -494,6 +503,7 @@ impl Reader {
         self.examined = 0;
         self.completed = false;
         self.resumed_writer = false;
+        self.kept_head = None;
     }
 
     /// Releases a pending read (or the next read) with `is_canceled` set.
@@ -504,6 +514,32 @@ impl Reader {
     /// A handle that cancels pending reads from another thread or task.
     pub fn read_canceller(&self) -> ReadCanceller {
         ReadCanceller { shared: self.shared.clone() }
+    }
+}
+
+/// What an advance's claim of the idle head leaves to unlink now: the reclaimed idle
+/// head. A head kept with bytes not consumed yet goes to `kept_head` instead (the
+/// reader's), for the advance that consumes to its end.
+fn take_claim(kept_head: &mut Option<Reclaimed>, claimed: Option<Claimed>) -> Option<Reclaimed> {
+    match claimed? {
+        Claimed::Idle(reclaimed) => Some(reclaimed),
+        Claimed::Kept(kept) => {
+            // The planted bug forgets the kept head's end: the head stays linked after it
+            // is consumed, until the writer links a new head or completes.
+            if !fault::ForgetsKeptHeadEnd.is_active() {
+                *kept_head = Some(kept);
+            }
+            None
+        }
+    }
+}
+
+/// After an unlink under the lock: a kept head that is no longer linked is done.
+fn forget_unlinked_kept_head(kept_head: &mut Option<Reclaimed>, state: &State) {
+    if let Some(kept) = *kept_head
+        && !state.segments.iter().any(|segment| segment.id == kept.head)
+    {
+        *kept_head = None;
     }
 }
 
@@ -561,7 +597,7 @@ pub(super) fn counted(committed: u64, consumed: u64, examined: u64, minimum: Opt
 /// (where the reader's view is the list).
 ///
 /// The `KeepsIdleWriteHead` planted bug never claims the head.
-fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>) -> Option<Reclaimed> {
+fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>) -> Option<Claimed> {
     if fault::KeepsIdleWriteHead.is_active() {
         return None;
     }
@@ -584,15 +620,24 @@ fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>
     // trusts the end it compared.
     let end = if fault::ReclaimTrustsLockedEnd.is_active() { consumed } else { claimed_end };
     if end != consumed {
-        shared.observer.emit(|| PipeEvent::HeadKept { segment: id });
-        return None;
+        shared.observer.emit(|| PipeEvent::HeadKept { segment: id, end });
+        return Some(Claimed::Kept(Reclaimed { head: id, end }));
     }
     shared.observer.emit(|| PipeEvent::HeadReclaimed { segment: id });
-    Some(Reclaimed { head: id, end })
+    Some(Claimed::Idle(Reclaimed { head: id, end }))
 }
 
-/// The writer's idle head, claimed by the reader, and its end: the committed end the
-/// claim read (everything the reader consumed).
+/// What the reader's claim of the writer's parked head won.
+pub(super) enum Claimed {
+    /// The head is idle: everything in it is consumed, and this advance unlinks it.
+    Idle(Reclaimed),
+    /// The head holds bytes not consumed yet: it stays linked, with its end known.
+    Kept(Reclaimed),
+}
+
+/// The writer's head, claimed by the reader, and its end: the committed end the claim
+/// read (for an idle head, everything the reader consumed).
+#[derive(Clone, Copy)]
 pub(super) struct Reclaimed {
     /// The head's id: it stays linked until the reader unlinks it, so no other linked
     /// segment has it.

@@ -258,7 +258,7 @@ pub(crate) fn check_lifecycle(events: &[PipeEvent], max_pooled: usize) {
             // The reader took the parked head but left it linked (a fast flush published
             // into it): the writer no longer holds it, the list does, and it goes back
             // once consumed.
-            PipeEvent::HeadKept { segment } => expect(segment, &[Stage::Parked], Stage::Released),
+            PipeEvent::HeadKept { segment, .. } => expect(segment, &[Stage::Parked], Stage::Released),
             PipeEvent::SegmentReturned { segment } => {
                 expect(segment, &[Stage::Released], Stage::Pooled);
                 pooled += 1;

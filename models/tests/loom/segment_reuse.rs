@@ -172,3 +172,17 @@ fn head_reparked_while_reader_reclaims_keeps_the_head() {
         "no interleaving where the reader finds the head parked again and keeps it"
     );
 }
+
+/// The kept head's end is remembered: once the reader consumes the head it kept, the
+/// advance returns it although the writer waits idle (no new head behind it, no
+/// completion). Found at the reparked bound.
+#[test]
+fn head_reparked_while_reader_reclaims_catches_forgets_kept_head_end() {
+    expect_target_caught(
+        &builtin::pipe(),
+        "head-reparked-while-reader-reclaims",
+        fault::ForgetsKeptHeadEnd.name(),
+        REPARKED_BOUND,
+    )
+    .unwrap();
+}

@@ -71,7 +71,7 @@ impl Invariant for NoDoubleReturn {
                     return Err(format!("the reader reclaimed segment {segment} while {was:?}, not parked"));
                 }
             }
-            PipeEvent::HeadKept { segment } => {
+            PipeEvent::HeadKept { segment, .. } => {
                 // The reader took the parked head but leaves it linked (a fast flush
                 // published into it): the writer no longer holds it, the list does.
                 let was = self.segments.insert(segment, Where::Released);

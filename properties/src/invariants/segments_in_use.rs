@@ -5,7 +5,8 @@
 //! fully consumed pipe keeps no segment).
 //!
 //! The checker keeps its own copy of the segment list from `SegmentLinked` (each with
-//! its base, so a segment's end is the next one's base), the committed offset from
+//! its base, so a segment's end is the next one's base, or for a head the reader kept
+//! with unconsumed bytes the end its `HeadKept` reports), the committed offset from
 //! `Flushed`/`WriterCompleted`, and the writer's parked head from
 //! `HeadParked`/`HeadResumed`/`HeadReclaimed`. At each `Consumed` (logged under the lock,
 //! where the reader decides) it lists what that `advance_to` owes; at `AdvanceFinished`
@@ -55,6 +56,9 @@ pub struct SegmentsInUse {
     /// The reader said the head it should have reclaimed was busy: the writer must show
     /// that it took this head back.
     busy_claim: Option<SegmentId>,
+    /// A head the reader claimed while it held unconsumed bytes (`HeadKept`), with its
+    /// end: an advance that consumes to that end owes it, even as the last segment.
+    kept: Option<(SegmentId, u64)>,
 }
 
 impl SegmentsInUse {
@@ -62,10 +66,11 @@ impl SegmentsInUse {
     fn owed_at(&self, consumed: u64) -> Owed {
         let mut owed = Owed { consumed, ..Owed::default() };
         for (i, &(id, _)) in self.linked.iter().enumerate() {
-            let end = match self.linked.get(i + 1) {
-                Some(&(_, next_base)) => next_base,
-                None if self.writer_completed => self.committed,
-                None => break,
+            let end = match (self.linked.get(i + 1), self.kept) {
+                (Some(&(_, next_base)), _) => next_base,
+                (None, _) if self.writer_completed => self.committed,
+                (None, Some((kept, end))) if kept == id => end,
+                (None, _) => break,
             };
             if consumed < end {
                 break;
@@ -157,9 +162,12 @@ impl Invariant for SegmentsInUse {
                     self.busy_claim = None;
                 }
             }
-            PipeEvent::HeadReclaimed { segment } | PipeEvent::HeadKept { segment }
+            PipeEvent::HeadReclaimed { segment } | PipeEvent::HeadKept { segment, .. }
                 if self.busy_claim == Some(segment) =>
             {
+                if let PipeEvent::HeadKept { end, .. } = *event {
+                    self.kept = Some((segment, end));
+                }
                 // A fast flush reports `HeadParked` just before its park, so a reader's
                 // take in between finds the slot empty (`HeadBusy`) though the writer
                 // never took the head back; the reader taking it later settles that.
@@ -175,10 +183,11 @@ impl Invariant for SegmentsInUse {
                 }
             }
             PipeEvent::HeadReclaimed { segment } if self.parked == Some(segment) => self.parked = None,
-            PipeEvent::HeadKept { segment } => {
+            PipeEvent::HeadKept { segment, end } => {
                 // A fast flush published into the head after the reader looked: it holds
-                // unconsumed bytes, so it is not idle and nothing is owed for it; it stays
-                // linked, and the writer starts a new head.
+                // unconsumed bytes, so it is not idle and nothing is owed for it yet; it
+                // stays linked, with its end known, and the writer starts a new head.
+                self.kept = Some((segment, end));
                 if self.parked == Some(segment) {
                     self.parked = None;
                 }
@@ -205,6 +214,9 @@ impl Invariant for SegmentsInUse {
             }
             PipeEvent::SegmentReturned { segment } | PipeEvent::SegmentDiscarded { segment } => {
                 self.linked.retain(|&(id, _)| id != segment);
+                if self.kept.is_some_and(|(kept, _)| kept == segment) {
+                    self.kept = None;
+                }
                 if let Some(owed) = &mut self.owed {
                     owed.gone.insert(segment);
                 }

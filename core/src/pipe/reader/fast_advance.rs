@@ -34,7 +34,10 @@
 use crate::check::fault;
 use crate::pipe::observe::{PipeEvent, PipeOperation};
 use crate::pipe::published::{FLUSH_SLOW, HEAD_PARKED, LOCKED, Published, READ_SLOW};
-use crate::pipe::reader::{Reader, Reclaimed, reclaim_idle_head, release_consumed, unlink_consumed};
+use crate::pipe::reader::{
+    Reader, Reclaimed, forget_unlinked_kept_head, reclaim_idle_head, release_consumed, take_claim,
+    unlink_consumed,
+};
 use crate::pipe::released;
 
 impl Reader {
@@ -49,8 +52,11 @@ impl Reader {
         }
         let (consumed, examined) = (self.consumed, self.examined);
         // Known without the word: a whole segment consumed (its end is the next one's
-        // base) goes back under the lock.
-        if self.view.is_empty() || self.view.get(1).is_some_and(|next| consumed >= next.base) {
+        // base, or the end of a head kept earlier) goes back under the lock.
+        if self.view.is_empty()
+            || self.view.get(1).is_some_and(|next| consumed >= next.base)
+            || self.kept_head.is_some_and(|kept| consumed >= kept.end)
+        {
             return false;
         }
         self.advances += 2;
@@ -71,7 +77,7 @@ impl Reader {
         // After the event, as under the lock: a fast flush that reads it finds the event
         // in the log.
         shared.published.set_released(released);
-        let reclaimed = if consumed != committed {
+        let claimed = if consumed != committed {
             None
         } else if flags & HEAD_PARKED != 0 {
             reclaim_idle_head(shared, consumed, self.view.back())
@@ -80,6 +86,7 @@ impl Reader {
             None
         };
         drop(advancing);
+        let reclaimed = take_claim(&mut self.kept_head, claimed);
         if let Some(reclaimed) = reclaimed {
             self.unlink_reclaimed(reclaimed);
         }
@@ -100,6 +107,7 @@ impl Reader {
                 Some(reclaimed),
                 std::mem::take(&mut self.unlinked),
             );
+            forget_unlinked_kept_head(&mut self.kept_head, &state);
             shared.observer.emit(|| PipeEvent::LockReleased { op: PipeOperation::AdvanceTo });
             unlinked
         };

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::{Failure, FlushResult, PipeError, Position, ReadResult, Reader, Writer};
+use pipecheck_core::{Failure, FlushResult, PipeError, PipeOptions, Position, ReadResult, Reader, Writer};
 
 use crate::{Monitor, Observation, Side};
 
@@ -18,7 +18,20 @@ use crate::{Monitor, Observation, Side};
 ///
 /// If the monitor's config is not valid pipe options.
 pub fn checked_pipe(monitor: &Arc<Monitor>) -> (CheckedWriter, CheckedReader) {
-    let (writer, reader) = monitor.pipe_options().build().expect("the check config is valid");
+    checked_pipe_with(monitor, |options| options)
+}
+
+/// [`checked_pipe`] with options the config does not set (a scenario's own wait, say)
+/// changed by `tune` from the monitor's.
+///
+/// # Panics
+///
+/// If the tuned options are not valid pipe options.
+pub fn checked_pipe_with(
+    monitor: &Arc<Monitor>,
+    tune: impl FnOnce(PipeOptions) -> PipeOptions,
+) -> (CheckedWriter, CheckedReader) {
+    let (writer, reader) = tune(monitor.pipe_options()).build().expect("the check config is valid");
     (
         CheckedWriter { writer, monitor: monitor.clone(), written: 0 },
         CheckedReader { reader, monitor: monitor.clone() },

@@ -60,7 +60,9 @@ mod registry;
 mod run_log;
 mod verdict;
 
-pub use checked::{CheckedReader, CheckedWriter, HeldRead, ReadOutcome, checked_pipe, reset_checked};
+pub use checked::{
+    CheckedReader, CheckedWriter, HeldRead, ReadOutcome, checked_pipe, checked_pipe_with, reset_checked,
+};
 pub use driver::{Driver, check_sequence};
 pub use engine::{Checked, Engine, Execution, Threads};
 pub use event_monitor::EventMonitor;

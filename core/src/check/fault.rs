@@ -103,14 +103,15 @@ crate::planted_faults! {
     /// idle, until the writer links a new head or completes (pipecheck's behaviour
     /// until session 18). Breaks **segments-in-use**.
     ForgetsKeptHeadEnd breaks InvariantId::SEGMENTS_IN_USE, caught_in(&["head-reparked-while-reader-reclaims"]);
-    /// The reader's spin after resuming the paused writer (`spin`) hands out the bytes
-    /// up to the end its plain load saw, instead of going back to the lock-free read
-    /// with its acquiring read-modify-write and its flags: a segment the writer linked
-    /// since the reader took its view is not in the view, and a writer's completion or
-    /// a cancel goes unreported. Breaks **byte-exact**. Under loom the pipe does not
-    /// spin (`PipeOptions::DEFAULT_SPINS_BEFORE_PARK`), so loom cannot reach it: shuttle
-    /// catches it.
-    SpinTrustsHint breaks InvariantId::BYTE_EXACT, caught_in(&["consume-races-paused-flush", "large-frames"]);
+    /// The reader's spin (`spin`: after resuming the paused writer, or batching while
+    /// the writer streams) hands out the bytes up to the end its plain load saw, instead
+    /// of going back to the lock-free read with its acquiring read-modify-write and its
+    /// flags: a segment the writer linked since the reader took its view is not in the
+    /// view, and a writer's completion or a cancel goes unreported. Breaks
+    /// **byte-exact**. Under loom the pipe does not spin by default
+    /// (`PipeOptions::DEFAULT_SPINS_BEFORE_PARK`, `DEFAULT_BATCHING_LOOKS`): loom reaches
+    /// it only in `reader-batches-streaming-writer`, which turns the batching wait on.
+    SpinTrustsHint breaks InvariantId::BYTE_EXACT, caught_in(&["consume-races-paused-flush", "large-frames", "reader-batches-streaming-writer"]);
     /// `advance_to` leaves the last fully consumed segment linked (when another follows
     /// it) until a later `advance_to`: a segment kept one step too long, though every
     /// byte read is right. Breaks **segments-in-use**.

@@ -86,6 +86,7 @@ pub(crate) fn new_pipe(options: PipeOptions) -> (Writer, Reader) {
             max_pooled_segments: options.max_pooled_segments,
             lock_every_operation: options.lock_scope == LockScope::EveryOperation,
             spins_before_park: options.spins_before_park,
+            batching_looks: options.batching_looks,
         },
         buffer_pool: options.buffer_pool,
         observer: options.observer,
@@ -106,6 +107,8 @@ pub(crate) struct Config {
     pub(crate) lock_every_operation: bool,
     /// How often a short wait looks again before it parks ([`spin`]).
     pub(crate) spins_before_park: u32,
+    /// How often a read that finds nothing looks again while the writer streams ([`spin`]).
+    pub(crate) batching_looks: u32,
 }
 
 /// What both ends share.

@@ -79,6 +79,7 @@ pub struct PipeOptions {
     pub(crate) pool_design: PoolDesign,
     pub(crate) lock_scope: LockScope,
     pub(crate) spins_before_park: u32,
+    pub(crate) batching_looks: u32,
     pub(crate) buffer_pool: Box<dyn BufferPool>,
     pub(crate) observer: Observer,
 }
@@ -113,6 +114,16 @@ impl PipeOptions {
         64
     };
 
+    /// Default number of looks a read that finds nothing takes while the writer streams
+    /// (see [`batching_looks`](Self::batching_looks)): 8 on `std`, about 50 µs of waiting
+    /// on the 2-core machine of `core/benches/PERFORMANCE.md`. 0 under loom and shuttle,
+    /// where the looks would be scheduling points added to every model's reads (and, under
+    /// loom, loads of the word with older values to read, as for
+    /// [`DEFAULT_SPINS_BEFORE_PARK`](Self::DEFAULT_SPINS_BEFORE_PARK)); the models that
+    /// check the batching wait turn it on themselves.
+    pub const DEFAULT_BATCHING_LOOKS: u32 =
+        if cfg!(any(feature = "loom", feature = "shuttle")) { 0 } else { 8 };
+
     /// The System.IO.Pipelines defaults.
     pub fn new() -> PipeOptions {
         PipeOptions {
@@ -125,6 +136,7 @@ impl PipeOptions {
             pool_design: PoolDesign::Fifo,
             lock_scope: LockScope::Narrow,
             spins_before_park: Self::DEFAULT_SPINS_BEFORE_PARK,
+            batching_looks: Self::DEFAULT_BATCHING_LOOKS,
             buffer_pool: Box::new(DefaultBufferPool::new()),
             observer: Observer::default(),
         }
@@ -188,8 +200,9 @@ impl PipeOptions {
     /// writer (the writer is about to flush). Parking and waking cost more than the
     /// work such a wait is for at 4 KiB and 64 KiB chunks (see `core/benches/PERFORMANCE.md`).
     /// Each look is one load; the yields run inside the poll, so an async task that
-    /// shares its thread with others may prefer 0 (park at once). Every other wait
-    /// parks at once.
+    /// shares its thread with others may prefer 0 (park at once). Any other read that
+    /// finds nothing waits as [`batching_looks`](Self::batching_looks) says; every other
+    /// wait parks at once.
     ///
     /// # Examples
     ///
@@ -203,6 +216,34 @@ impl PipeOptions {
     /// ```
     pub fn spins_before_park(mut self, looks: u32) -> Self {
         self.spins_before_park = looks;
+        self
+    }
+
+    /// How many times a read that finds nothing new looks again, a short busy-wait
+    /// apart, before it parks, while the writer is streaming on another thread (an
+    /// `advance_to` saw bytes published after the read it ended returned them). At small
+    /// chunks a reader that parks on every empty read pays, with the writer, a park and
+    /// a wake-up for a few chunks each time; one that waits a few microseconds reads
+    /// what the writer published meanwhile in one batch, and neither end parks (at 64 B
+    /// chunks this is most of the pipe's throughput: see `core/benches/PERFORMANCE.md`).
+    /// A wait that runs out stops the batching until an `advance_to` sees the writer
+    /// streaming again, so an idle writer costs one wait, and a writer on the reader's
+    /// own thread (nothing can be published while the read looks) none after the first.
+    /// Each gap is about 256 spin-loop hints and a yield (about 6 µs on that machine); a
+    /// look is one load. Reads without a waker (`try_read`) never wait. 0 parks at once.
+    ///
+    /// # Examples
+    ///
+    // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
+    #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
+    #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
+    /// use pipecheck_core::PipeOptions;
+    /// let options = PipeOptions::new().batching_looks(0);
+    /// assert_eq!(options.get_batching_looks(), 0);
+    /// # drop(options.build().unwrap());
+    /// ```
+    pub fn batching_looks(mut self, looks: u32) -> Self {
+        self.batching_looks = looks;
         self
     }
 
@@ -277,6 +318,11 @@ impl PipeOptions {
         self.spins_before_park
     }
 
+    /// How many looks a read that finds nothing takes while the writer streams.
+    pub fn get_batching_looks(&self) -> u32 {
+        self.batching_looks
+    }
+
     /// The buffer pool segment buffers are rented from.
     pub fn get_buffer_pool(&self) -> &dyn BufferPool {
         &*self.buffer_pool
@@ -326,6 +372,7 @@ impl fmt::Debug for PipeOptions {
             .field("pool_design", &self.pool_design)
             .field("lock_scope", &self.lock_scope)
             .field("spins_before_park", &self.spins_before_park)
+            .field("batching_looks", &self.batching_looks)
             .field("observer", &self.observer)
             .finish_non_exhaustive()
     }

@@ -20,6 +20,7 @@ use crate::pipe::published::READER_PARKED;
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
 use crate::pipe::{Shared, State, hand_over, register_end_waker, spin};
 use crate::primitive::sync::Arc;
+use fast::FastMiss;
 
 /// The single reader of a pipe.
 ///
@@ -66,6 +67,9 @@ pub struct Reader {
     /// The last `advance_to` resumed the paused writer: the next read that finds nothing
     /// looks again a few times before it parks (see `spin`).
     resumed_writer: bool,
+    /// Whether a read that finds nothing waits for the streaming writer's next bytes
+    /// before it parks (see `spin`).
+    batching: spin::Batching,
     /// A head this reader claimed while it held bytes not consumed yet (`HeadKept`), and
     /// its end: it stays linked until an advance consumes to that end, which returns it
     /// even while it is the last linked segment and the writer is idle.
@@ -99,6 +103,7 @@ impl Reader {
             lock_every_operation,
             unlinked: Vec::new(),
             resumed_writer: false,
+            batching: spin::Batching::default(),
             kept_head: None,
             advances: 0,
         }
@@ -209,15 +214,33 @@ impl Reader {
             self.outstanding_tentative = false;
         }
         let writer_resumed = std::mem::take(&mut self.resumed_writer);
-        if let Some(ready) = self.fast_read(minimum) {
-            return Poll::Ready(Ok(self.hand_out(ready)));
-        }
-        // The writer this reader just resumed is about to flush: look a few times before
-        // locking to park. The lock-free read decides, as on the first try.
+        let missed = match self.fast_read(minimum) {
+            Ok(ready) => return Poll::Ready(Ok(self.hand_out(ready))),
+            Err(missed) => missed,
+        };
+        // The writer this reader just resumed is about to flush, or a writer streaming on
+        // another thread publishes its next bytes within microseconds: look a few times
+        // before locking to park. The lock-free read decides, as on the first try. (A
+        // flagged miss has the lock to see first: a cancel or the writer's completion
+        // would otherwise wait out the batching looks.)
+        let wait = if writer_resumed {
+            Some(spin::Wait::Short)
+        } else if cx.is_some() && missed == FastMiss::TooFewBytes && self.batching.should_wait() {
+            Some(spin::Wait::Batching)
+        } else {
+            None
+        };
         let examined = self.examined;
-        if writer_resumed
-            && spin::spin_until(shared, PipeEnd::Reader, || shared.published.committed_hint() > examined)
-        {
+        let found = wait.is_some_and(|wait| {
+            let found = spin::spin_until(shared, PipeEnd::Reader, wait, || {
+                shared.published.committed_hint() > examined
+            });
+            if wait == spin::Wait::Batching {
+                self.batching.waited(found);
+            }
+            found
+        });
+        if found {
             if fault::SpinTrustsHint.is_active() {
                 // The planted bug: the end the look saw is taken as the read's.
                 let (start, end) = (self.consumed, shared.published.committed_hint());
@@ -230,7 +253,7 @@ impl Reader {
                 let ready = Ready { start, end, is_completed: false, is_canceled: false };
                 return Poll::Ready(Ok(self.hand_out(ready)));
             }
-            if let Some(ready) = self.fast_read(minimum) {
+            if let Ok(ready) = self.fast_read(minimum) {
                 return Poll::Ready(Ok(self.hand_out(ready)));
             }
         }
@@ -378,12 +401,13 @@ impl Reader {
         self.consumed = consumed.offset;
         self.examined = examined.offset;
 
-        if self.fast_advance() {
+        if self.fast_advance(end) {
             return Ok(());
         }
         let shared = &*self.shared;
         let (state, writer_waker, unlinked) = {
             let mut state = shared.lock_as_reader(self.consumed, self.examined);
+            self.batching.advanced(end, state.committed);
             // For the lock holders after a later lock-free advance, which may mark itself
             // begun and then take the lock instead (see `published`): the atomics must
             // hold the offsets the log shows last.
@@ -503,6 +527,7 @@ impl Reader {
         self.examined = 0;
         self.completed = false;
         self.resumed_writer = false;
+        self.batching = spin::Batching::default();
         self.kept_head = None;
     }
 

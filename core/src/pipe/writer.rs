@@ -650,7 +650,7 @@ impl Future for FlushFuture<'_> {
         // that resumes the writer clears `FLUSH_SLOW`. Look a few times before locking to
         // park; the locked wait decides either way (see `spin`).
         let shared = &*this.writer.shared;
-        spin::spin_until(shared, PipeEnd::Writer, || !shared.published.flush_slow_hint());
+        spin::spin_until(shared, PipeEnd::Writer, spin::Wait::Short, || !shared.published.flush_slow_hint());
         this.poll_locked(cx)
     }
 }

@@ -1,8 +1,11 @@
-//! The short waits' spin (`core/src/pipe/spin.rs`): a flush paused by back-pressure, and
-//! the first read after an `advance_to` that resumed the paused writer, look again up to
-//! `spins_before_park` times before they park, and report it (`PipeEvent::Spun`); every
-//! other wait parks at once. The looks decide nothing, so the outcomes are those without
-//! the spin. One thread here, so nothing ends a spin early: each runs out.
+//! The spins before parking (`core/src/pipe/spin.rs`): a flush paused by back-pressure,
+//! and the first read after an `advance_to` that resumed the paused writer, look again up
+//! to `spins_before_park` times before they park; a read that finds nothing while the
+//! writer streams (an `advance_to` saw bytes published after its read) looks up to
+//! `batching_looks` times. Each reports it (`PipeEvent::Spun`); every other wait parks at
+//! once. The looks decide nothing, so the outcomes are those without the spin. One
+//! thread here, so nothing ends a spin early: each runs out, except where bytes were
+//! published that the read's lock-free try could not take.
 
 use std::pin::pin;
 use std::sync::Arc;
@@ -146,6 +149,137 @@ fn a_read_after_an_advance_that_resumed_nobody_does_not_look() {
         assert!(poll_once(pin!(reader.read())).is_pending());
         assert_eq!(spins(&recorder), []);
     });
+}
+
+/// A pipe with 16-byte segments, no short spins and `looks` batching looks, whose reader
+/// has seen the writer stream: its last `advance_to` found 1 byte published after the
+/// read it ended. Everything published is consumed.
+fn streaming(looks: u32) -> (Writer, Reader, Arc<Recorder>) {
+    let recorder = Recorder::new();
+    let (mut writer, mut reader) = PipeOptions::new()
+        .minimum_segment_size(16)
+        .maximum_segment_size(16)
+        .spins_before_park(0)
+        .batching_looks(looks)
+        .observer(recorder.clone())
+        .build()
+        .unwrap();
+    writer.write(b"a").unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_ready());
+    let result = reader.try_read().unwrap().expect("1 byte flushed");
+    let end = result.buffer().end();
+    writer.write(b"b").unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_ready());
+    reader.advance_to(end, end).unwrap(); // sees "b", published after the read
+    let result = reader.try_read().unwrap().expect("1 byte flushed");
+    let end = result.buffer().end();
+    reader.advance_to(end, end).unwrap();
+    recorder.take();
+    (writer, reader, recorder)
+}
+
+#[test]
+fn a_read_that_finds_nothing_while_the_writer_streams_looks_before_it_parks() {
+    watched(|| {
+        let (_writer, mut reader, recorder) = streaming(LOOKS);
+        assert!(poll_once(pin!(reader.read())).is_pending(), "nothing new was flushed");
+        assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: LOOKS, ended: false }]);
+        assert!(poll_once(pin!(reader.read())).is_pending());
+        assert_eq!(
+            spins(&recorder),
+            [],
+            "the wait ran out: the writer stopped, so the next read parks at once"
+        );
+    });
+}
+
+#[test]
+fn a_batching_look_that_finds_bytes_ends_the_wait_and_the_batching_goes_on() {
+    watched(|| {
+        let (mut writer, mut reader, recorder) = streaming(LOOKS);
+        // 3 bytes in a new segment (the reader returned the idle head), read under the
+        // lock and released unexamined. A `read_at_least(4)` then misses for lack of
+        // bytes, and the wait's first look sees the 3 (a look asks for any new byte; the
+        // lock-free read after it decides, and parks the read).
+        writer.write(&[2; 3]).unwrap();
+        assert!(poll_once(pin!(writer.flush())).is_ready());
+        let result = reader.try_read().unwrap().expect("3 bytes flushed");
+        let start = result.buffer().start();
+        reader.advance_to(start, start).unwrap();
+        recorder.take();
+        assert!(poll_once(pin!(reader.read_at_least(4))).is_pending());
+        assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: 1, ended: true }]);
+        writer.write(&[3; 1]).unwrap();
+        assert!(poll_once(pin!(writer.flush())).is_ready());
+        let Poll::Ready(Ok(result)) = poll_once(pin!(reader.read())) else { panic!("4 bytes were published") };
+        let end = result.buffer().end();
+        reader.advance_to(end, end).unwrap();
+        recorder.take();
+        assert!(poll_once(pin!(reader.read())).is_pending());
+        assert_eq!(
+            spins(&recorder),
+            [PipeEvent::Spun { end: PipeEnd::Reader, looks: LOOKS, ended: false }],
+            "the last wait found bytes: the next empty read waits again"
+        );
+    });
+}
+
+#[test]
+fn a_read_the_lock_must_decide_does_not_wait_to_batch() {
+    watched(|| {
+        let (mut writer, mut reader, recorder) = streaming(LOOKS);
+        // The writer's completion flags the word: the read goes to the lock at once and
+        // reports it, without looking.
+        writer.complete(None);
+        let Poll::Ready(Ok(result)) = poll_once(pin!(reader.read())) else { panic!("the writer completed") };
+        assert!(result.is_completed());
+        assert_eq!(spins(&recorder), []);
+    });
+}
+
+#[test]
+fn a_writer_on_the_readers_thread_never_starts_the_batching() {
+    watched(|| {
+        let recorder = Recorder::new();
+        let (mut writer, mut reader) =
+            PipeOptions::new().batching_looks(LOOKS).observer(recorder.clone()).build().unwrap();
+        for round in 0..3u8 {
+            writer.write(&[round; 8]).unwrap();
+            assert!(poll_once(pin!(writer.flush())).is_ready());
+            let result = reader.try_read().unwrap().expect("8 bytes flushed");
+            let end = result.buffer().end();
+            reader.advance_to(end, end).unwrap();
+            assert!(poll_once(pin!(reader.read())).is_pending());
+        }
+        assert_eq!(spins(&recorder), [], "no advance saw bytes published after its read");
+    });
+}
+
+#[test]
+fn a_read_without_a_waker_never_waits_to_batch() {
+    watched(|| {
+        let (_writer, mut reader, recorder) = streaming(LOOKS);
+        assert!(reader.try_read().unwrap().is_none());
+        assert_eq!(spins(&recorder), []);
+        assert!(poll_once(pin!(reader.read())).is_pending());
+        assert_eq!(spins(&recorder).len(), 1, "the streaming writer is still remembered");
+    });
+}
+
+#[test]
+fn with_no_batching_looks_an_empty_read_parks_at_once() {
+    watched(|| {
+        let (_writer, mut reader, recorder) = streaming(0);
+        assert!(poll_once(pin!(reader.read())).is_pending());
+        assert_eq!(spins(&recorder), []);
+    });
+}
+
+#[test]
+fn the_default_batching_looks_and_the_option_read_back() {
+    assert_eq!(PipeOptions::new().get_batching_looks(), PipeOptions::DEFAULT_BATCHING_LOOKS);
+    assert_eq!(PipeOptions::DEFAULT_BATCHING_LOOKS, 8, "the std default");
+    assert_eq!(PipeOptions::new().batching_looks(3).get_batching_looks(), 3);
 }
 
 #[test]

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, checked_pipe_with};
 
 use super::drive::{expect_bytes, join, read_to_end};
 use crate::{Scale, Scenario};
@@ -37,6 +37,13 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         scale: Scale::Small,
         config: one_segment_of_four,
         body: writer_fills_tail_while_reader_reads,
+    },
+    Scenario {
+        name: "reader-batches-streaming-writer",
+        summary: "the writer streams three one-byte flushes over two-byte segments; a read that finds nothing after the reader saw it stream looks twice before it parks",
+        scale: Scale::Small,
+        config: segments_of_two,
+        body: reader_batches_streaming_writer,
     },
 ];
 
@@ -101,4 +108,23 @@ fn writer_fills_tail_while_reader_reads(monitor: &Arc<Monitor>) {
     reader.read_and_consume(|_| 0).unwrap();
     reader.complete(None);
     join(writer);
+}
+
+/// The reader's batching wait (`core/src/pipe/spin.rs`), which the pipe's defaults leave
+/// out of loom's and shuttle's models: turned on here, with two looks. An advance that
+/// finds a flush published after its read (the writer streaming) makes the next empty
+/// read look, a yield apart, before it parks; "c" goes into a segment linked after the
+/// reader's view, so a look may see bytes the lock-free read cannot take.
+fn reader_batches_streaming_writer(monitor: &Arc<Monitor>) {
+    let (mut writer, mut reader) = checked_pipe_with(monitor, |options| options.batching_looks(2));
+    let writer = thread::spawn(move || {
+        for byte in [b"a", b"b", b"c"] {
+            writer.send(byte).unwrap();
+        }
+        writer.complete(None);
+    });
+    let bytes = read_to_end(&mut reader, monitor, |len| len).unwrap();
+    reader.complete(None);
+    join(writer);
+    expect_bytes(&bytes, b"abc");
 }

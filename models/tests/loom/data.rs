@@ -64,3 +64,27 @@ fn writer_fills_tail_while_reader_reads_catches_read_past_commit_by_race_detecto
     });
     assert_eq!(verdict.kind, "data-race", "expected loom's race detector to report it:\n{}", verdict.report);
 }
+
+/// Bound 3 for the batching wait's model: 41,121 interleavings, 4–8 s (bound 2: 2,012,
+/// 0.2 s, and it catches `SpinTrustsHint` too). Each look is a load of the published
+/// word, which under loom may read any older end, so the model stays at three one-byte
+/// flushes.
+const BATCHING_BOUND: usize = 3;
+
+#[test]
+fn reader_batches_streaming_writer() {
+    check_target(&builtin::pipe(), "reader-batches-streaming-writer", None, BATCHING_BOUND).unwrap();
+}
+
+/// Loom reaches `SpinTrustsHint` here, where the pipe's defaults leave the spins out of
+/// its models: the look's plain load sees "c" published in a segment the view lacks.
+#[test]
+fn reader_batches_streaming_writer_catches_spin_trusts_hint() {
+    expect_target_caught(
+        &builtin::pipe(),
+        "reader-batches-streaming-writer",
+        fault::SpinTrustsHint.name(),
+        BATCHING_BOUND,
+    )
+    .unwrap();
+}

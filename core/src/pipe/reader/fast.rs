@@ -27,29 +27,41 @@ use crate::pipe::reader::{Reader, Ready, counted};
 
 impl Reader {
     /// The read without the lock, when the word allows it and at least `minimum` (a
-    /// plain read: 1) unexamined bytes are published; `None` sends the read to the
-    /// lock.
-    pub(super) fn fast_read(&self, minimum: Option<u64>) -> Option<Ready> {
+    /// plain read: 1) unexamined bytes are published; otherwise the read goes to the
+    /// lock, and the miss says whether only the bytes were lacking.
+    pub(super) fn fast_read(&self, minimum: Option<u64>) -> Result<Ready, FastMiss> {
         let shared = &*self.shared;
         // The pre-seed design locks every operation; the `ReadSkipsPublishedEnd` planted
         // bug lives in the locked read, which must stay the one that returns bytes.
         if self.lock_every_operation || fault::ReadSkipsPublishedEnd.is_active() {
-            return None;
+            return Err(FastMiss::Flagged);
         }
         shared.observer.emit(|| PipeEvent::FastReadTried);
         let (committed, flags) = shared.published.snapshot(fault::RelaxedFastRead.is_active());
         let wanted = minimum.unwrap_or(0).max(1);
         // The planted bug checks only `READ_SLOW`.
         let parked = if fault::FastReadIgnoresParked.is_active() { 0 } else { READER_PARKED };
-        if flags & (READ_SLOW | parked) != 0
-            || counted(committed, self.consumed, self.examined, minimum) < wanted
-        {
+        if flags & (READ_SLOW | parked) != 0 {
             shared.observer.emit(|| PipeEvent::FastReadMissed);
-            return None;
+            return Err(FastMiss::Flagged);
+        }
+        if counted(committed, self.consumed, self.examined, minimum) < wanted {
+            shared.observer.emit(|| PipeEvent::FastReadMissed);
+            return Err(FastMiss::TooFewBytes);
         }
         let start = self.consumed;
         let end = self.read_end(committed);
         shared.observer.emit(|| PipeEvent::ReadReturned { start, end, completed: false, canceled: false });
-        Some(Ready { start, end, is_completed: false, is_canceled: false })
+        Ok(Ready { start, end, is_completed: false, is_canceled: false })
     }
+}
+
+/// Why a read went to the lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FastMiss {
+    /// Too few unexamined bytes were published: the read waits for more.
+    TooFewBytes,
+    /// A flag (or the design) sends every read to the lock: a cancel, the writer's
+    /// completion, a segment the view lacks, a registered waker.
+    Flagged,
 }

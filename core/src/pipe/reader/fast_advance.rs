@@ -43,8 +43,8 @@ use crate::pipe::released;
 impl Reader {
     /// Advances to the offsets already stored in `self.consumed` and `self.examined`
     /// without the lock, if nothing needs it; `false` sends the advance to the lock
-    /// (nothing was changed or reported).
-    pub(super) fn fast_advance(&mut self) -> bool {
+    /// (nothing was changed or reported). `read_end` is the end of the read it ends.
+    pub(super) fn fast_advance(&mut self, read_end: u64) -> bool {
         let shared = &*self.shared;
         // The pre-seed design locks every operation.
         if self.lock_every_operation {
@@ -65,6 +65,7 @@ impl Reader {
         // Ends the advance on every way out, a checker's panic included: a lock holder
         // waits while it is in progress, and the ends' drops lock.
         let advancing = Advancing { published: &shared.published, ended: self.advances };
+        self.batching.advanced(read_end, committed);
         // Past the committed end only under the `ReadPastCommit` planted bug: the lock
         // sorts it out.
         if flags & (LOCKED | FLUSH_SLOW | READ_SLOW) != 0 || consumed > committed {

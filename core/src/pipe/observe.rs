@@ -258,12 +258,14 @@ pub enum PipeEvent {
     /// set or too few bytes, and takes the pipe lock: its events from here are ordered
     /// by the lock, as any read's.
     FastReadMissed,
-    /// A wait the other end is about to end looked again before going on (see
-    /// [`PipeOptions::spins_before_park`](crate::PipeOptions::spins_before_park)): a
-    /// flush paused by back-pressure (`end` is the writer), or the first read after an
-    /// `advance_to` that resumed the writer (the reader). Emitted after the last look,
-    /// outside the lock; what follows is decided as without the spin (the locked wait,
-    /// or the lock-free read). Not emitted when the option is 0.
+    /// A wait looked again before going on: one the other end is about to end (see
+    /// [`PipeOptions::spins_before_park`](crate::PipeOptions::spins_before_park)), a
+    /// flush paused by back-pressure (`end` is the writer) or the first read after an
+    /// `advance_to` that resumed the writer (the reader); or a read that found nothing
+    /// while the writer streams (the reader; see
+    /// [`PipeOptions::batching_looks`](crate::PipeOptions::batching_looks)). Emitted
+    /// after the last look, outside the lock; what follows is decided as without the
+    /// spin (the locked wait, or the lock-free read). Not emitted when the option is 0.
     Spun {
         /// The end that waited.
         end: PipeEnd,

@@ -181,14 +181,22 @@ fn streaming(looks: u32) -> (Writer, Reader, Arc<Recorder>) {
 #[test]
 fn a_read_that_finds_nothing_while_the_writer_streams_looks_before_it_parks() {
     watched(|| {
-        let (_writer, mut reader, recorder) = streaming(LOOKS);
+        let (mut writer, mut reader, recorder) = streaming(LOOKS);
         assert!(poll_once(pin!(reader.read())).is_pending(), "nothing new was flushed");
         assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: LOOKS, ended: false }]);
+        // The flush wakes the parked read (clearing `READER_PARKED`, which alone would
+        // send the next read to the lock); the advance after it sees nothing newer.
+        writer.write(b"c").unwrap();
+        assert!(poll_once(pin!(writer.flush())).is_ready());
+        let Poll::Ready(Ok(result)) = poll_once(pin!(reader.read())) else { panic!("1 byte was published") };
+        let end = result.buffer().end();
+        reader.advance_to(end, end).unwrap();
+        recorder.take();
         assert!(poll_once(pin!(reader.read())).is_pending());
         assert_eq!(
             spins(&recorder),
             [],
-            "the wait ran out: the writer stopped, so the next read parks at once"
+            "the wait ran out: the writer stopped, so an empty read parks at once"
         );
     });
 }
@@ -211,7 +219,9 @@ fn a_batching_look_that_finds_bytes_ends_the_wait_and_the_batching_goes_on() {
         assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: 1, ended: true }]);
         writer.write(&[3; 1]).unwrap();
         assert!(poll_once(pin!(writer.flush())).is_ready());
-        let Poll::Ready(Ok(result)) = poll_once(pin!(reader.read())) else { panic!("4 bytes were published") };
+        let Poll::Ready(Ok(result)) = poll_once(pin!(reader.read())) else {
+            panic!("4 bytes were published")
+        };
         let end = result.buffer().end();
         reader.advance_to(end, end).unwrap();
         recorder.take();
@@ -221,6 +231,23 @@ fn a_batching_look_that_finds_bytes_ends_the_wait_and_the_batching_goes_on() {
             [PipeEvent::Spun { end: PipeEnd::Reader, looks: LOOKS, ended: false }],
             "the last wait found bytes: the next empty read waits again"
         );
+    });
+}
+
+#[test]
+fn a_batching_look_asks_for_unexamined_bytes() {
+    watched(|| {
+        let (mut writer, mut reader, recorder) = streaming(LOOKS);
+        // Two bytes examined and left unconsumed (a partial frame): a look must not count
+        // them, or every wait of a frame reader would end at its first look.
+        writer.write(b"xy").unwrap();
+        assert!(poll_once(pin!(writer.flush())).is_ready());
+        let result = reader.try_read().unwrap().expect("2 bytes flushed");
+        let (start, end) = (result.buffer().start(), result.buffer().end());
+        reader.advance_to(start, end).unwrap();
+        recorder.take();
+        assert!(poll_once(pin!(reader.read())).is_pending());
+        assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: LOOKS, ended: false }]);
     });
 }
 

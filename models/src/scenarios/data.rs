@@ -13,6 +13,8 @@ use pipecheck_core::primitive::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, checked_pipe_with};
 
 use super::drive::{expect_bytes, join, read_to_end};
+use super::frames::expect_frames;
+use super::read_at_least::read_frames_at_least;
 use crate::{Scale, Scenario};
 
 /// Scenarios of this family.
@@ -40,9 +42,9 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "reader-batches-streaming-writer",
-        summary: "the writer streams three one-byte flushes over two-byte segments; a read that finds nothing after the reader saw it stream looks twice before it parks",
+        summary: "the writer streams four one-byte flushes into four-byte segments; the reader waits for 2-byte frames with read_at_least(2), and a read that finds too few bytes after it saw the writer stream looks twice before it parks",
         scale: Scale::Small,
-        config: segments_of_two,
+        config: one_segment_of_four,
         body: reader_batches_streaming_writer,
     },
 ];
@@ -112,19 +114,22 @@ fn writer_fills_tail_while_reader_reads(monitor: &Arc<Monitor>) {
 
 /// The reader's batching wait (`core/src/pipe/spin.rs`), which the pipe's defaults leave
 /// out of loom's and shuttle's models: turned on here, with two looks. An advance that
-/// finds a flush published after its read (the writer streaming) makes the next empty
-/// read look, a yield apart, before it parks; "c" goes into a segment linked after the
-/// reader's view, so a look may see bytes the lock-free read cannot take.
+/// finds a flush published after its read (the writer streaming) makes the next read
+/// that misses for lack of bytes look, a yield apart, before it parks. The reads are
+/// `read_at_least(2)`, so a look that sees one new byte must not end the read with it (a
+/// short read before the end is a torn frame, **byte-exact**). The segments hold four
+/// bytes: a read finds too few bytes, not a new segment, when the writer has flushed
+/// "c" before the advance of "ab" (which then sees it streaming and leaves the head).
 fn reader_batches_streaming_writer(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe_with(monitor, |options| options.batching_looks(2));
     let writer = thread::spawn(move || {
-        for byte in [b"a", b"b", b"c"] {
+        for byte in [b"a", b"b", b"c", b"d"] {
             writer.send(byte).unwrap();
         }
         writer.complete(None);
     });
-    let bytes = read_to_end(&mut reader, monitor, |len| len).unwrap();
+    let frames = read_frames_at_least(&mut reader, monitor, 2);
     reader.complete(None);
     join(writer);
-    expect_bytes(&bytes, b"abc");
+    expect_frames(&frames, &[b"ab".to_vec(), b"cd".to_vec()]);
 }

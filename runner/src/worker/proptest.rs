@@ -13,7 +13,7 @@ pub(crate) fn run(job: &Job, budget: Budget) -> JobResult {
     let Some(sequences) = registry::target(&job.target).and_then(|t| t.sequences_runner()) else {
         return JobResult::error(job, format!("target `{}` declares no operation sequences", job.target));
     };
-    let seed = budget.seed_for(job.id);
+    let seed = budget.seed_for(job);
     let cases = u32::try_from(budget.iterations).unwrap_or(u32::MAX);
     let (run, elapsed) = timed(|| sequences(job.planted(), cases, seed, Some(budget.time)));
     let iterations = run.failure.as_ref().map_or(run.cases_run, |f| f.first_failing_case) as u64;

@@ -15,7 +15,7 @@ use crate::outcome::{Fired, JobResult};
 use crate::registry;
 
 pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
-    let seed = budget.seed_for(job.id);
+    let seed = budget.seed_for(job);
     let settings = Settings { iterations: budget.iterations as usize, seed, ..Settings::default() };
     let scheduler = match job.engine {
         Engine::ShuttlePct => SchedulerKind::Pct { depth: PCT_DEPTHS[0] },

@@ -125,6 +125,9 @@ fn reader_batches_streaming_writer(monitor: &Arc<Monitor>) {
     let writer = thread::spawn(move || {
         for byte in [b"a", b"b", b"c", b"d"] {
             writer.send(byte).unwrap();
+            // A streaming writer's pace: the reader's read and advance fall between two
+            // flushes without a preemption (so loom's bound 2 and PCT reach the look).
+            thread::yield_now();
         }
         writer.complete(None);
     });

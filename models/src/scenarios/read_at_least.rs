@@ -59,7 +59,11 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
 /// The read-at-least loop: waits for a whole frame, consumes the whole frames it got
 /// (examining nothing more), until the writer completed and everything is consumed.
 /// Records [`Observation::Drained`]; returns the frames.
-pub(super) fn read_frames_at_least(reader: &mut CheckedReader, monitor: &Monitor, frame_len: usize) -> Vec<Vec<u8>> {
+pub(super) fn read_frames_at_least(
+    reader: &mut CheckedReader,
+    monitor: &Monitor,
+    frame_len: usize,
+) -> Vec<Vec<u8>> {
     let mut frames = Vec::new();
     loop {
         let mut whole = 0;

@@ -228,7 +228,7 @@ impl PipeOptions {
     /// chunks this is most of the pipe's throughput: see `core/benches/PERFORMANCE.md`).
     /// A wait that runs out stops the batching until an `advance_to` sees the writer
     /// streaming again, so an idle writer costs one wait, and a writer on the reader's
-    /// own thread (nothing can be published while the read looks) none after the first.
+    /// own thread none (it cannot publish between a read and its `advance_to`).
     /// Each gap is about 256 spin-loop hints and a yield (about 6 µs on that machine); a
     /// look is one load. Reads without a waker (`try_read`) never wait. 0 parks at once.
     ///

@@ -178,6 +178,16 @@ fn streaming(looks: u32) -> (Writer, Reader, Arc<Recorder>) {
     (writer, reader, recorder)
 }
 
+/// Flushes `bytes` (a flush that need not wait), then reads everything published and
+/// consumes it.
+fn flush_and_consume(writer: &mut Writer, reader: &mut Reader, bytes: &[u8]) {
+    writer.write(bytes).unwrap();
+    assert!(poll_once(pin!(writer.flush())).is_ready());
+    let Poll::Ready(Ok(result)) = poll_once(pin!(reader.read())) else { panic!("bytes were published") };
+    let end = result.buffer().end();
+    reader.advance_to(end, end).unwrap();
+}
+
 #[test]
 fn a_read_that_finds_nothing_while_the_writer_streams_looks_before_it_parks() {
     watched(|| {
@@ -186,11 +196,7 @@ fn a_read_that_finds_nothing_while_the_writer_streams_looks_before_it_parks() {
         assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: LOOKS, ended: false }]);
         // The flush wakes the parked read (clearing `READER_PARKED`, which alone would
         // send the next read to the lock); the advance after it sees nothing newer.
-        writer.write(b"c").unwrap();
-        assert!(poll_once(pin!(writer.flush())).is_ready());
-        let Poll::Ready(Ok(result)) = poll_once(pin!(reader.read())) else { panic!("1 byte was published") };
-        let end = result.buffer().end();
-        reader.advance_to(end, end).unwrap();
+        flush_and_consume(&mut writer, &mut reader, b"c");
         recorder.take();
         assert!(poll_once(pin!(reader.read())).is_pending());
         assert_eq!(
@@ -217,13 +223,7 @@ fn a_batching_look_that_finds_bytes_ends_the_wait_and_the_batching_goes_on() {
         recorder.take();
         assert!(poll_once(pin!(reader.read_at_least(4))).is_pending());
         assert_eq!(spins(&recorder), [PipeEvent::Spun { end: PipeEnd::Reader, looks: 1, ended: true }]);
-        writer.write(&[3; 1]).unwrap();
-        assert!(poll_once(pin!(writer.flush())).is_ready());
-        let Poll::Ready(Ok(result)) = poll_once(pin!(reader.read())) else {
-            panic!("4 bytes were published")
-        };
-        let end = result.buffer().end();
-        reader.advance_to(end, end).unwrap();
+        flush_and_consume(&mut writer, &mut reader, &[3; 1]);
         recorder.take();
         assert!(poll_once(pin!(reader.read())).is_pending());
         assert_eq!(

@@ -18,8 +18,8 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::{PipeEnd, PipeEvent, PipeObserver, PipeOperation, PipeOptions};
+use pipecheck_sync::future::block_on;
+use crate::{PipeEnd, PipeEvent, PipeObserver, PipeOperation, PipeOptions};
 
 /// Events counted by kind.
 #[derive(Default)]

@@ -8,9 +8,9 @@
 // Under loom and shuttle the sync primitives only work inside a model/test run: compile, do not run.
 #![cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #![cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-//! use pipecheck_core::primitive::future::block_on;
+//! use pipecheck_sync::future::block_on;
 //!
-//! let (mut writer, mut reader) = pipecheck_core::pipe();
+//! let (mut writer, mut reader) = pipecheck_pipe::pipe();
 //! writer.write(b"hello, pipe").unwrap();
 //! block_on(writer.flush()).unwrap();
 //!

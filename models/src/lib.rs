@@ -9,7 +9,7 @@
 // Under loom and shuttle the facade's primitives only work inside a model: compile, do not run.
 #![cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #![cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-//! use pipecheck_properties::{Engine, Threads, Verdict};
+//! use pipecheck::{Engine, Threads, Verdict};
 //!
 //! // A built-in scenario, run three times on plain threads under the whole registry.
 //! let scenario = pipecheck_models::find("bytes-across-segments").expect("a built-in scenario");
@@ -27,29 +27,16 @@
 //! it; the pipe and the seed primitives are registered through it
 //! ([`builtin`]).
 
-pub mod engine;
-mod invocation;
-#[cfg(feature = "loom")]
-pub mod loom_harness;
-pub mod must_fail;
-pub mod prelude;
 pub mod primitives;
 mod scenario;
 pub mod scenarios;
-mod targets;
-mod verify;
 
-use pipecheck_core::InvariantId;
+use pipecheck::InvariantId;
 
-pub use invocation::TestInvocation;
-pub use scenario::{Scale, Scenario};
+pub mod builtin;
+
+pub use scenario::Scenario;
 pub use scenarios::{all, find, sequential_model};
-pub use targets::{
-    EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Sequences,
-    SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target, TargetError, TargetRun, TargetScenario,
-    builtin, find_target, invariants_table, with_table,
-};
-pub use verify::{verify, verify_target};
 
 /// Every invariant a scenario checks, with its statement: the monitor's registry (the
 /// seed primitives' invariants included).

@@ -1,13 +1,13 @@
 //! What a module that declares a [`Target`] uses, in one import:
-//! `use pipecheck_models::prelude::*;`.
+//! `use pipecheck::prelude::*;`.
 //!
 //! The target and its scenarios, invariant ids and planted faults, event invariants, a
 //! sequential model with its [`OpsSpec`] (and the
-//! [`operations!`](pipecheck_properties::operations) that declares its operation
+//! [`operations!`](pipecheck::operations) that declares its operation
 //! types), and the proptest strategies an `OpsSpec` draws its inputs from.
 //!
 //! ```
-//! use pipecheck_models::prelude::*;
+//! use pipecheck::prelude::*;
 //!
 //! const COUNTS: InvariantId = InvariantId::new("counts");
 //! let counts = FnInvariant::new(COUNTS, "every event is 1", (), |_, event: &u32| {
@@ -20,11 +20,9 @@
 //! # drop(inputs);
 //! ```
 
-pub use pipecheck_core::{InvariantId, PlantedFault};
-pub use pipecheck_properties::linearizability::{
-    DeterministicModel, Ends, OpsSpec, SequentialModel, run_concurrent, run_monitored, shared,
-};
-pub use pipecheck_properties::{EventMonitor, FifoInvariant, FnInvariant, Invariant, Invariants, Queued};
+pub use pipecheck::{InvariantId, PlantedFault};
+pub use pipecheck::linearizability::{DeterministicModel, Ends, OpsSpec, SequentialModel, run_concurrent, run_monitored, shared};
+pub use pipecheck::{EventMonitor, FifoInvariant, FnInvariant, Invariant, Invariants, Queued};
 pub use proptest::prelude::{BoxedStrategy, Just, Strategy, any, prop_oneof};
 
 pub use crate::{EventScenario, GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO, Scale, Target};

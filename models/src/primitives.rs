@@ -18,13 +18,15 @@ use std::pin::pin;
 use std::sync::Arc as StdArc;
 use std::task::{Context, Waker};
 
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::primitive::sync::Arc;
-use pipecheck_core::primitive::sync::atomic::{AtomicUsize, Ordering};
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{AsyncMutex, CompletionError, CompletionSource, Message, PartitionedPool};
-use pipecheck_core::{InvariantId, message_channel_observed};
-use pipecheck_properties::{CheckConfig, Monitor, ensure};
+use pipecheck::future::block_on;
+use pipecheck::sync::Arc;
+use pipecheck::sync::atomic::{AtomicUsize, Ordering};
+use pipecheck::thread;
+use pipecheck_pipe::{AsyncMutex, CompletionError, CompletionSource, Message, PartitionedPool};
+use pipecheck::InvariantId;
+use pipecheck_pipe::message_channel_observed;
+use pipecheck_properties::{CheckConfig, Monitor};
+use pipecheck::ensure;
 
 use crate::scenarios::join;
 use crate::{Scale, Scenario};
@@ -116,7 +118,7 @@ fn channel_config() -> CheckConfig {
 }
 
 /// The monitor as the primitives' observer.
-fn observer(monitor: &StdArc<Monitor>) -> StdArc<dyn pipecheck_core::PrimitiveObserver> {
+fn observer(monitor: &StdArc<Monitor>) -> StdArc<dyn pipecheck_pipe::PrimitiveObserver> {
     monitor.primitive_observer()
 }
 
@@ -155,7 +157,7 @@ pub fn mutex_mutual_exclusion(monitor: &StdArc<Monitor>) {
         join(other);
     }
     let count = block_on(mutex.lock()).load(Ordering::Relaxed);
-    ensure(count == 3, InvariantId::MUTUAL_EXCLUSION, || format!("{count} of 3 increments survived"));
+    ensure(count == 3, pipecheck_pipe::invariant::MUTUAL_EXCLUSION, || format!("{count} of 3 increments survived"));
 }
 
 /// The holder exits while another task enters: the entrant may have counted itself in
@@ -191,7 +193,7 @@ pub fn mutex_cancel_races_exit(monitor: &StdArc<Monitor>) {
     let first = block_on(mutex.lock());
     let mut second = pin!(mutex.lock());
     let mut cx = Context::from_waker(Waker::noop());
-    ensure(second.as_mut().poll(&mut cx).is_pending(), InvariantId::MUTUAL_EXCLUSION, || {
+    ensure(second.as_mut().poll(&mut cx).is_pending(), pipecheck_pipe::invariant::MUTUAL_EXCLUSION, || {
         "a cancelled enter left a spare permit".to_owned()
     });
     drop(first);
@@ -257,7 +259,7 @@ pub fn channel_close_races_receive(monitor: &StdArc<Monitor>) {
     if let Message::Data(message) = &received {
         seen.push(message.clone());
     }
-    ensure(seen == [b"m".to_vec()], InvariantId::BYTE_EXACT, || {
+    ensure(seen == [b"m".to_vec()], pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the receiver got {received:?} and close drained {drained:?}")
     });
 }
@@ -296,11 +298,11 @@ pub fn channel_receive_dropped_while_close_drains(monitor: &StdArc<Monitor>) {
     }
     ensure(
         drained == expected && expected.len() + usize::from(matches!(received, Some(Message::Data(_)))) == 2,
-        InvariantId::BYTE_EXACT,
+        pipecheck_pipe::invariant::BYTE_EXACT,
         || format!("the dropped receive returned {received:?} and close drained {drained:?}"),
     );
     let after = block_on(receiver.receive());
-    ensure(after == Ok(Message::Closed), InvariantId::BYTE_EXACT, || {
+    ensure(after == Ok(Message::Closed), pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("a receive after the close got {after:?}, not the closed channel")
     });
 }
@@ -336,20 +338,20 @@ pub fn completion_stale_token(monitor: &StdArc<Monitor>) {
         })
     };
     let result = block_on(source.wait(first));
-    ensure(result == Ok(1), InvariantId::TOKEN_REUSE, || format!("operation 1 got {result:?}, not Ok(1)"));
+    ensure(result == Ok(1), pipecheck_pipe::invariant::TOKEN_REUSE, || format!("operation 1 got {result:?}, not Ok(1)"));
     let second = source.reset();
     let own = source.set_result(second, 2);
     let late = join(completer);
     ensure(
         matches!(late, Err(CompletionError::AlreadyCompleted { .. } | CompletionError::StaleToken { .. })),
-        InvariantId::TOKEN_REUSE,
+        pipecheck_pipe::invariant::TOKEN_REUSE,
         || format!("a late completion of operation 1 was accepted ({late:?})"),
     );
-    ensure(own == Ok(()), InvariantId::TOKEN_REUSE, || {
+    ensure(own == Ok(()), pipecheck_pipe::invariant::TOKEN_REUSE, || {
         format!("operation 2 was already completed by a stale token ({own:?})")
     });
     let result = source.get_result(second);
-    ensure(result == Ok(2), InvariantId::TOKEN_REUSE, || {
+    ensure(result == Ok(2), pipecheck_pipe::invariant::TOKEN_REUSE, || {
         format!("operation 2 has a stale result ({result:?})")
     });
 }
@@ -380,17 +382,17 @@ pub fn completion_abandoned_then_reset(monitor: &StdArc<Monitor>) {
     let own = join(completer);
     ensure(
         matches!(late, Ok(()) | Err(CompletionError::StaleToken { token: 1, current: 2 })),
-        InvariantId::TOKEN_REUSE,
+        pipecheck_pipe::invariant::TOKEN_REUSE,
         || format!("the late result of the abandoned operation 1 got {late:?}"),
     );
-    ensure(own == Ok(()) && result == Ok(2), InvariantId::TOKEN_REUSE, || {
+    ensure(own == Ok(()) && result == Ok(2), pipecheck_pipe::invariant::TOKEN_REUSE, || {
         format!("operation 2's completion got {own:?} and its waiter {result:?}, not Ok(()) and Ok(2)")
     });
     // Nobody completed operation 1 before its waiter's one poll: it waited (and was
     // dropped), or found its token already stale.
     ensure(
         matches!(polled, None | Some(Err(CompletionError::StaleToken { token: 1, current: 2 }))),
-        InvariantId::TOKEN_REUSE,
+        pipecheck_pipe::invariant::TOKEN_REUSE,
         || format!("the abandoned waiter of operation 1 got {polled:?}"),
     );
 }
@@ -416,7 +418,7 @@ pub fn completion_reset_wakes_stale_waiter(monitor: &StdArc<Monitor>) {
         InvariantId::NO_LOST_WAKEUP,
         || format!("the waiter of the reset operation 1 got {stale:?}, not a stale token"),
     );
-    ensure(own == Ok(()) && result == Ok(2), InvariantId::TOKEN_REUSE, || {
+    ensure(own == Ok(()) && result == Ok(2), pipecheck_pipe::invariant::TOKEN_REUSE, || {
         format!("operation 2's completion got {own:?} and its result {result:?}")
     });
 }
@@ -445,7 +447,7 @@ pub fn pool_rents_and_returns_balance(monitor: &StdArc<Monitor>) {
     home.give_back(home.rent());
     join(worker);
     let stats = pool.stats();
-    ensure(stats.outstanding() == Some(0), InvariantId::BALANCED_POOL, || {
+    ensure(stats.outstanding() == Some(0), pipecheck_pipe::invariant::BALANCED_POOL, || {
         format!("rents and returns differ ({stats:?})")
     });
 }

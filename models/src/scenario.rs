@@ -5,17 +5,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use pipecheck_core::{InvariantId, PlantedFault, Violation};
-use pipecheck_properties::{CheckConfig, Execution, Monitor};
-
-/// How big a scenario is, i.e. which engines can afford it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scale {
-    /// A few operations: small enough for loom's exhaustive search (and run by every engine).
-    Small,
-    /// Hundreds of operations: for shuttle's randomized and PCT schedules and for threads.
-    Large,
-}
+use pipecheck::{InvariantId, PlantedFault, Violation};
+use pipecheck_properties::{CheckConfig, Monitor};
+use pipecheck::Execution;
 
 /// A named concurrent scenario, runnable under any engine.
 #[derive(Clone, Copy)]
@@ -40,7 +32,7 @@ impl Scenario {
 
     /// One execution with `fault` (if any) switched on: runs the body under a fresh
     /// monitor and checks the end of the run. Raises the
-    /// [`Violation`](pipecheck_properties::Violation) on a violation. Call it inside a
+    /// [`Violation`](pipecheck::Violation) on a violation. Call it inside a
     /// loom model, a shuttle test, or directly.
     pub fn run_once(&self, fault: Option<&'static PlantedFault>) {
         PlantedFault::activate_opt(fault, || {

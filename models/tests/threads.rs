@@ -5,8 +5,8 @@
 //! Run: `cargo test -p pipecheck-models --test threads`.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-use pipecheck_core::fault;
-use pipecheck_properties::{Engine, Threads, Verdict};
+use pipecheck_pipe::fault;
+use pipecheck::{Engine, Threads, Verdict};
 
 /// Executions per scenario: enough for the OS to vary the interleaving a little.
 const RUNS: u64 = 20;

@@ -7,8 +7,8 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::{Failure, FlushResult, PipeError, PipeOptions, Position, ReadResult, Reader, Writer};
+use pipecheck::future::block_on;
+use pipecheck_pipe::{Failure, FlushResult, PipeError, PipeOptions, Position, ReadResult, Reader, Writer};
 
 use crate::{Monitor, Observation, Side};
 
@@ -38,15 +38,15 @@ pub fn checked_pipe_with(
     )
 }
 
-/// [`reset_pipe`](pipecheck_core::reset_pipe) on monitored ends: the writer's record of
+/// [`reset_pipe`](pipecheck_pipe::reset_pipe) on monitored ends: the writer's record of
 /// offsets starts again at 0 with the pipe's (the monitor starts the pipe's invariants
 /// afresh at the reset's event).
 ///
 /// # Errors
 ///
-/// As [`reset_pipe`](pipecheck_core::reset_pipe); nothing changes then.
+/// As [`reset_pipe`](pipecheck_pipe::reset_pipe); nothing changes then.
 pub fn reset_checked(writer: &mut CheckedWriter, reader: &mut CheckedReader) -> Result<(), PipeError> {
-    pipecheck_core::reset_pipe(&mut writer.writer, &mut reader.reader)?;
+    pipecheck_pipe::reset_pipe(&mut writer.writer, &mut reader.reader)?;
     writer.written = 0;
     Ok(())
 }

@@ -20,10 +20,8 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Wake, Waker};
 
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::{
-    Failure, FlushCanceller, FlushResult, PipeError, Position, ReadCanceller, ReadResult, Reader, Writer,
-};
+use pipecheck::future::block_on;
+use pipecheck_pipe::{Failure, FlushCanceller, FlushResult, PipeError, Position, ReadCanceller, ReadResult, Reader, Writer};
 
 use crate::ops::{Op, POSITIONS_PER_READ, Pos, SequenceFailure, fill_byte};
 use crate::outcome::{Outcome, ReadSummary, Step, Woken};

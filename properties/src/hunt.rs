@@ -8,7 +8,8 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use pipecheck_core::{PlantedFault, fault};
+use pipecheck::PlantedFault;
+use pipecheck_pipe::fault;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
@@ -63,11 +64,11 @@ pub struct Hunt {
 // Under loom and shuttle the pipe's primitives only work inside a model: compile only.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::fault;
+/// use pipecheck_pipe::fault;
 /// # std::panic::set_hook(Box::new(|_| {}));
 /// let hunt = pipecheck_properties::hunt(Some(&fault::LostWakeOnComplete), 1000, 7, None);
 /// let failure = hunt.failure.expect("the planted bug is caught");
-/// assert_eq!(failure.failure.invariant(), Some(pipecheck_core::InvariantId::NO_LOST_WAKEUP));
+/// assert_eq!(failure.failure.invariant(), Some(pipecheck::InvariantId::NO_LOST_WAKEUP));
 /// ```
 pub fn hunt(fault: Option<&'static PlantedFault>, cases: u32, seed: u64, time: Option<Duration>) -> Hunt {
     PlantedFault::activate_opt(fault, || hunt_switched_on(cases, seed, time))

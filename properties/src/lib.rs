@@ -4,7 +4,7 @@
 //!
 //! * an [`Invariant`] is a small type with a name, a one-line statement, and a check
 //!   over the [`Observation`]s of a run (pipe events plus what the scenario did),
-//!   named by an [`InvariantId`](pipecheck_core::InvariantId);
+//!   named by an [`InvariantId`](pipecheck::InvariantId);
 //! * the [`registry`] lists them all; a [`Monitor`] runs the whole registry online,
 //!   as a run happens, and raises a typed [`Violation`] at the first one;
 //! * an [`Engine`] runs executions of a target (loom, shuttle, plain [`Threads`]) and
@@ -40,12 +40,7 @@
 
 pub mod checked;
 pub mod driver;
-pub mod engine;
-mod event_monitor;
-mod fifo_invariant;
-mod fn_invariant;
 mod hunt;
-mod invariant;
 pub mod invariants;
 pub mod linearizability;
 pub mod machine;
@@ -53,37 +48,23 @@ mod monitor;
 mod observation;
 pub mod ops;
 mod outcome;
-mod panic_hook;
-mod proptest_support;
 mod reference;
 mod registry;
 mod run_log;
-mod verdict;
 
 pub use checked::{
     CheckedReader, CheckedWriter, HeldRead, ReadOutcome, checked_pipe, checked_pipe_with, reset_checked,
 };
 pub use driver::{Driver, check_sequence};
-pub use engine::{Checked, Engine, Execution, Threads};
-pub use event_monitor::EventMonitor;
-pub use fifo_invariant::{FIFO_STATEMENT, FifoInvariant, Queued};
-pub use fn_invariant::{FnInvariant, Invariants};
 pub use hunt::{HUNT_SEQUENCE_LENGTH, Hunt, HuntFailure, hunt, pipe_faults};
-pub use invariant::{Invariant, ensure};
 pub use machine::{PipeMachine, PipeTest};
 pub use monitor::{CheckConfig, Entry, Monitor};
 pub use observation::{Observation, Side};
 pub use ops::{Op, Pos, SequenceFailure};
 pub use outcome::{Outcome, ReadSummary, Step, Woken};
-pub use panic_hook::Capture;
-pub use pipecheck_core::Violation;
-pub use proptest_support::{Regressions, Reported, reported};
 pub use reference::ReferenceModel;
 pub use registry::{INVARIANT_IDS, registry, statements};
-pub use run_log::{Row, RunLog, describe};
-pub use verdict::{
-    FailureKind, LIVELOCK_WAITS, ModelMismatch, Verdict, classify, first_line, livelock, panic_message,
-};
+pub use run_log::describe;
 
 /// README's Rust examples, compiled and run as doctests (not under loom or shuttle: their
 /// sync primitives only work inside a model or a shuttle test, and the examples build

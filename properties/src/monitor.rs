@@ -20,10 +20,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use pipecheck_core::{
-    BufferPool, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveId, PrimitiveObserver,
-    Violation,
-};
+use pipecheck_pipe::{BufferPool, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveId, PrimitiveObserver};
+use pipecheck::Violation;
 
 use crate::event_monitor::{EventMonitor, Restart, Shown};
 use crate::invariant::{Constructor, Invariant};

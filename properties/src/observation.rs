@@ -1,7 +1,7 @@
 //! What a run shows its invariants: pipe events, seed-primitive events and
 //! scenario-level facts.
 
-use pipecheck_core::{Failure, PipeError, PipeEvent, PrimitiveEvent};
+use pipecheck_pipe::{Failure, PipeError, PipeEvent, PrimitiveEvent};
 
 /// The side of the pipe a fact belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

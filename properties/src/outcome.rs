@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use pipecheck_core::{FlushResult, PipeError};
+use pipecheck_pipe::{FlushResult, PipeError};
 
 /// What a read that completed handed out.
 #[derive(Clone, PartialEq, Eq)]

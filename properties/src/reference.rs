@@ -7,7 +7,7 @@
 //! (so that `get_memory` lengths and `advance` limits are predicted exactly). Each rule
 //! below cites the pipe code it mirrors, in `core/src/pipe/`.
 
-use pipecheck_core::{Failure, FlushResult, PipeError};
+use pipecheck_pipe::{Failure, FlushResult, PipeError};
 
 use crate::CheckConfig;
 use crate::observation::Side;

@@ -1,11 +1,16 @@
 //! The list of every invariant. Loom models, shuttle scenarios and property tests all
 //! check this list, so an invariant registered here is checked everywhere at once.
 
-use pipecheck_core::InvariantId;
+use pipecheck::InvariantId;
 
-use crate::invariant::{Constructor, Invariant};
+use pipecheck::Invariant;
+
+use crate::observation::Observation;
 use crate::invariants::ALL;
 use crate::monitor::CheckConfig;
+
+/// Builds the invariant from the run's settings.
+pub(crate) type Constructor = fn(&CheckConfig) -> Box<dyn Invariant<Observation>>;
 
 /// One invariant's registration: its id, how to build it for a run, and whether it
 /// restarts at a pipe reset or is a further share of an id declared before it.
@@ -21,7 +26,7 @@ pub(crate) struct Registered {
     /// are about what a reset keeps (the segment pool, the buffer pools, the seed
     /// primitives) and run on.
     ///
-    /// [`PipeEvent::Reset`]: pipecheck_core::PipeEvent::Reset
+    /// [`PipeEvent::Reset`]: pipecheck_pipe::PipeEvent::Reset
     pub(crate) per_pipe_run: bool,
     /// A further checker of an id declared before it, for one component (the seed
     /// primitives' share of an invariant the pipe has too reports under the same id).
@@ -155,7 +160,7 @@ mod tests {
     /// cannot see this crate): each must be one that is checked.
     #[test]
     fn every_planted_bug_breaks_a_declared_invariant() {
-        for fault in pipecheck_core::fault::ALL {
+        for fault in pipecheck_pipe::fault::ALL {
             assert!(
                 INVARIANT_IDS.contains(&fault.breaks()),
                 "{fault} breaks `{}`, which no line declares",

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use crossbeam_queue::ArrayQueue;
 
 use crate::fault;
-use crate::primitive::sync::Mutex;
+use pipecheck_sync::sync::Mutex;
 use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 /// A source of byte buffers for segments. Rented and returned outside the pipe's lock.
@@ -103,7 +103,7 @@ fn pooled_class(probe: &Probe, buffer: &[u8]) -> Option<usize> {
 // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::{BufferPool, DefaultBufferPool};
+/// use pipecheck_pipe::{BufferPool, DefaultBufferPool};
 /// let pool = DefaultBufferPool::new();
 /// let buffer = pool.rent(3000);
 /// assert_eq!(buffer.len(), 4096);
@@ -131,7 +131,7 @@ impl DefaultBufferPool {
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use std::sync::{Arc, Mutex};
-    /// use pipecheck_core::{BufferPool, DefaultBufferPool, PrimitiveEvent, PrimitiveObserver};
+    /// use pipecheck_pipe::{BufferPool, DefaultBufferPool, PrimitiveEvent, PrimitiveObserver};
     ///
     /// #[derive(Default)]
     /// struct Log(Mutex<Vec<PrimitiveEvent>>);
@@ -194,7 +194,7 @@ impl fmt::Debug for DefaultBufferPool {
 // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::{BufferPool, LockedBufferPool, PipeOptions};
+/// use pipecheck_pipe::{BufferPool, LockedBufferPool, PipeOptions};
 /// let (writer, reader) = PipeOptions::new().buffer_pool(LockedBufferPool::new()).build().unwrap();
 /// # drop((writer, reader));
 /// ```
@@ -221,7 +221,7 @@ impl LockedBufferPool {
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use std::sync::Arc;
-    /// use pipecheck_core::{BufferPool, LockedBufferPool, PrimitiveEvent, PrimitiveObserver};
+    /// use pipecheck_pipe::{BufferPool, LockedBufferPool, PrimitiveEvent, PrimitiveObserver};
     ///
     /// struct Print;
     /// impl PrimitiveObserver for Print {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::Failure;
+/// use pipecheck_pipe::Failure;
 /// let failure = Failure::new("connection reset");
 /// assert_eq!(failure.message(), "connection reset");
 ///

@@ -59,12 +59,12 @@ pub use reader::{ReadCanceller, ReadFuture, Reader};
 pub use reset::reset_pipe;
 pub use writer::{FlushCanceller, FlushFuture, FlushResult, Writer};
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::buffer_pool::BufferPool;
 use crate::pipe::error::Failure;
 use crate::pipe::observe::{Observer, PipeEnd, PipeEvent, WakerId};
 use crate::pipe::options::{LockScope, PipeOptions, PoolDesign};
-use crate::primitive::sync::{Arc, Mutex};
+use pipecheck_sync::sync::{Arc, Mutex};
 use pool::Shell;
 use published::{FLUSH_SLOW, Published, READ_SLOW, READER_PARKED};
 

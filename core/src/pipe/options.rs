@@ -29,7 +29,7 @@ pub enum PoolDesign {
 // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::{LockScope, PipeOptions, PoolDesign};
+/// use pipecheck_pipe::{LockScope, PipeOptions, PoolDesign};
 /// // The whole design before seed 000, for side-by-side benchmarks.
 /// let (writer, reader) = PipeOptions::new()
 ///     .pool_design(PoolDesign::LockedStack)
@@ -60,7 +60,7 @@ pub enum LockScope {
 // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::PipeOptions;
+/// use pipecheck_pipe::PipeOptions;
 /// let (writer, reader) = PipeOptions::new()
 ///     .minimum_segment_size(512)
 ///     .pause_writer_threshold(8192)
@@ -209,7 +209,7 @@ impl PipeOptions {
     // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::PipeOptions;
+    /// use pipecheck_pipe::PipeOptions;
     /// let options = PipeOptions::new().spins_before_park(0);
     /// assert_eq!(options.get_spins_before_park(), 0);
     /// # drop(options.build().unwrap());
@@ -237,7 +237,7 @@ impl PipeOptions {
     // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::PipeOptions;
+    /// use pipecheck_pipe::PipeOptions;
     /// let options = PipeOptions::new().batching_looks(0);
     /// assert_eq!(options.get_batching_looks(), 0);
     /// # drop(options.build().unwrap());
@@ -269,7 +269,7 @@ impl PipeOptions {
     // Under loom the default buffer pool's primitives only work inside a model.
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::PipeOptions;
+    /// use pipecheck_pipe::PipeOptions;
     /// let options = PipeOptions::new().minimum_segment_size(512);
     /// assert_eq!(options.get_minimum_segment_size(), 512);
     /// assert_eq!(options.get_pause_writer_threshold(), PipeOptions::DEFAULT_PAUSE_WRITER_THRESHOLD);

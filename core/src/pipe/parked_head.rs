@@ -42,7 +42,7 @@
 use crate::pipe::observe::SegmentId;
 use crate::pipe::pool::Shell;
 use crate::pipe::segment::Segment;
-use crate::primitive::sync::Arc;
+use pipecheck_sync::sync::Arc;
 
 /// The writer's strong count on its parked head, owned by whichever side clears
 /// `HEAD_PARKED` first. Neither the writer nor the reader dereferences it while parked.

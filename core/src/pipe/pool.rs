@@ -7,12 +7,12 @@
 //! [`PoolDesign::LockedStack`](crate::PoolDesign::LockedStack) is the older LIFO stack
 //! behind a mutex, kept for benchmarks (and as the `LifoPool` planted bug).
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::observe::{Observer, PipeEvent};
 use crate::pipe::options::PoolDesign;
 use crate::pipe::segment::Segment;
 use crate::pipe::spsc;
-use crate::primitive::sync::{Arc, Mutex};
+use pipecheck_sync::sync::{Arc, Mutex};
 
 /// A segment object as stored in the pipe's lists and in the pool.
 pub(crate) type Shell = Arc<Segment>;

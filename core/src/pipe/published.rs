@@ -54,11 +54,11 @@
 //! `AdvanceSkipsFence` planted bug.) The advance costs the word's line one load, not
 //! two read-modify-writes that the writer's next publish would wait for.
 
+use pipecheck_sync::Violation;
 use crossbeam_utils::CachePadded;
 
-use crate::InvariantId;
-use crate::check::violation::ensure_internal;
-use crate::primitive::sync::atomic::{AtomicU64, Ordering, fence};
+use pipecheck_sync::InvariantId;
+use pipecheck_sync::sync::atomic::{AtomicU64, Ordering, fence};
 
 /// Low bits of the word reserved for flags.
 const FLAG_BITS: u32 = 5;
@@ -202,13 +202,13 @@ impl Published {
     ) -> bool {
         loop {
             let moved = actual >> FLAG_BITS != committed;
-            ensure_internal(
+            Violation::raise_unless(
                 !moved,
-                InvariantId::MONOTONIC_OFFSETS,
+                crate::invariant::MONOTONIC_OFFSETS,
                 "only the writer moves the committed end",
             );
             // Only the writer parks, and it parks only a head it holds.
-            ensure_internal(actual & parked == 0, InvariantId::RELEASE_ONCE, "a head was parked twice");
+            Violation::raise_unless(actual & parked == 0, crate::invariant::RELEASE_ONCE, "a head was parked twice");
             *carried = actual & CARRIED;
             if actual & FLAG_MASK & !CARRIED != 0 {
                 return false;
@@ -253,7 +253,7 @@ impl Published {
     pub(crate) fn publish_locked(&self, bytes: u64, park: bool) -> u64 {
         let parked = if park { HEAD_PARKED } else { 0 };
         let before = self.word.fetch_add(bytes << FLAG_BITS | parked, Ordering::AcqRel);
-        ensure_internal(before & parked == 0, InvariantId::RELEASE_ONCE, "a head was parked twice");
+        Violation::raise_unless(before & parked == 0, crate::invariant::RELEASE_ONCE, "a head was parked twice");
         (before >> FLAG_BITS) + bytes
     }
 
@@ -342,7 +342,7 @@ impl Published {
         let mut advances = self.reader.advances.load(Ordering::Acquire);
         while advances % 2 == 1 && !skip_wait {
             // The advance holds no lock and only stores and reports: it ends soon.
-            crate::primitive::thread::yield_now();
+            pipecheck_sync::thread::yield_now();
             advances = self.reader.advances.load(Ordering::Acquire);
         }
         let offsets = (advances != *seen).then(|| {

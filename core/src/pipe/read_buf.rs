@@ -62,8 +62,8 @@ impl<'a> ReadResult<'a> {
 // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::primitive::future::block_on;
-/// let (mut writer, mut reader) = pipecheck_core::PipeOptions::new()
+/// use pipecheck_sync::future::block_on;
+/// let (mut writer, mut reader) = pipecheck_pipe::PipeOptions::new()
 ///     .minimum_segment_size(4)
 ///     .maximum_segment_size(4)
 ///     .build()

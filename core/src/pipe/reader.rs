@@ -11,7 +11,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::error::{Failure, PipeError};
 use crate::pipe::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
 use crate::pipe::parked_head;
@@ -19,7 +19,7 @@ use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::published::READER_PARKED;
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
 use crate::pipe::{Shared, State, hand_over, register_end_waker, spin};
-use crate::primitive::sync::Arc;
+use pipecheck_sync::sync::Arc;
 use fast::FastMiss;
 
 /// The single reader of a pipe.
@@ -29,8 +29,8 @@ use fast::FastMiss;
 // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::primitive::future::block_on;
-/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// use pipecheck_sync::future::block_on;
+/// let (mut writer, mut reader) = pipecheck_pipe::pipe();
 /// writer.write(b"ping").unwrap();
 /// writer.complete(None);
 /// let result = block_on(reader.read()).unwrap();
@@ -162,8 +162,8 @@ impl Reader {
     // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::primitive::future::block_on;
-    /// let (mut writer, mut reader) = pipecheck_core::pipe();
+    /// use pipecheck_sync::future::block_on;
+    /// let (mut writer, mut reader) = pipecheck_pipe::pipe();
     /// writer.write(b"hello").unwrap();
     /// block_on(writer.flush()).unwrap();
     /// assert_eq!(reader.buffered_len().unwrap(), 5);
@@ -631,7 +631,7 @@ fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>
         return None;
     };
     let Some(head) = last_linked else {
-        crate::Violation::new(crate::InvariantId::RELEASE_ONCE, "a head was parked without being linked")
+        pipecheck_sync::Violation::new(crate::invariant::RELEASE_ONCE, "a head was parked without being linked")
             .raise();
     };
     // The writer's count is the reader's now, whatever the end: the writer starts a new
@@ -781,7 +781,7 @@ fn cancel_read(shared: &Shared) {
 
 impl Drop for Reader {
     fn drop(&mut self) {
-        if crate::primitive::skip_locking_cleanup() {
+        if pipecheck_sync::skip_locking_cleanup() {
             return;
         }
         self.complete(None);

@@ -1,11 +1,11 @@
 //! [`reset_pipe`]: makes a pipe whose both ends completed usable again, keeping its
 //! memory (.NET's `Pipe.Reset`, which Kestrel uses to pool pipes).
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::error::PipeError;
 use crate::pipe::observe::PipeEvent;
 use crate::pipe::{Reader, Writer};
-use crate::primitive::sync::Arc;
+use pipecheck_sync::sync::Arc;
 
 /// Makes the pipe of `writer` and `reader` new again once both have completed: offsets
 /// back to 0, nothing buffered, neither end completed, no cancel or failure pending,
@@ -21,12 +21,12 @@ use crate::primitive::sync::Arc;
 // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::primitive::future::block_on;
-/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// use pipecheck_sync::future::block_on;
+/// let (mut writer, mut reader) = pipecheck_pipe::pipe();
 /// writer.write(b"first").unwrap();
 /// writer.complete(None);
 /// reader.complete(None);
-/// pipecheck_core::reset_pipe(&mut writer, &mut reader).unwrap();
+/// pipecheck_pipe::reset_pipe(&mut writer, &mut reader).unwrap();
 /// writer.write(b"second").unwrap();
 /// block_on(writer.flush()).unwrap();
 /// let result = block_on(reader.read()).unwrap();

@@ -13,7 +13,7 @@ use std::ops::Range;
 use std::ptr::NonNull;
 
 use crate::pipe::observe::SegmentId;
-use crate::primitive::cell::RegionTracker;
+use pipecheck_sync::cell::RegionTracker;
 
 /// A segment object. Pooled without memory; given a buffer when the writer takes it.
 pub(crate) struct Segment {

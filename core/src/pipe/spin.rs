@@ -33,7 +33,7 @@
 
 use crate::pipe::Shared;
 use crate::pipe::observe::{PipeEnd, PipeEvent};
-use crate::primitive::thread;
+use pipecheck_sync::thread;
 
 /// Which wait spins, and so how many looks it takes and what it does between two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

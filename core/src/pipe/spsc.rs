@@ -21,9 +21,9 @@ use std::ptr;
 
 use crossbeam_utils::CachePadded;
 
-use crate::primitive::cell::UnsafeCell;
-use crate::primitive::sync::Arc;
-use crate::primitive::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+use pipecheck_sync::cell::UnsafeCell;
+use pipecheck_sync::sync::Arc;
+use pipecheck_sync::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 /// Largest chunk, in slots.
 pub const MAX_CHUNK: usize = 1024;
@@ -155,8 +155,8 @@ impl<T> Consumer<T> {
                 // breaks (an item read before what makes it safe to read was published),
                 // so a checker's verdict names it.
                 if next.is_null() {
-                    crate::Violation::new(
-                        crate::InvariantId::NO_DATA_RACE,
+                    pipecheck_sync::Violation::new(
+                        pipecheck_sync::InvariantId::NO_DATA_RACE,
                         "an item was published past a full chunk without a link",
                     )
                     .raise();

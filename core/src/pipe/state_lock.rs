@@ -4,9 +4,9 @@
 
 use std::ops::{Deref, DerefMut};
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::{Shared, State};
-use crate::primitive::sync::MutexGuard;
+use pipecheck_sync::sync::MutexGuard;
 
 /// The pipe lock held: the state, and (for every holder but the reader) the word's
 /// [`LOCKED`](super::published::LOCKED) flag, cleared on drop.
@@ -110,7 +110,7 @@ impl DerefMut for StateGuard<'_> {
 impl Drop for StateGuard<'_> {
     fn drop(&mut self) {
         if let Some(shared) = self.shared
-            && !crate::primitive::skip_locking_cleanup()
+            && !pipecheck_sync::skip_locking_cleanup()
         {
             // Before the mutex is released (the field drops after this body).
             shared.published.end_locked();

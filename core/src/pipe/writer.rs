@@ -8,7 +8,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::error::{Failure, PipeError};
 use crate::pipe::observe::{PipeEnd, PipeEvent, PipeOperation, SegmentId};
 use crate::pipe::parked_head::ParkedHead;
@@ -16,7 +16,7 @@ use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
 use crate::pipe::{Shared, State, hand_over, register_end_waker, spin};
 
-use crate::primitive::sync::Arc;
+use pipecheck_sync::sync::Arc;
 use commit::{Committed, canceled_flush_result, emit_flush_returned};
 
 /// What a completed flush reports.
@@ -48,8 +48,8 @@ pub struct FlushResult {
 // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::primitive::future::block_on;
-/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// use pipecheck_sync::future::block_on;
+/// let (mut writer, mut reader) = pipecheck_pipe::pipe();
 /// let memory = writer.get_memory(5).unwrap();
 /// memory[..5].copy_from_slice(b"hello");
 /// writer.advance(5).unwrap();
@@ -575,7 +575,7 @@ fn cancel_flush(shared: &Shared) {
 
 impl Drop for Writer {
     fn drop(&mut self) {
-        if crate::primitive::skip_locking_cleanup() {
+        if pipecheck_sync::skip_locking_cleanup() {
             return;
         }
         self.complete(None);

@@ -35,10 +35,10 @@ use std::task::{Context, Poll, Waker};
 
 use crossbeam_utils::CachePadded;
 
-use crate::check::fault;
-use crate::primitive::cell::UnsafeCell;
-use crate::primitive::sync::Mutex;
-use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
+use crate::fault;
+use pipecheck_sync::cell::UnsafeCell;
+use pipecheck_sync::sync::Mutex;
+use pipecheck_sync::sync::atomic::{AtomicUsize, Ordering};
 use crate::seeds::primitive_event::{Handover, PrimitiveEvent, PrimitiveObserver, Probe};
 use crate::{InvariantId, Violation};
 
@@ -49,8 +49,8 @@ use crate::{InvariantId, Violation};
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::AsyncMutex;
-/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_pipe::AsyncMutex;
+/// use pipecheck_sync::future::block_on;
 ///
 /// let mutex = AsyncMutex::new(0u32);
 /// block_on(async {
@@ -101,7 +101,7 @@ impl<T> AsyncMutex<T> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// let mutex = pipecheck_core::AsyncMutex::new(vec![1, 2]);
+    /// let mutex = pipecheck_pipe::AsyncMutex::new(vec![1, 2]);
     /// assert_eq!(mutex.into_inner(), vec![1, 2]);
     /// ```
     pub fn new(value: T) -> AsyncMutex<T> {
@@ -125,7 +125,7 @@ impl<T> AsyncMutex<T> {
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use std::sync::{Arc, Mutex};
-    /// use pipecheck_core::{AsyncMutex, PrimitiveEvent, PrimitiveObserver};
+    /// use pipecheck_pipe::{AsyncMutex, PrimitiveEvent, PrimitiveObserver};
     ///
     /// #[derive(Default)]
     /// struct Log(Mutex<Vec<PrimitiveEvent>>);
@@ -151,7 +151,7 @@ impl<T> AsyncMutex<T> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// assert_eq!(pipecheck_core::AsyncMutex::new(3).into_inner(), 3);
+    /// assert_eq!(pipecheck_pipe::AsyncMutex::new(3).into_inner(), 3);
     /// ```
     pub fn into_inner(self) -> T {
         self.value.into_inner()
@@ -166,8 +166,8 @@ impl<T> AsyncMutex<T> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::AsyncMutex;
-    /// use pipecheck_core::primitive::future::block_on;
+    /// use pipecheck_pipe::AsyncMutex;
+    /// use pipecheck_sync::future::block_on;
     /// let mutex = AsyncMutex::new(String::new());
     /// block_on(async { mutex.lock().await.push_str("held") });
     /// assert_eq!(mutex.into_inner(), "held");
@@ -182,7 +182,7 @@ impl<T> AsyncMutex<T> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// let mutex = pipecheck_core::AsyncMutex::new(());
+    /// let mutex = pipecheck_pipe::AsyncMutex::new(());
     /// let guard = mutex.try_lock().expect("free");
     /// assert!(mutex.try_lock().is_none());
     /// drop(guard);
@@ -267,7 +267,7 @@ impl<T> AsyncMutex<T> {
                 // held would unwind through its release and let other tasks run meanwhile.
                 drop(queue);
                 if second {
-                    Violation::new(InvariantId::MUTUAL_EXCLUSION, "an exit reserved a second permit").raise();
+                    Violation::new(crate::invariant::MUTUAL_EXCLUSION, "an exit reserved a second permit").raise();
                 }
             }
             break;
@@ -294,8 +294,8 @@ impl<T> fmt::Debug for AsyncMutex<T> {
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::AsyncMutex;
-/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_pipe::AsyncMutex;
+/// use pipecheck_sync::future::block_on;
 /// let mutex = AsyncMutex::new(1);
 /// let lock = mutex.lock(); // nothing happens until it is polled
 /// assert_eq!(*block_on(lock), 1);
@@ -368,7 +368,7 @@ impl<'a, T> Future for Lock<'a, T> {
 impl<T> Drop for Lock<'_, T> {
     fn drop(&mut self) {
         let LockState::Queued(ticket) = self.state else { return };
-        if crate::primitive::skip_locking_cleanup() {
+        if pipecheck_sync::skip_locking_cleanup() {
             return;
         }
         let mutex = self.mutex;
@@ -403,8 +403,8 @@ impl<T> fmt::Debug for Lock<'_, T> {
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::AsyncMutex;
-/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_pipe::AsyncMutex;
+/// use pipecheck_sync::future::block_on;
 /// let mutex = AsyncMutex::new(vec![]);
 /// let mut guard = block_on(mutex.lock());
 /// guard.push(1);
@@ -440,7 +440,7 @@ impl<T> DerefMut for AsyncMutexGuard<'_, T> {
 
 impl<T> Drop for AsyncMutexGuard<'_, T> {
     fn drop(&mut self) {
-        if crate::primitive::skip_locking_cleanup() {
+        if pipecheck_sync::skip_locking_cleanup() {
             return;
         }
         self.mutex.exit();

@@ -20,9 +20,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::register_waker;
-use crate::primitive::sync::{Arc, Mutex};
+use pipecheck_sync::sync::{Arc, Mutex};
 use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 /// Names one operation of a [`CompletionSource`]; only the current operation's token
@@ -32,7 +32,7 @@ use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// let source = pipecheck_core::CompletionSource::<u8>::new();
+/// let source = pipecheck_pipe::CompletionSource::<u8>::new();
 /// let first = source.reset();
 /// let second = source.reset();
 /// assert_ne!(first, second);
@@ -56,7 +56,7 @@ impl Token {
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::{CompletionError, CompletionSource};
+/// use pipecheck_pipe::{CompletionError, CompletionSource};
 /// let source = CompletionSource::<u8>::new();
 /// let token = source.reset();
 /// assert_eq!(source.get_result(token), Err(CompletionError::NotCompleted { version: 1 }));
@@ -126,8 +126,8 @@ impl std::error::Error for CompletionError {}
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::CompletionSource;
-/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_pipe::CompletionSource;
+/// use pipecheck_sync::future::block_on;
 ///
 /// let source = CompletionSource::new();
 /// for i in 0..3 {
@@ -169,7 +169,7 @@ impl<T> CompletionSource<T> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// let source = pipecheck_core::CompletionSource::<()>::new();
+    /// let source = pipecheck_pipe::CompletionSource::<()>::new();
     /// assert_eq!(source.reset().version(), 1);
     /// ```
     pub fn new() -> CompletionSource<T> {
@@ -199,7 +199,7 @@ impl<T> CompletionSource<T> {
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use std::sync::{Arc, Mutex};
-    /// use pipecheck_core::{CompletionSource, PrimitiveEvent, PrimitiveObserver};
+    /// use pipecheck_pipe::{CompletionSource, PrimitiveEvent, PrimitiveObserver};
     ///
     /// #[derive(Default)]
     /// struct Log(Mutex<Vec<PrimitiveEvent>>);
@@ -228,7 +228,7 @@ impl<T> CompletionSource<T> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::{CompletionError, CompletionSource};
+    /// use pipecheck_pipe::{CompletionError, CompletionSource};
     /// let source = CompletionSource::new();
     /// let old = source.reset();
     /// let new = source.reset();
@@ -271,7 +271,7 @@ impl<T> CompletionSource<T> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::{CompletionError, CompletionSource};
+    /// use pipecheck_pipe::{CompletionError, CompletionSource};
     /// let source = CompletionSource::new();
     /// let token = source.reset();
     /// source.set_result(token, 'a').unwrap();
@@ -333,7 +333,7 @@ impl<T> CompletionSource<T> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::{CompletionError, CompletionSource};
+    /// use pipecheck_pipe::{CompletionError, CompletionSource};
     /// let source = CompletionSource::new();
     /// let token = source.reset();
     /// source.set_result(token, 5).unwrap();
@@ -365,8 +365,8 @@ impl<T> CompletionSource<T> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::CompletionSource;
-    /// use pipecheck_core::primitive::future::block_on;
+    /// use pipecheck_pipe::CompletionSource;
+    /// use pipecheck_sync::future::block_on;
     /// let source = CompletionSource::new();
     /// let token = source.reset();
     /// source.set_result(token, "done").unwrap();
@@ -433,8 +433,8 @@ impl<T> fmt::Debug for CompletionSource<T> {
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::{CompletionError, CompletionSource};
-/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_pipe::{CompletionError, CompletionSource};
+/// use pipecheck_sync::future::block_on;
 /// let source = CompletionSource::<u8>::new();
 /// let token = source.reset();
 /// source.set_result(token, 1).unwrap();
@@ -495,7 +495,7 @@ impl<T> Future for Wait<'_, T> {
 
 impl<T> Drop for Wait<'_, T> {
     fn drop(&mut self) {
-        if !self.claimed || crate::primitive::skip_locking_cleanup() {
+        if !self.claimed || pipecheck_sync::skip_locking_cleanup() {
             return;
         }
         // Cancelled while waiting: give up the waiter's place.

@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::error::PipeError;
 use crate::pipe::options::PipeOptions;
 use crate::pipe::{Reader, Writer};
@@ -33,7 +33,7 @@ const HEADER: usize = 5;
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::Message;
+/// use pipecheck_pipe::Message;
 /// assert_ne!(Message::Data(vec![1]), Message::Closed);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +50,7 @@ pub enum Message {
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::ChannelError;
+/// use pipecheck_pipe::ChannelError;
 /// assert_eq!(ChannelError::Truncated.to_string(), "the stream ended without a close frame");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,8 +104,8 @@ impl From<PipeError> for ChannelError {
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::primitive::future::block_on;
-/// use pipecheck_core::{Message, PipeOptions, message_channel};
+/// use pipecheck_sync::future::block_on;
+/// use pipecheck_pipe::{Message, PipeOptions, message_channel};
 /// let (mut tx, rx) = message_channel(PipeOptions::new()).unwrap();
 /// block_on(async {
 ///     tx.send(b"hi").await.unwrap();
@@ -135,8 +135,8 @@ pub fn message_channel(
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use std::sync::{Arc, Mutex};
-/// use pipecheck_core::primitive::future::block_on;
-/// use pipecheck_core::{PipeOptions, PrimitiveEvent, PrimitiveObserver, message_channel_observed};
+/// use pipecheck_sync::future::block_on;
+/// use pipecheck_pipe::{PipeOptions, PrimitiveEvent, PrimitiveObserver, message_channel_observed};
 ///
 /// #[derive(Default)]
 /// struct Log(Mutex<Vec<PrimitiveEvent>>);
@@ -181,8 +181,8 @@ fn build(
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::primitive::future::block_on;
-/// let (mut tx, _rx) = pipecheck_core::message_channel(Default::default()).unwrap();
+/// use pipecheck_sync::future::block_on;
+/// let (mut tx, _rx) = pipecheck_pipe::message_channel(Default::default()).unwrap();
 /// block_on(tx.send(b"payload")).unwrap();
 /// ```
 pub struct MessageSender {
@@ -204,9 +204,9 @@ impl MessageSender {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::ChannelError;
-    /// use pipecheck_core::primitive::future::block_on;
-    /// let (mut tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
+    /// use pipecheck_pipe::ChannelError;
+    /// use pipecheck_sync::future::block_on;
+    /// let (mut tx, rx) = pipecheck_pipe::message_channel(Default::default()).unwrap();
     /// drop(rx);
     /// assert_eq!(block_on(tx.send(b"nobody listens")), Err(ChannelError::ReceiverGone));
     /// ```
@@ -232,8 +232,8 @@ impl MessageSender {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::primitive::future::block_on;
-    /// let (tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
+    /// use pipecheck_sync::future::block_on;
+    /// let (tx, rx) = pipecheck_pipe::message_channel(Default::default()).unwrap();
     /// block_on(tx.close()).unwrap();
     /// assert_eq!(block_on(rx.close()), Ok(vec![]));
     /// ```
@@ -267,8 +267,8 @@ impl fmt::Debug for MessageSender {
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// use std::sync::Arc;
-/// use pipecheck_core::primitive::future::block_on;
-/// use pipecheck_core::{Message, message_channel};
+/// use pipecheck_sync::future::block_on;
+/// use pipecheck_pipe::{Message, message_channel};
 /// let (mut tx, rx) = message_channel(Default::default()).unwrap();
 /// let rx = Arc::new(rx);
 /// let receiver = {
@@ -312,8 +312,8 @@ impl MessageReceiver {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::primitive::future::block_on;
-    /// use pipecheck_core::{ChannelError, message_channel};
+    /// use pipecheck_sync::future::block_on;
+    /// use pipecheck_pipe::{ChannelError, message_channel};
     /// let (tx, rx) = message_channel(Default::default()).unwrap();
     /// drop(tx); // completes the pipe without a close frame
     /// assert_eq!(block_on(rx.receive()), Err(ChannelError::Truncated));
@@ -371,8 +371,8 @@ impl MessageReceiver {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::primitive::future::block_on;
-    /// let (mut tx, rx) = pipecheck_core::message_channel(Default::default()).unwrap();
+    /// use pipecheck_sync::future::block_on;
+    /// let (mut tx, rx) = pipecheck_pipe::message_channel(Default::default()).unwrap();
     /// block_on(async {
     ///     tx.send(b"a").await.unwrap();
     ///     tx.send(b"b").await.unwrap();

@@ -18,9 +18,9 @@ use std::fmt;
 
 use crossbeam_utils::CachePadded;
 
-use crate::check::fault;
-use crate::primitive::sync::Mutex;
-use crate::primitive::sync::atomic::{AtomicUsize, Ordering};
+use crate::fault;
+use pipecheck_sync::sync::Mutex;
+use pipecheck_sync::sync::atomic::{AtomicUsize, Ordering};
 use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 /// Fixed-size byte buffers in `N` partitions, each behind its own lock.
@@ -29,7 +29,7 @@ use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::PartitionedPool;
+/// use pipecheck_pipe::PartitionedPool;
 /// let pool = PartitionedPool::new(2, 4096);
 /// let home = pool.handle(0);
 /// let buffer = home.rent();
@@ -104,7 +104,7 @@ fn report_pop(probe: &Probe, index: usize, rented: bool, pooled: usize) {
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::PartitionedPool;
+/// use pipecheck_pipe::PartitionedPool;
 /// let pool = PartitionedPool::new(4, 64);
 /// let handle = pool.handle(6); // wraps around: partition 2
 /// assert_eq!(handle.home(), 2);
@@ -121,7 +121,7 @@ pub struct PartitionHandle<'a> {
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::PartitionedPool;
+/// use pipecheck_pipe::PartitionedPool;
 /// let pool = PartitionedPool::new(1, 8);
 /// let buffer = pool.handle(0).rent();
 /// assert_eq!(pool.stats().allocated, 1);
@@ -147,7 +147,7 @@ impl PoolStats {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::PoolStats;
+    /// use pipecheck_pipe::PoolStats;
     /// let stats = PoolStats { allocated: 3, pooled: 2, discarded: 0 };
     /// assert_eq!(stats.outstanding(), Some(1));
     /// ```
@@ -166,7 +166,7 @@ impl PartitionedPool {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// let pool = pipecheck_core::PartitionedPool::new(8, 4096);
+    /// let pool = pipecheck_pipe::PartitionedPool::new(8, 4096);
     /// assert_eq!(pool.partitions(), 8);
     /// ```
     pub fn new(partitions: usize, buffer_len: usize) -> PartitionedPool {
@@ -192,7 +192,7 @@ impl PartitionedPool {
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use std::sync::{Arc, Mutex};
-    /// use pipecheck_core::{PartitionedPool, PrimitiveEvent, PrimitiveObserver};
+    /// use pipecheck_pipe::{PartitionedPool, PrimitiveEvent, PrimitiveObserver};
     ///
     /// #[derive(Default)]
     /// struct Log(Mutex<Vec<PrimitiveEvent>>);
@@ -219,7 +219,7 @@ impl PartitionedPool {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::PartitionedPool;
+    /// use pipecheck_pipe::PartitionedPool;
     /// let pool = PartitionedPool::new(1, 8).keep_per_partition(0);
     /// let home = pool.handle(0);
     /// home.give_back(home.rent());
@@ -236,7 +236,7 @@ impl PartitionedPool {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// assert_eq!(pipecheck_core::PartitionedPool::new(0, 8).partitions(), 1);
+    /// assert_eq!(pipecheck_pipe::PartitionedPool::new(0, 8).partitions(), 1);
     /// ```
     pub fn partitions(&self) -> usize {
         self.partitions.len()
@@ -249,7 +249,7 @@ impl PartitionedPool {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// let pool = pipecheck_core::PartitionedPool::new(2, 8);
+    /// let pool = pipecheck_pipe::PartitionedPool::new(2, 8);
     /// assert_eq!(pool.handle(1).home(), 1);
     /// ```
     pub fn handle(&self, partition: usize) -> PartitionHandle<'_> {
@@ -262,7 +262,7 @@ impl PartitionedPool {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// let pool = pipecheck_core::PartitionedPool::new(2, 8);
+    /// let pool = pipecheck_pipe::PartitionedPool::new(2, 8);
     /// assert_eq!(pool.stats().outstanding(), Some(0));
     /// ```
     pub fn stats(&self) -> PoolStats {
@@ -281,7 +281,7 @@ impl PartitionHandle<'_> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// assert_eq!(pipecheck_core::PartitionedPool::new(3, 8).handle(0).home(), 0);
+    /// assert_eq!(pipecheck_pipe::PartitionedPool::new(3, 8).handle(0).home(), 0);
     /// ```
     pub fn home(&self) -> usize {
         self.home
@@ -294,7 +294,7 @@ impl PartitionHandle<'_> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// let pool = pipecheck_core::PartitionedPool::new(2, 16);
+    /// let pool = pipecheck_pipe::PartitionedPool::new(2, 16);
     /// pool.handle(1).give_back(vec![7; 16].into_boxed_slice());
     /// let stolen = pool.handle(0).rent(); // home 0 is empty: steals from 1
     /// assert_eq!(stolen[0], 7);
@@ -331,7 +331,7 @@ impl PartitionHandle<'_> {
     ///
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// let pool = pipecheck_core::PartitionedPool::new(2, 16);
+    /// let pool = pipecheck_pipe::PartitionedPool::new(2, 16);
     /// let home = pool.handle(1);
     /// let buffer = home.rent();
     /// home.give_back(buffer);

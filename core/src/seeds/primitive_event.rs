@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// # Examples
 ///
 /// ```
-/// use pipecheck_core::PrimitiveId;
+/// use pipecheck_pipe::PrimitiveId;
 /// assert_eq!(PrimitiveId(3).to_string(), "#3");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -118,7 +118,7 @@ pub(crate) fn block_on_within<F: Future>(deadline: Duration, future: F) -> F::Ou
     }
 }
 
-/// `pipecheck_core::pipe::reader::ReadFuture<'_>` → `ReadFuture`.
+/// `pipecheck_pipe::pipe::reader::ReadFuture<'_>` → `ReadFuture`.
 pub(crate) fn short_type_name<T>() -> &'static str {
     let full = std::any::type_name::<T>();
     // A pinned future is named by what is pinned: `Pin<&mut FlushFuture>` → `FlushFuture`.

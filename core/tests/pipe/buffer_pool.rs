@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::thread;
 
-use pipecheck_core::{BufferPool, DefaultBufferPool, LockedBufferPool};
+use crate::{BufferPool, DefaultBufferPool, LockedBufferPool};
 
 /// Runs `check` on a fresh pool of each kind.
 fn each_pool(check: impl Fn(&dyn BufferPool)) {

@@ -5,7 +5,7 @@
 use crate::common::block_on;
 
 use crate::common::{Recorder, fixed, poll_once, recorded};
-use pipecheck_core::{PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
+use crate::{PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
 
 fn pipe(options: PipeOptions) -> (Writer, Reader, std::sync::Arc<Recorder>) {
     let (writer, reader, recorder, _pool) = recorded(options);
@@ -141,7 +141,7 @@ fn consuming_everything_while_the_writer_writes_into_its_head_takes_no_lock() {
 #[cfg(feature = "faults")]
 #[test]
 fn an_advance_that_sees_the_head_busy_does_no_read_modify_write() {
-    use pipecheck_core::primitive::record::{Detail, OpKind, Recording};
+    use pipecheck_sync::record::{Detail, OpKind, Recording};
     let (mut writer, mut reader, recorder) = pipe(fixed(16));
     send(&mut writer, b"abc");
     writer.get_memory(1).unwrap(); // the writer takes its parked head back

@@ -5,9 +5,8 @@
 
 use std::io;
 
-use pipecheck_core::{
-    Failure, InvariantId, PipeOperation, PipeOptions, PlantedFault, PrimitiveId, Violation,
-};
+use crate::{Failure, PipeOperation, PipeOptions, PrimitiveId};
+use pipecheck_sync::{InvariantId, PlantedFault, Violation};
 
 #[test]
 fn an_invariant_is_named_and_displayed_by_its_name() {

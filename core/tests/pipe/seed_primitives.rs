@@ -7,10 +7,7 @@ use crate::common::watchdog::{Watch, phase};
 use std::pin::pin;
 use std::task::{Context, Waker};
 
-use pipecheck_core::{
-    AsyncMutex, ChannelError, CompletionError, CompletionSource, Message, PartitionedPool, PipeOptions,
-    message_channel,
-};
+use crate::{AsyncMutex, ChannelError, CompletionError, CompletionSource, Message, PartitionedPool, PipeOptions, message_channel};
 
 #[test]
 fn stale_token_is_refused_everywhere() {
@@ -272,8 +269,8 @@ fn completion_errors_say_what_went_wrong() {
 #[derive(Default)]
 struct CountingObserver(std::sync::atomic::AtomicUsize);
 
-impl pipecheck_core::PrimitiveObserver for CountingObserver {
-    fn on_primitive_event(&self, _: pipecheck_core::PrimitiveEvent) {
+impl crate::PrimitiveObserver for CountingObserver {
+    fn on_primitive_event(&self, _: crate::PrimitiveEvent) {
         self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 }
@@ -337,10 +334,10 @@ fn an_abandoned_waiter_leaves_no_spare_permit_behind() {
 
 /// Keeps every event a primitive reports, in order.
 #[derive(Default)]
-struct EventLog(std::sync::Mutex<Vec<pipecheck_core::PrimitiveEvent>>);
+struct EventLog(std::sync::Mutex<Vec<crate::PrimitiveEvent>>);
 
-impl pipecheck_core::PrimitiveObserver for EventLog {
-    fn on_primitive_event(&self, event: pipecheck_core::PrimitiveEvent) {
+impl crate::PrimitiveObserver for EventLog {
+    fn on_primitive_event(&self, event: crate::PrimitiveEvent) {
         self.0.lock().unwrap().push(event);
     }
 }
@@ -349,9 +346,9 @@ impl pipecheck_core::PrimitiveObserver for EventLog {
 /// numbers count from 0 on both sides, and every message read is delivered once.
 #[test]
 fn an_observed_channel_numbers_each_message_sent_read_and_delivered() {
-    use pipecheck_core::PrimitiveEvent as E;
+    use crate::PrimitiveEvent as E;
     let log = std::sync::Arc::new(EventLog::default());
-    let (mut tx, rx) = pipecheck_core::message_channel_observed(PipeOptions::new(), log.clone()).unwrap();
+    let (mut tx, rx) = crate::message_channel_observed(PipeOptions::new(), log.clone()).unwrap();
     // The last one longer than a frame header, so its length is not mistaken for less.
     let messages = [b"one".to_vec(), b"two".to_vec(), b"a message longer than its header".to_vec()];
     block_on(async {
@@ -394,7 +391,7 @@ fn an_observed_channel_numbers_each_message_sent_read_and_delivered() {
 
 #[test]
 fn channel_errors_say_what_went_wrong() {
-    let pipe = pipecheck_core::PipeError::SizeHintTooLarge { size_hint: 9, max: 4 };
+    let pipe = crate::PipeError::SizeHintTooLarge { size_hint: 9, max: 4 };
     assert_eq!(ChannelError::from(pipe.clone()), ChannelError::Pipe(pipe.clone()));
     let cases = [
         (ChannelError::Pipe(pipe.clone()), pipe.to_string()),
@@ -424,10 +421,10 @@ fn a_full_partition_discards_what_comes_back() {
     let home = pool.handle(0);
     let (a, b) = (home.rent(), home.rent());
     home.give_back(a);
-    assert_eq!(pool.stats(), pipecheck_core::PoolStats { allocated: 2, pooled: 1, discarded: 0 });
+    assert_eq!(pool.stats(), crate::PoolStats { allocated: 2, pooled: 1, discarded: 0 });
     assert_eq!(pool.stats().outstanding(), Some(1), "b is still out");
     home.give_back(b);
-    assert_eq!(pool.stats(), pipecheck_core::PoolStats { allocated: 2, pooled: 1, discarded: 1 });
+    assert_eq!(pool.stats(), crate::PoolStats { allocated: 2, pooled: 1, discarded: 1 });
     assert_eq!(pool.stats().outstanding(), Some(0));
 }
 
@@ -435,7 +432,7 @@ fn a_full_partition_discards_what_comes_back() {
 /// partition it left or joined and the count left there.
 #[test]
 fn an_observed_pool_reports_rents_returns_and_discards_with_their_partition() {
-    use pipecheck_core::PrimitiveEvent as E;
+    use crate::PrimitiveEvent as E;
     let log = std::sync::Arc::new(EventLog::default());
     let pool = PartitionedPool::new(2, 8).keep_per_partition(1).observed(log.clone());
     let (home, other) = (pool.handle(1), pool.handle(0));
@@ -471,7 +468,7 @@ fn an_observed_pool_reports_rents_returns_and_discards_with_their_partition() {
 /// each contended exit carries a number of its own, and its hand-over the same one.
 #[test]
 fn an_observed_mutex_numbers_each_contended_exit() {
-    use pipecheck_core::PrimitiveEvent as E;
+    use crate::PrimitiveEvent as E;
     let log = std::sync::Arc::new(EventLog::default());
     let mutex = AsyncMutex::new(()).observed(log.clone());
     let waker = std::task::Waker::noop();

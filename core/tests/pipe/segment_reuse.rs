@@ -7,7 +7,7 @@
 use crate::common::block_on;
 
 use crate::common::{CountingPool, check_lifecycle, created, discarded, fixed, recorded, returned, taken};
-use pipecheck_core::{PipeEvent, PipeOptions, Reader};
+use crate::{PipeEvent, PipeOptions, Reader};
 
 const SEGMENT: usize = 64;
 

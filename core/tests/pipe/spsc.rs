@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use crate::common::watchdog::{DEADLINE, Watch, phase, phase_at};
-use pipecheck_core::spsc;
+use crate::spsc;
 
 const ITEMS: u64 = 100_000;
 

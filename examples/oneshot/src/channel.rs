@@ -9,7 +9,7 @@
 //! completed in between found no waker to wake, and the second check is the only
 //! thing that sees its completion.
 //!
-//! Everything comes from pipecheck's sync facade (`pipecheck_core::primitive`), so the
+//! Everything comes from pipecheck's sync facade (`pipecheck`), so the
 //! same code runs on std, under loom and under shuttle.
 
 use std::future::Future;
@@ -17,8 +17,8 @@ use std::pin::Pin;
 use std::sync::Arc as StdArc;
 use std::task::{Context, Poll, Waker};
 
-use pipecheck_core::primitive::sync::atomic::{AtomicBool, Ordering};
-use pipecheck_core::primitive::sync::{Arc, Mutex};
+use pipecheck::sync::atomic::{AtomicBool, Ordering};
+use pipecheck::sync::{Arc, Mutex};
 
 use crate::events::{OneshotEvent, OneshotObserver};
 use crate::faults::{CompleteBeforeValue, SendIgnoresClosedReceiver, SkipRecheck};
@@ -83,7 +83,7 @@ pub struct Receiver<T> {
 /// # #[cfg(not(any(feature = "loom", feature = "shuttle")))] {
 /// let (tx, rx) = oneshot::channel();
 /// tx.send(7).unwrap();
-/// assert_eq!(pipecheck_core::primitive::future::block_on(rx), Ok(7));
+/// assert_eq!(pipecheck::future::block_on(rx), Ok(7));
 /// # }
 /// ```
 pub fn channel<T>() -> (Sender<T>, Receiver<T>) {

@@ -1,14 +1,14 @@
-//! The channel's planted bugs, declared with [`planted_faults!`](pipecheck_core::planted_faults):
+//! The channel's planted bugs, declared with [`planted_faults!`](pipecheck::planted_faults):
 //! each names the invariant whose checker must catch it and the scenarios that do, and
-//! the channel asks [`PlantedFault::is_active`](pipecheck_core::PlantedFault::is_active)
+//! the channel asks [`PlantedFault::is_active`](pipecheck::PlantedFault::is_active)
 //! where the bug is planted.
 
-use pipecheck_core::InvariantId;
-use pipecheck_models::{LARGE_SCENARIO, SMALL_SCENARIO};
+use pipecheck::InvariantId;
+use pipecheck::{LARGE_SCENARIO, SMALL_SCENARIO};
 
 use crate::invariants::{DELIVERY, WAKE};
 
-pipecheck_core::planted_faults! {
+pipecheck::planted_faults! {
     /// The receiver registers its waker and returns `Pending` without checking `complete`
     /// again: a sender that completed in between found no waker, and nobody will ever
     /// wake the receiver (a lost wake-up). Breaks **oneshot-wake**.

@@ -1,8 +1,8 @@
 //! The channel's invariants, checked online over [`OneshotEvent`]s by pipecheck's
-//! [`EventMonitor`](pipecheck_properties::EventMonitor).
+//! [`EventMonitor`](pipecheck::EventMonitor).
 
-use pipecheck_core::InvariantId;
-use pipecheck_properties::{FnInvariant, Invariant};
+use pipecheck::InvariantId;
+use pipecheck::{FnInvariant, Invariant};
 
 use crate::events::OneshotEvent;
 

@@ -1,7 +1,7 @@
 //! # oneshot — pipecheck's worked example
 //!
 //! A one-shot channel with a waker ([`channel`]), written on pipecheck's sync facade
-//! and verified as a pipecheck [`Target`](pipecheck_models::Target) from
+//! and verified as a pipecheck [`Target`](pipecheck::Target) from
 //! outside pipecheck's own crates: its own events ([`OneshotEvent`]), two invariants
 //! over them ([`invariants`]), three planted faults ([`faults`]: a lost wake-up, an
 //! ordering bug and a lost value), scenarios that loom and shuttle run

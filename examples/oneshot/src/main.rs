@@ -7,4 +7,4 @@
 //! cargo run -p oneshot --features shuttle -- replay traces/<file>.trace
 //! ```
 
-pipecheck_runner::campaign_main!(|| vec![oneshot::target()]);
+pipecheck::campaign_main!(|| vec![oneshot::target()]);

@@ -15,7 +15,7 @@
 //! (pipecheck's dual-data-structure rule): it is enabled only once the sender is used,
 //! so a waiting `recv` takes effect at the send (or the drop) that completes the channel.
 
-use pipecheck_properties::linearizability::SequentialModel;
+use pipecheck::linearizability::SequentialModel;
 
 /// A channel operation (on a `u64` channel).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,7 +64,7 @@ pub struct OneshotState {
 ///
 /// ```
 /// use oneshot::model::{OneshotModel, OneshotOp, OneshotOutput};
-/// use pipecheck_properties::linearizability::SequentialModel;
+/// use pipecheck::linearizability::SequentialModel;
 ///
 /// let fresh = OneshotModel.init();
 /// assert_eq!(OneshotModel.step(&fresh, &OneshotOp::Recv, &OneshotOutput::Canceled), None); // waits

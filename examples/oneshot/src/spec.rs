@@ -16,9 +16,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::primitive::sync::Mutex;
-use pipecheck_properties::linearizability::{OpsSpec, shared};
+use pipecheck::future::block_on;
+use pipecheck::sync::Mutex;
+use pipecheck::linearizability::{OpsSpec, shared};
 use proptest::prelude::{Just, prop_oneof};
 use proptest::strategy::{BoxedStrategy, Strategy};
 

@@ -1,7 +1,7 @@
 //! # spsc-ring — weak-memory examples verified by pipecheck
 //!
 //! Two lock-free structures on pipecheck's sync facade, each verified as a pipecheck
-//! [`Target`](pipecheck_models::Target) with planted bugs, at least one of which
+//! [`Target`](pipecheck::Target) with planted bugs, at least one of which
 //! only a weak-memory checker (loom) can see:
 //!
 //! * [`ring`]: a bounded single-producer single-consumer ring ([`ring_check`] verifies it);

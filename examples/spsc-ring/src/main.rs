@@ -1,2 +1,2 @@
 //! The ring's and the stack's campaign (`cargo run -p spsc-ring`) and traces commands (`-- explore|replay`).
-pipecheck_runner::campaign_main!(|| vec![spsc_ring::ring_check::target(), spsc_ring::stack_check::target()]);
+pipecheck::campaign_main!(|| vec![spsc_ring::ring_check::target(), spsc_ring::stack_check::target()]);

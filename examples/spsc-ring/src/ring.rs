@@ -17,14 +17,14 @@
 //! it closed. No lock anywhere: the handles' `&mut self` make one producer and one
 //! consumer the only callers.
 //!
-//! Everything comes from pipecheck's sync facade (`pipecheck_core::primitive`), so the
+//! Everything comes from pipecheck's sync facade (`pipecheck`), so the
 //! same code runs on std, under loom and under shuttle.
 
 use std::mem::MaybeUninit;
 
-use pipecheck_core::primitive::cell::UnsafeCell;
-use pipecheck_core::primitive::sync::Arc;
-use pipecheck_core::primitive::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use pipecheck::cell::UnsafeCell;
+use pipecheck::sync::Arc;
+use pipecheck::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::ring_check::{CloseRelaxed, ClosedWithoutRecheck, HeadBeforeRead};
 

@@ -1,11 +1,11 @@
 //! The ring verified: `ring-fifo`, three planted bugs, a sequential model with producer and consumer roles.
-use pipecheck_models::prelude::*;
+use pipecheck::prelude::*;
 
 use crate::{Consumer, PopError, Producer, PushError, ring};
 
 /// `ring-fifo`: pops return pushed values in order; Closed only once all were popped.
 pub const FIFO: InvariantId = InvariantId::new("ring-fifo");
-pipecheck_core::planted_faults! {
+pipecheck::planted_faults! {
     /// Weak memory: `close` stores `closed` Relaxed, so a consumer seeing it may miss the last push
     /// (a lost value: `linearizable` breaks too).
     CloseRelaxed breaks FIFO, also_breaks(InvariantId::LINEARIZABLE), weak_memory, caught_in(LOST);
@@ -18,7 +18,7 @@ pipecheck_core::planted_faults! {
 /// Where a lost value shows: as `ring-fifo`, and as a history no order explains.
 const LOST: &[&str] = &["push-close-races-pops", SMALL_SCENARIO];
 
-pipecheck_properties::operations! {
+pipecheck::operations! {
     /// A ring operation: `push(value)` and `close()` on the producer, `pop()` on the consumer.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum Op -> Out {

@@ -13,13 +13,13 @@
 //! node acquires before it writes the value again. Links are atomics read `Relaxed`: a
 //! pop may read the link of a node that is being reused, and then its swap fails.
 //!
-//! Everything comes from pipecheck's sync facade (`pipecheck_core::primitive`), so the
+//! Everything comes from pipecheck's sync facade (`pipecheck`), so the
 //! same code runs on std, under loom and under shuttle.
 
 use std::mem::MaybeUninit;
 
-use pipecheck_core::primitive::cell::UnsafeCell;
-use pipecheck_core::primitive::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use pipecheck::cell::UnsafeCell;
+use pipecheck::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::stack_check::{PushRelaxed, RetryWithoutRelink, StalePop};
 

@@ -2,8 +2,8 @@
 //! sequential model whose generated scenarios run pushes and pops on any thread.
 use std::sync::Arc;
 
-use pipecheck_core::primitive::thread;
-use pipecheck_models::prelude::*;
+use pipecheck::thread;
+use pipecheck::prelude::*;
 
 use crate::ring_check::{Op, Out};
 use crate::stack::Stack;
@@ -11,7 +11,7 @@ use crate::{PopError, PushError};
 
 /// `stack-conserved`: once the stack is drained, each pushed value was popped exactly once.
 pub const CONSERVED: InvariantId = InvariantId::new("stack-conserved");
-pipecheck_core::planted_faults! {
+pipecheck::planted_faults! {
     /// Weak memory: a push swaps its node in with Relaxed, so a pop may read the value unwritten.
     PushRelaxed breaks InvariantId::NO_DATA_RACE, weak_memory, caught_in(&["pushes-race-pop"]);
     /// A push whose swap failed retries without linking its node to the new top: that top is lost.

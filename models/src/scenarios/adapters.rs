@@ -1,4 +1,4 @@
-//! The async I/O adapters (`pipecheck_core::adapters`): the pipe driven through tokio's
+//! The async I/O adapters (`pipecheck_pipe::adapters`): the pipe driven through tokio's
 //! and futures-io's `AsyncRead` / `AsyncWrite`, as a caller's `write_all` and read loop
 //! drive them, under every engine. Each accepted write is recorded; the bytes read are
 //! compared with them once the reader is done (**byte-exact**: a read through the
@@ -23,10 +23,12 @@ use std::future::poll_fn;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, Reader, Writer};
-use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe, ensure};
+use pipecheck::future::block_on;
+use pipecheck::thread;
+use pipecheck::InvariantId;
+use pipecheck_pipe::{Reader, Writer};
+use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
+use pipecheck::ensure;
 
 use super::data::one_segment_of_four;
 use super::drive::{expect_bytes, join};
@@ -63,7 +65,7 @@ fn pause_at_two() -> CheckConfig {
 /// (**byte-exact**), named as such rather than an `unwrap` panic.
 fn lost<T>(error: std::io::Error) -> T {
     let detail = format!("an adapter call failed before every byte was through: {error}");
-    pipecheck_core::Violation::new(InvariantId::BYTE_EXACT, detail).raise()
+    pipecheck::Violation::new(pipecheck_pipe::invariant::BYTE_EXACT, detail).raise()
 }
 
 /// `write_all` over tokio's `poll_write`: every poll must accept bytes or wait.
@@ -72,7 +74,7 @@ fn tokio_write_all(writer: &mut Writer, monitor: &Monitor, mut bytes: &[u8], wri
     while !bytes.is_empty() {
         let accepted =
             block_on(poll_fn(|cx| Pin::new(&mut *writer).poll_write(cx, bytes))).unwrap_or_else(lost);
-        ensure(accepted > 0, InvariantId::BACKPRESSURE, || {
+        ensure(accepted > 0, pipecheck_pipe::invariant::BACKPRESSURE, || {
             format!("poll_write accepted 0 of {} bytes: a paused writer must wait, not refuse", bytes.len())
         });
         monitor

@@ -10,9 +10,10 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
+use pipecheck::ensure;
 
 use super::drive::{expect_bytes, join, read_to_end};
 use crate::{Scale, Scenario};
@@ -109,7 +110,7 @@ fn cancel_races_read(monitor: &Arc<Monitor>) {
     expect_bytes(&bytes, b"");
     // The cancel comes before the completion, and the reader reads until it sees the
     // completion: some read after the cancel reports it, exactly one.
-    ensure(cancels == 1, InvariantId::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
+    ensure(cancels == 1, pipecheck_pipe::invariant::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
 }
 
 /// As `cancel-races-read`, with the cancel on a thread of its own (seed 004's
@@ -130,7 +131,7 @@ fn cancel_from_third_thread_races_read(monitor: &Arc<Monitor>) {
     expect_bytes(&bytes, b"a");
     // The cancel may come after the last read (then no read reports it), never twice;
     // the monitor's cancel-observed checks that a read after it reports it.
-    ensure(cancels <= 1, InvariantId::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
+    ensure(cancels <= 1, pipecheck_pipe::invariant::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
 }
 
 /// The reader consumes only whole two-byte frames but examines everything, so after
@@ -170,7 +171,7 @@ fn reader_complete_races_paused_flush(monitor: &Arc<Monitor>) {
     let (mut writer, mut reader) = checked_pipe(monitor);
     let writer = thread::spawn(move || {
         let flushed = writer.send(b"ab").unwrap();
-        ensure(!flushed.is_canceled, InvariantId::CANCEL_OBSERVED, || {
+        ensure(!flushed.is_canceled, pipecheck_pipe::invariant::CANCEL_OBSERVED, || {
             format!("a flush returned {flushed:?}: canceled, but nobody canceled it")
         });
         writer.complete(None);

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::primitive::thread;
+use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, checked_pipe_with};
 
 use super::drive::{expect_bytes, join, read_to_end};

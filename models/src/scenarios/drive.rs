@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::{InvariantId, PipeError};
-use pipecheck_properties::{CheckedReader, Monitor, Observation, ensure};
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeError;
+use pipecheck_properties::{CheckedReader, Monitor, Observation};
+use pipecheck::ensure;
 
 /// Reads until the writer has completed and every byte is consumed, consuming
 /// `consume(len)` bytes of each read (and examining all of them); records
@@ -36,14 +38,14 @@ pub(crate) fn read_to_end(
 /// violation raised on another thread ends the run first and no two threads unwind at
 /// once.
 pub(crate) fn expect_bytes(got: &[u8], expected: &[u8]) {
-    ensure(got == expected, InvariantId::BYTE_EXACT, || {
+    ensure(got == expected, pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the reader drained {got:?}, expected {expected:?}")
     });
 }
 
 /// Joins `task`, re-raising its panic as it was: a checker's typed payload reaches the
 /// engine unchanged, on plain threads as under loom and shuttle.
-pub(crate) fn join<T>(task: pipecheck_core::primitive::thread::JoinHandle<T>) -> T {
+pub(crate) fn join<T>(task: pipecheck::thread::JoinHandle<T>) -> T {
     task.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
@@ -53,6 +55,6 @@ pub(crate) fn join<T>(task: pipecheck_core::primitive::thread::JoinHandle<T>) ->
 pub(crate) fn held(bytes: &[u8], len: usize) -> &[u8] {
     bytes.get(..len).unwrap_or_else(|| {
         let detail = format!("a read's buffer reported {len} bytes but held {}", bytes.len());
-        pipecheck_core::Violation::new(InvariantId::BYTE_EXACT, detail).raise()
+        pipecheck::Violation::new(pipecheck_pipe::invariant::BYTE_EXACT, detail).raise()
     })
 }

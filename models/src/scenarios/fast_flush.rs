@@ -25,9 +25,10 @@
 use std::cell::Cell;
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck::ensure;
 
 use super::data::one_segment_of_four;
 use super::drive::{join, read_to_end};
@@ -100,7 +101,7 @@ fn read_parks_while_flush_publishes(monitor: &Arc<Monitor>) {
         }
         // Completing would wake a parked read: wait for the reply first.
         let reply = reply_reader.drain().unwrap();
-        ensure(reply == b"r", InvariantId::BYTE_EXACT, || format!("the reply was {reply:?}, not \"r\""));
+        ensure(reply == b"r", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reply was {reply:?}, not \"r\""));
         reply_reader.complete(None);
         writer.complete(None);
     });
@@ -121,7 +122,7 @@ fn read_parks_while_flush_publishes(monitor: &Arc<Monitor>) {
     let rest = reader.drain().unwrap();
     reader.complete(None);
     join(writer);
-    ensure(got == b"abc" && rest.is_empty(), InvariantId::BYTE_EXACT, || {
+    ensure(got == b"abc" && rest.is_empty(), pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the reader got {got:?} then {rest:?}, not \"abc\"")
     });
     replies.assert_finished();
@@ -157,7 +158,7 @@ fn cancel_races_lock_free_read(monitor: &Arc<Monitor>) {
         }
     }
     reader.complete(None);
-    ensure(bytes == b"ab" && cancels == 1, InvariantId::BYTE_EXACT, || {
+    ensure(bytes == b"ab" && cancels == 1, pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the reader got {bytes:?} with {cancels} cancels, not \"ab\" with one")
     });
 }
@@ -170,7 +171,7 @@ fn pause_crossed_while_consuming(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = read_to_end(&mut reader, monitor, |len| len.min(1)).unwrap();
-    ensure(bytes == b"ab", InvariantId::BYTE_EXACT, || format!("the reader got {bytes:?}, not \"ab\""));
+    ensure(bytes == b"ab", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reader got {bytes:?}, not \"ab\""));
     reader.complete(None);
     join(writer);
 }
@@ -192,7 +193,7 @@ fn advance_races_locked_flush(monitor: &Arc<Monitor>) {
         take
     })
     .unwrap();
-    ensure(bytes == b"abc", InvariantId::BYTE_EXACT, || format!("the reader got {bytes:?}, not \"abc\""));
+    ensure(bytes == b"abc", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reader got {bytes:?}, not \"abc\""));
     reader.complete(None);
     join(writer);
 }
@@ -215,7 +216,7 @@ fn cancel_and_complete_race(monitor: &Arc<Monitor>) {
     let outcome = reader.read_and_consume(|_| 0).unwrap();
     ensure(
         outcome.canceled || !outcome.bytes.is_empty() || outcome.completed,
-        InvariantId::BYTE_EXACT,
+        pipecheck_pipe::invariant::BYTE_EXACT,
         || format!("the read returned {outcome:?} with no reason"),
     );
     reader.complete(None);

@@ -5,9 +5,10 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck::ensure;
 
 use super::drive::{expect_bytes, join};
 use crate::{Scale, Scenario};
@@ -41,7 +42,7 @@ fn cancel_flush_races_flush(monitor: &Arc<Monitor>) {
     reader.complete(None);
     let cancels = join(writer);
     expect_bytes(&bytes, b"ab");
-    ensure(cancels <= 1, InvariantId::CANCEL_OBSERVED, || {
+    ensure(cancels <= 1, pipecheck_pipe::invariant::CANCEL_OBSERVED, || {
         format!("{cancels} flushes reported the one cancel")
     });
 }

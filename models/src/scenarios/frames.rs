@@ -10,11 +10,10 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{
-    CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe, ensure,
-};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe};
+use pipecheck::ensure;
 
 use super::drive::held;
 use super::large_stream::message;
@@ -98,7 +97,7 @@ pub(crate) fn read_frames(reader: &mut CheckedReader, monitor: &Monitor, frame_l
 /// The writer sends whole frames only, so the last read (after its completion) ends
 /// on a frame boundary: a torn frame is a **byte-exact** violation.
 pub(super) fn expect_whole_frames(whole: usize, len: usize) {
-    ensure(whole == len, InvariantId::BYTE_EXACT, || {
+    ensure(whole == len, pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!(
             "the stream ended with {} bytes of a torn frame after {whole} bytes of whole frames",
             len.abs_diff(whole)
@@ -109,7 +108,7 @@ pub(super) fn expect_whole_frames(whole: usize, len: usize) {
 /// The run's outcome: the reader got exactly the frames sent, in order (**byte-exact**).
 /// Checked after the joins, as [`expect_bytes`](super::drive::expect_bytes).
 pub(super) fn expect_frames(got: &[Vec<u8>], sent: &[Vec<u8>]) {
-    ensure(got == sent, InvariantId::BYTE_EXACT, || {
+    ensure(got == sent, pipecheck_pipe::invariant::BYTE_EXACT, || {
         let first_bad = got.iter().zip(sent).position(|(g, s)| g != s);
         format!(
             "the reader got {} frames, {} were sent; first differing frame: {first_bad:?}",

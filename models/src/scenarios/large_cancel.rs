@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::primitive::thread;
+use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
 use super::large_stream::{expect_all_consumed, message, read_to_end};

@@ -6,9 +6,10 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
+use pipecheck::ensure;
 
 use crate::scenarios::drive::join;
 use crate::{Scale, Scenario};
@@ -109,7 +110,7 @@ fn large_stream(monitor: &Arc<Monitor>) {
 /// The run's outcome: the reader consumed as many bytes as were sent (**byte-exact**;
 /// their values are checked online, against the log of what was written).
 pub(super) fn expect_all_consumed(read: u64, sent: u64) {
-    ensure(read == sent, InvariantId::BYTE_EXACT, || {
+    ensure(read == sent, pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the reader consumed {read} bytes; {sent} were sent")
     });
 }

@@ -8,9 +8,10 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{Monitor, Observation, checked_pipe, ensure};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{Monitor, Observation, checked_pipe};
+use pipecheck::ensure;
 
 use super::drive::{expect_bytes, join};
 use super::segment_reuse::four_byte_segments;
@@ -38,7 +39,7 @@ fn length_while_flushing(monitor: &Arc<Monitor>) {
         let outcome = reader.read_and_consume(|len| if len == 4 { len } else { 0 }).expect("reads succeed");
         // The pipe reports the length to the monitor under its lock, which checks it.
         let len = reader.buffered_len().expect("the reader is open");
-        ensure(len <= 4, InvariantId::BUFFERED_LENGTH, || {
+        ensure(len <= 4, pipecheck_pipe::invariant::BUFFERED_LENGTH, || {
             format!("{len} bytes buffered; only 4 were written")
         });
         if outcome.bytes.len() == 4 {

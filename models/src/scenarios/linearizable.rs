@@ -10,14 +10,11 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{AsyncMutex, ChannelError, CompletionSource, Message, message_channel_observed};
-use pipecheck_properties::linearizability::{
-    BackpressurePipeModel, Budget, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput,
-    MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput, Recorder, ThreadLog,
-    ensure_linearizable,
-};
+use pipecheck::future::block_on;
+use pipecheck::thread;
+use pipecheck_pipe::{AsyncMutex, ChannelError, CompletionSource, Message, message_channel_observed};
+use pipecheck::linearizability::{BackpressurePipeModel, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput, MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput};
+use pipecheck::linearizability::{Budget, Recorder, ThreadLog, ensure_linearizable};
 use pipecheck_properties::{CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation};
 
 use super::drive::join;
@@ -172,7 +169,7 @@ fn pipe_linearizable(monitor: &Arc<Monitor>) {
 fn mutex_linearizable(monitor: &Arc<Monitor>) {
     let recorder = Recorder::new();
     let mutex =
-        pipecheck_core::primitive::sync::Arc::new(AsyncMutex::new(()).observed(monitor.primitive_observer()));
+        pipecheck::sync::Arc::new(AsyncMutex::new(()).observed(monitor.primitive_observer()));
     let mut locker_log = recorder.thread(0);
     let mut trier_log = recorder.thread(1);
     let locker = {
@@ -216,7 +213,7 @@ fn mutex_linearizable(monitor: &Arc<Monitor>) {
 /// asks for the old operation's result (stale).
 fn completion_linearizable(monitor: &Arc<Monitor>) {
     let recorder = Recorder::new();
-    let source = pipecheck_core::primitive::sync::Arc::new(
+    let source = pipecheck::sync::Arc::new(
         CompletionSource::new().observed(monitor.primitive_observer()),
     );
     let mut waiter_log = recorder.thread(0);
@@ -299,7 +296,7 @@ fn channel_linearizable(monitor: &Arc<Monitor>) {
     let (mut sender, receiver) =
         message_channel_observed(monitor.pipe_options(), monitor.primitive_observer())
             .expect("valid options");
-    let receiver = pipecheck_core::primitive::sync::Arc::new(receiver);
+    let receiver = pipecheck::sync::Arc::new(receiver);
     let mut sender_log = recorder.thread(0);
     let mut receiver_log = recorder.thread(1);
     let mut closer_log = recorder.thread(2);

@@ -12,9 +12,11 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, PipeError};
-use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, checked_pipe, ensure};
+use pipecheck::thread;
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeError;
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, checked_pipe};
+use pipecheck::ensure;
 
 use crate::scenarios::drive::{expect_bytes, join, read_to_end};
 use crate::{Scale, Scenario};
@@ -32,7 +34,7 @@ pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
 /// `result` is the misuse error `expected` describes, and the length the reader asks
 /// for next is checked by the monitor.
 fn expect_refused(reader: &CheckedReader, result: Result<(), PipeError>, expected: fn(&PipeError) -> bool) {
-    ensure(result.as_ref().is_err_and(expected), InvariantId::MONOTONIC_OFFSETS, || {
+    ensure(result.as_ref().is_err_and(expected), pipecheck_pipe::invariant::MONOTONIC_OFFSETS, || {
         format!("a misused advance_to returned {result:?}, not its typed error")
     });
     reader.buffered_len().expect("the reader has not completed");

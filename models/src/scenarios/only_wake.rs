@@ -17,9 +17,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Wake, Waker};
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck::ensure;
 
 use super::drive::join;
 use crate::{Scale, Scenario};
@@ -58,7 +59,7 @@ fn flush_wake_is_the_only_wake(monitor: &Arc<Monitor>) {
         writer.send(b"a").unwrap();
         // Completing before the reply would wake the reader anyway: wait for it first.
         let reply = reply_reader.drain().unwrap();
-        ensure(reply == b"r", InvariantId::BYTE_EXACT, || format!("the reply was {reply:?}, not \"r\""));
+        ensure(reply == b"r", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reply was {reply:?}, not \"r\""));
         reply_reader.complete(None);
         writer.complete(None);
     });
@@ -69,10 +70,10 @@ fn flush_wake_is_the_only_wake(monitor: &Arc<Monitor>) {
     reader.complete(None);
     join(writer);
     // Checked after the join, so a violation raised by the writer ends the run first.
-    ensure(first.bytes == b"a" && !first.completed, InvariantId::BYTE_EXACT, || {
+    ensure(first.bytes == b"a" && !first.completed, pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the first read returned {first:?}: the flushed byte, before completion, was expected")
     });
-    ensure(rest.is_empty(), InvariantId::BYTE_EXACT, || format!("bytes after the only one: {rest:?}"));
+    ensure(rest.is_empty(), pipecheck_pipe::invariant::BYTE_EXACT, || format!("bytes after the only one: {rest:?}"));
     replies.assert_finished();
 }
 
@@ -93,7 +94,7 @@ fn read_repolled_from_another_task(monitor: &Arc<Monitor>) {
         let mut read = reader.inner().read();
         let gone = Waker::from(Arc::new(AbandonedTask));
         let pending = Pin::new(&mut read).poll(&mut Context::from_waker(&gone)).is_pending();
-        ensure(pending, InvariantId::BYTE_EXACT, || "a read of an empty pipe returned".to_owned());
+        ensure(pending, pipecheck_pipe::invariant::BYTE_EXACT, || "a read of an empty pipe returned".to_owned());
     }
     let writer = thread::spawn(move || {
         writer.send(b"a").unwrap();
@@ -103,5 +104,5 @@ fn read_repolled_from_another_task(monitor: &Arc<Monitor>) {
     let bytes = reader.drain().unwrap();
     reader.complete(None);
     join(writer);
-    ensure(bytes == b"a", InvariantId::BYTE_EXACT, || format!("the reader drained {bytes:?}, not \"a\""));
+    ensure(bytes == b"a", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reader drained {bytes:?}, not \"a\""));
 }

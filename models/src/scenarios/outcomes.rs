@@ -11,9 +11,10 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck::ensure;
 
 use super::drive::join;
 use crate::{Scale, Scenario};
@@ -54,7 +55,7 @@ fn complete_with_unflushed_races_read(monitor: &Arc<Monitor>) {
     reader.complete(None);
     join(writer);
     // Checked once both sides are done, so a failure ends the run with no task mid-way.
-    ensure(bytes == b"abc", InvariantId::BYTE_EXACT, || {
+    ensure(bytes == b"abc", pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the reader drained {bytes:?}; the writer wrote \"abc\", the last two unflushed")
     });
 }
@@ -67,7 +68,7 @@ fn reader_complete_races_pausing_flush(monitor: &Arc<Monitor>) {
     let writer = thread::spawn(move || {
         for frame in [b"ab", b"cd"] {
             let flushed = writer.send(frame).unwrap();
-            ensure(flushed.is_completed && !flushed.is_canceled, InvariantId::BACKPRESSURE, || {
+            ensure(flushed.is_completed && !flushed.is_canceled, pipecheck_pipe::invariant::BACKPRESSURE, || {
                 format!("a flush racing the reader's completion returned {flushed:?}, not completed")
             });
         }

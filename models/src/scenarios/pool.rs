@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::primitive::thread;
+use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
 use crate::scenarios::drive::{expect_bytes, join};

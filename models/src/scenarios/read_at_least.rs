@@ -16,9 +16,10 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe, ensure};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
+use pipecheck::ensure;
 
 use super::drive::{expect_bytes, join};
 use super::frames::{
@@ -74,7 +75,7 @@ pub(super) fn read_frames_at_least(
             })
             .expect("reads succeed");
         // A short read before the end hands the reader a torn frame.
-        ensure(outcome.completed || outcome.bytes.len() >= frame_len, InvariantId::BYTE_EXACT, || {
+        ensure(outcome.completed || outcome.bytes.len() >= frame_len, pipecheck_pipe::invariant::BYTE_EXACT, || {
             format!(
                 "read_at_least({frame_len}) returned {} bytes before the writer completed",
                 outcome.bytes.len()
@@ -137,7 +138,7 @@ fn read_at_least_after_examining(monitor: &Arc<Monitor>) {
         let held = reader.read_held(Some(MINIMUM as usize)).expect("reads succeed");
         let outcome = &held.outcome;
         let end = outcome.start + outcome.bytes.len() as u64;
-        ensure(outcome.completed || end - examined >= MINIMUM, InvariantId::BUFFERED_LENGTH, || {
+        ensure(outcome.completed || end - examined >= MINIMUM, pipecheck_pipe::invariant::BUFFERED_LENGTH, || {
             format!(
                 "read_at_least({MINIMUM}) returned [{}, {end}) with {} unexamined bytes (examined to {examined}) \
                  before the writer completed",

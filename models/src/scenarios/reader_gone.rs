@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::primitive::thread;
+use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
 use super::drive::join;

@@ -22,9 +22,10 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure, reset_checked};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, reset_checked};
+use pipecheck::ensure;
 
 use super::drive::{join, read_to_end};
 use crate::{Scale, Scenario};
@@ -80,7 +81,7 @@ fn reset_then_fast_flushes_cross_pause(monitor: &Arc<Monitor>) {
     let rest = reader.drain().expect("the first run's last read succeeds");
     reader.complete(None);
     let read = [first.bytes, second.bytes, rest].concat();
-    ensure(read == b"aab", InvariantId::BYTE_EXACT, || {
+    ensure(read == b"aab", pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the first run read {read:?}, not \"a\" then \"ab\"")
     });
     reset_checked(&mut writer, &mut reader).expect("both sides completed, so the pipe resets");
@@ -92,7 +93,7 @@ fn reset_then_fast_flushes_cross_pause(monitor: &Arc<Monitor>) {
     let second = read_to_end(&mut reader, monitor, |len| len).expect("the second run's reads succeed");
     reader.complete(None);
     join(writer);
-    ensure(second == b"de", InvariantId::BYTE_EXACT, || {
+    ensure(second == b"de", pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the reset pipe's second run read {second:?}, not \"de\" (from offset 0)")
     });
 }
@@ -104,7 +105,7 @@ fn reset_then_reuse(monitor: &Arc<Monitor>) {
     writer.complete(None);
     let first = reader.drain().expect("the first run's reads succeed");
     reader.complete(None);
-    ensure(first == b"a", InvariantId::BYTE_EXACT, || format!("the first run read {first:?}, not \"a\""));
+    ensure(first == b"a", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the first run read {first:?}, not \"a\""));
     reset_checked(&mut writer, &mut reader).expect("both sides completed, so the pipe resets");
 
     // The second run: the writer's flush and completion race the reader's waits.
@@ -115,7 +116,7 @@ fn reset_then_reuse(monitor: &Arc<Monitor>) {
     let second = read_to_end(&mut reader, monitor, |len| len).expect("the second run's reads succeed");
     reader.complete(None);
     join(writer);
-    ensure(second == b"bc", InvariantId::BYTE_EXACT, || {
+    ensure(second == b"bc", pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the reset pipe's second run read {second:?}, not \"bc\" (from offset 0)")
     });
 }

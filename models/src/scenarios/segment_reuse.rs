@@ -8,9 +8,11 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, PipeEvent};
-use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe, ensure};
+use pipecheck::thread;
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeEvent;
+use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
+use pipecheck::ensure;
 
 use crate::scenarios::drive::{expect_bytes, held, join};
 use crate::scenarios::only_wake::reply_monitor;
@@ -111,7 +113,7 @@ fn consume_to_segment_boundary(monitor: &Arc<Monitor>) {
     });
     let first = reader.read_and_consume(|_| 2).expect("the writer does not fail");
     let returned = returned_by_last_advance(monitor);
-    ensure(returned == 1, InvariantId::SEGMENTS_IN_USE, || {
+    ensure(returned == 1, pipecheck_pipe::invariant::SEGMENTS_IN_USE, || {
         format!("consuming exactly to a segment's end returned {returned} segments in that advance_to, not 1")
     });
     // Everything was examined, so this waits for the writer's completion.
@@ -216,7 +218,7 @@ fn idle_head_returned_while_writer_waits(monitor: &Arc<Monitor>) {
     let outcome = reader.read_and_consume(|len| len).expect("the writer does not fail");
     expect_bytes(&outcome.bytes, b"ab");
     let returned = returned_by_last_advance(monitor);
-    ensure(returned == 1, InvariantId::SEGMENTS_IN_USE, || {
+    ensure(returned == 1, pipecheck_pipe::invariant::SEGMENTS_IN_USE, || {
         format!(
             "the reader consumed everything while the writer waited with its head parked, but that \
              advance_to returned {returned} segments, not the idle head"

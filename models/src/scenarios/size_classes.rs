@@ -9,11 +9,12 @@
 
 use std::sync::Arc as StdArc;
 
-use pipecheck_core::primitive::sync::Arc;
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{BufferPool, LockedBufferPool};
+use pipecheck::sync::Arc;
+use pipecheck::thread;
+use pipecheck_pipe::{BufferPool, LockedBufferPool};
 use pipecheck_properties::invariants::POOL_SIZE_CLASS;
-use pipecheck_properties::{CheckConfig, Monitor, ensure};
+use pipecheck_properties::{CheckConfig, Monitor};
+use pipecheck::ensure;
 
 use crate::scenarios::join;
 use crate::{Scale, Scenario};

@@ -9,15 +9,15 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::sync::atomic::{AtomicBool, Ordering};
-use pipecheck_core::primitive::{hint, sync, thread};
+use pipecheck::InvariantId;
+use pipecheck::sync::atomic::{AtomicBool, Ordering};
+use pipecheck::{hint, sync, thread};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
 use super::drive::{expect_bytes, join, read_to_end};
 use crate::{Scale, Scenario};
 
-pipecheck_core::planted_faults! {
+pipecheck::planted_faults! {
     /// The writer completes but never raises the `sent` flag the reader spins on, so
     /// the reader keeps spinning for a hand-off that never comes (a livelock: it runs,
     /// it makes no progress). Breaks **progress**.

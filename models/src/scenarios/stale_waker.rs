@@ -14,9 +14,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, ensure};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck::ensure;
 
 use super::drive::{expect_bytes, join};
 use super::only_wake::AbandonedTask;
@@ -41,7 +42,7 @@ fn read_at_least_abandoned_then_peeked(monitor: &Arc<Monitor>) {
         let mut read = reader.inner().read_at_least(3);
         let gone = Waker::from(Arc::new(AbandonedTask));
         let polled = Pin::new(&mut read).poll(&mut Context::from_waker(&gone));
-        ensure(matches!(polled, Poll::Pending), InvariantId::BYTE_EXACT, || {
+        ensure(matches!(polled, Poll::Pending), pipecheck_pipe::invariant::BYTE_EXACT, || {
             "read_at_least(3) returned with one byte committed and the writer open".to_owned()
         });
     }

@@ -14,9 +14,11 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, PipeError};
-use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe, ensure};
+use pipecheck::thread;
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeError;
+use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
+use pipecheck::ensure;
 
 use crate::scenarios::drive::{expect_bytes, join, read_to_end};
 use crate::{Scale, Scenario};
@@ -76,14 +78,14 @@ fn canceled_read_advanced_then_reread(monitor: &Arc<Monitor>) {
     // writer has done; releasing it with advance_to is allowed all the same.
     reader.inner().cancel_pending_read();
     let canceled = reader.read_held(None).expect("the canceled read succeeds");
-    ensure(canceled.outcome.canceled, InvariantId::CANCEL_OBSERVED, || {
+    ensure(canceled.outcome.canceled, pipecheck_pipe::invariant::CANCEL_OBSERVED, || {
         format!("a read after cancel_pending_read returned {:?}, not canceled", canceled.outcome)
     });
     reader.advance_to(canceled.start(), canceled.start()).expect("a canceled read may be advanced");
     let held = reader.read_held(None).expect("the read after the advance succeeds");
     // Not canceled: the buffer needs advance_to before another read.
     let again = reader.try_read_held().map(|read| read.map(|read| read.outcome));
-    ensure(matches!(again, Err(PipeError::AdvanceRequired)), InvariantId::TENTATIVE_CANCEL, || {
+    ensure(matches!(again, Err(PipeError::AdvanceRequired)), pipecheck_pipe::invariant::TENTATIVE_CANCEL, || {
         format!("a read before advancing past {:?} returned {again:?}, not AdvanceRequired", held.outcome)
     });
     reader.advance_to(held.end(), held.end()).expect("consume all");

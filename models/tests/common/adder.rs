@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::thread;
-use pipecheck_models::{EventScenario, Target};
-use pipecheck_properties::{EventMonitor, FnInvariant, Invariant};
+use pipecheck::InvariantId;
+use pipecheck::thread;
+use pipecheck::{EventScenario, Target};
+use pipecheck::{EventMonitor, FnInvariant, Invariant};
 
 const EVEN: InvariantId = InvariantId::new("even-total");
 
-pipecheck_core::planted_faults! {
+pipecheck::planted_faults! {
     /// `add` adds one more: the total is odd.
     AddsOne breaks EVEN, caught_in(&["two-adds"]);
     /// Plants nothing: no run can see it.
@@ -34,7 +34,7 @@ fn two_adds(monitor: &Arc<EventMonitor<u64>>) {
     threads.into_iter().for_each(|t| t.join().unwrap());
 }
 
-pub(crate) fn target(faults: &[&'static pipecheck_core::PlantedFault]) -> Target {
+pub(crate) fn target(faults: &[&'static pipecheck::PlantedFault]) -> Target {
     Target::new("adder", "an adder")
         .faults(faults)
         .checked(even, &[EventScenario::small("two-adds", "two adds", two_adds)])

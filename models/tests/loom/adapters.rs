@@ -1,5 +1,5 @@
 //! Loom: the waker registration path of the I/O adapters (**no-lost-wakeup**). An
-//! adapter stores no future between polls (see `pipecheck_core::adapters`): each poll
+//! adapter stores no future between polls (see `pipecheck_pipe::adapters`): each poll
 //! registers the caller's waker in the pipe afresh, and an executor may poll the same
 //! pending read or flush with a different waker each time (a task moved between
 //! workers, a `select!` arm re-polled). The model polls a pending adapter with one
@@ -18,13 +18,13 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::primitive::sync::atomic::{AtomicUsize, Ordering};
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{InvariantId, Violation};
-use pipecheck_core::{PipeOptions, Reader, Writer};
-use pipecheck_models::loom_harness::{expect_model_caught, explore};
-use pipecheck_properties::ensure;
+use pipecheck::future::block_on;
+use pipecheck::sync::atomic::{AtomicUsize, Ordering};
+use pipecheck::thread;
+use pipecheck::{InvariantId, Violation};
+use pipecheck_pipe::{PipeOptions, Reader, Writer};
+use pipecheck::loom_harness::{expect_model_caught, explore};
+use pipecheck::ensure;
 
 /// Bound 4, as the pipe's own families: a re-poll race needs one preemption in the
 /// polling side's step and one to bring the other side in, and the stale-waker twin is
@@ -74,7 +74,7 @@ type PollFlush = fn(&mut Writer, &mut Context<'_>) -> Poll<io::Result<()>>;
 fn read_wakes_the_latest_waker(
     mut poll_read: impl FnMut(&mut Reader, &mut Context<'_>) -> Poll<io::Result<Vec<u8>>>,
 ) -> Outcome {
-    let (mut writer, mut reader) = pipecheck_core::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let writing = thread::spawn(move || {
         writer.write(b"x").unwrap();
         block_on(writer.flush()).unwrap();

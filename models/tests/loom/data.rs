@@ -1,9 +1,10 @@
 //! Loom: the data family — bytes across segments (**byte-exact**), release when both
 //! sides complete (**release-once**), and the writer's tail against the reader's
 //! front (**no-data-race**, found by loom's own race detector).
-use pipecheck_core::{InvariantId, fault};
+use pipecheck::InvariantId;
+use pipecheck_pipe::fault;
 use pipecheck_models::builtin;
-use pipecheck_models::loom_harness::{check_target, expect_model_caught, expect_target_caught};
+use pipecheck::loom_harness::{check_target, expect_model_caught, expect_target_caught};
 use pipecheck_properties::{Monitor, registry};
 
 /// Bound 4. Each race is a read (or its advance) against one flush or completion; bound
@@ -54,7 +55,7 @@ fn writer_fills_tail_while_reader_reads_catches_read_past_commit_by_race_detecto
     let verdict = expect_model_caught(InvariantId::NO_DATA_RACE, BOUND, move || {
         fault::ReadPastCommit.activate(|| {
             let config = (scenario.config)();
-            let left_to_loom = [InvariantId::NO_DATA_RACE, InvariantId::BYTE_EXACT];
+            let left_to_loom = [InvariantId::NO_DATA_RACE, pipecheck_pipe::invariant::BYTE_EXACT];
             let invariants =
                 registry(&config).into_iter().filter(|i| !left_to_loom.contains(&i.id())).collect();
             let monitor = Monitor::with_invariants(config, invariants);

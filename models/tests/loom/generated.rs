@@ -6,11 +6,11 @@
 //! docs/invariants.md#linearizability).
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom -- generated::`.
-use pipecheck_core::{InvariantId, fault};
-use pipecheck_models::loom_harness::{expect_model_caught, explore};
-use pipecheck_properties::linearizability::{
-    ConcurrentShape, MutexOp, MutexSpec, fixed_scenarios, run_concurrent,
-};
+use pipecheck::InvariantId;
+use pipecheck_pipe::fault;
+use pipecheck::loom_harness::{expect_model_caught, explore};
+use pipecheck::linearizability::{ConcurrentShape, fixed_scenarios, run_concurrent};
+use pipecheck::linearizability::{MutexOp, MutexSpec};
 
 /// Bound 2: two threads of one lock/try_lock–unlock section each (`ConcurrentShape::SMALL`);
 /// see models/LOOM.md for the interleavings and times.

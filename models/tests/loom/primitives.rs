@@ -4,9 +4,10 @@
 //! invariant.
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom -- primitives::`.
-use pipecheck_core::{PlantedFault, fault};
+use pipecheck::PlantedFault;
+use pipecheck_pipe::fault;
 use pipecheck_models::builtin;
-use pipecheck_models::loom_harness::{check_target, expect_target_caught};
+use pipecheck::loom_harness::{check_target, expect_target_caught};
 
 /// Explores scenario `name` with no planted bug.
 fn explore(name: &str, bound: usize) {

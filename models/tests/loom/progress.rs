@@ -1,9 +1,9 @@
 //! **progress** under loom: a reader that spins on a flag nobody raises
 //! (`SentFlagNeverRaised`) runs until loom's branch limit, and the verdict is a livelock
 //! naming the spinning thread and where it spun.
-use pipecheck_core::InvariantId;
+use pipecheck::InvariantId;
 use pipecheck_models::builtin;
-use pipecheck_models::loom_harness::{check_target, expect_target_caught};
+use pipecheck::loom_harness::{check_target, expect_target_caught};
 
 /// Bound 2: one writer, one spinning reader.
 const BOUND: usize = 2;

@@ -1,4 +1,4 @@
-//! Loom: the segment pool's SPSC queue on its own (`pipecheck_core::spsc`), driven the
+//! Loom: the segment pool's SPSC queue on its own (`pipecheck_pipe::spsc`), driven the
 //! way the pipe drives it — the reader returns batches of segments, each only while
 //! the queue's count says there is room; the writer takes them — with the first chunk
 //! one slot long, so chunk transitions (and the consumer freeing drained chunks) are
@@ -12,11 +12,14 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use pipecheck_core::primitive::thread;
-use pipecheck_core::spsc::{self, Consumer, Producer};
-use pipecheck_core::{InvariantId, PipeEvent, SegmentId, fault};
-use pipecheck_models::loom_harness::{expect_model_caught, explore};
-use pipecheck_properties::{CheckConfig, Monitor, Observation, ensure};
+use pipecheck::thread;
+use pipecheck_pipe::spsc;
+use pipecheck_pipe::spsc::{Consumer, Producer};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PipeEvent, SegmentId, fault};
+use pipecheck::loom_harness::{expect_model_caught, explore};
+use pipecheck_properties::{CheckConfig, Monitor, Observation};
+use pipecheck::ensure;
 
 /// Bound 5. A batch of returns is a handful of queue operations (count, push, count,
 /// push across a chunk boundary); three preemptions place the consumer's pops at any
@@ -64,7 +67,7 @@ impl Returner {
     /// the smallest honest true size.
     fn check_count(&self, count: usize) {
         let held = self.pushed - self.removed.load(Ordering::SeqCst);
-        ensure(count >= held, InvariantId::BOUNDED_POOL, || {
+        ensure(count >= held, pipecheck_pipe::invariant::BOUNDED_POOL, || {
             format!(
                 "the pool's count says {count} but it holds {held} segments, so a cap check against it \
                  can let the pool grow past its maximum"

@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom -- target_all::`.
 
-use pipecheck_models::loom_harness::check_target_all;
+use pipecheck::loom_harness::check_target_all;
 
 #[path = "../common/adder.rs"]
 mod adder;

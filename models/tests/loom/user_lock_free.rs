@@ -1,4 +1,4 @@
-//! A user's lock-free code on `pipecheck_core::primitive`, checked from outside the
+//! A user's lock-free code on `pipecheck`, checked from outside the
 //! crate as a user would, under loom: a correct one-permit notify, which raw loom 0.7.3
 //! reports as a deadlock (tokio-rs/loom#254: a swap loses a concurrent store) and the
 //! facade's store-as-swap keeps green; its lost-wakeup and weak-memory twins are still
@@ -11,16 +11,17 @@
 use std::future::poll_fn;
 use std::task::{Poll, Waker};
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::primitive::cell::UnsafeCell;
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::primitive::sync::atomic::{self, Ordering};
-use pipecheck_core::primitive::sync::{Arc, Mutex};
-use pipecheck_core::primitive::thread;
-use pipecheck_models::engine::loom::Loom;
-use pipecheck_models::loom_harness::{check_target, expect_model_caught};
-use pipecheck_models::must_fail::{in_child, must_fail_in_child};
-use pipecheck_properties::{Engine, Verdict};
+use pipecheck::InvariantId;
+use pipecheck::cell::UnsafeCell;
+use pipecheck::future::block_on;
+use pipecheck::sync::atomic;
+use pipecheck::sync::atomic::Ordering;
+use pipecheck::sync::{Arc, Mutex};
+use pipecheck::thread;
+use pipecheck::engine::loom::Loom;
+use pipecheck::loom_harness::{check_target, expect_model_caught};
+use pipecheck::must_fail::{in_child, must_fail_in_child};
+use pipecheck::{Engine, Verdict};
 
 /// The preemption bound of the green model (`LOOM_MAX_PREEMPTIONS` wins).
 const BOUND: usize = 3;

@@ -4,12 +4,12 @@
 //! shrunk to a minimal one ([`shrink_concurrent`]).
 //!
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- generated::`.
-use pipecheck_core::{InvariantId, fault};
-use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
-use pipecheck_properties::linearizability::{
-    ConcurrentConfig, ConcurrentShape, MutexOp, MutexSpec, concurrent_execution, shrink_concurrent,
-};
-use pipecheck_properties::{Engine, FailureKind, Verdict};
+use pipecheck::InvariantId;
+use pipecheck_pipe::fault;
+use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
+use pipecheck::linearizability::{ConcurrentConfig, ConcurrentShape, concurrent_execution, shrink_concurrent};
+use pipecheck::linearizability::{MutexOp, MutexSpec};
+use pipecheck::{Engine, FailureKind, Verdict};
 
 /// The shuttle seed (the proptest seed is `ConcurrentConfig::seed`, printed by each run).
 const SEED: u64 = 0x5eed;

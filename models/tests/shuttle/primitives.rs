@@ -3,11 +3,12 @@
 //! planted-bug twin per scenario that must fail under both and name the broken invariant.
 //!
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- primitives::`.
-use pipecheck_core::{PlantedFault, fault};
-use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
+use pipecheck::PlantedFault;
+use pipecheck_pipe::fault;
+use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
 use pipecheck_models::find;
-use pipecheck_models::must_fail::{CHILD_TEST_ENV, must_fail_in_child};
-use pipecheck_properties::{Engine, Verdict};
+use pipecheck::must_fail::{CHILD_TEST_ENV, must_fail_in_child};
+use pipecheck::{Engine, Verdict};
 
 /// Schedules per scheduler for a green model.
 const ITERATIONS: usize = 1_000;
@@ -185,7 +186,7 @@ mod linearizable {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU64, Ordering};
 
-    use pipecheck_core::InvariantId;
+    use pipecheck::InvariantId;
 
     use super::*;
 
@@ -276,7 +277,7 @@ mod linearizable {
                 engine.check(scenario.execution_tolerating(faults, InvariantId::LINEARIZABLE, hits));
             match &checked.verdict {
                 Verdict::Fail(failure) => {
-                    assert_eq!(failure.invariant(), Some(InvariantId::BYTE_EXACT), "{failure}")
+                    assert_eq!(failure.invariant(), Some(pipecheck_pipe::invariant::BYTE_EXACT), "{failure}")
                 }
                 Verdict::Pass => panic!("CloseDropsFrame passed under {}", engine.name()),
             }

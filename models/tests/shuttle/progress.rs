@@ -5,11 +5,11 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- progress::`.
 
-use pipecheck_core::InvariantId;
-use pipecheck_models::engine::shuttle::{PCT_DEPTHS, SchedulerKind, Shuttle};
+use pipecheck::InvariantId;
+use pipecheck::engine::shuttle::{PCT_DEPTHS, SchedulerKind, Shuttle};
 use pipecheck_models::find;
 use pipecheck_models::scenarios::spin_wait::SentFlagNeverRaised;
-use pipecheck_properties::{Engine, FailureKind, Verdict};
+use pipecheck::{Engine, FailureKind, Verdict};
 
 /// A step bound well above the clean run's few hundred steps, and small enough that
 /// the spin reaches it quickly.

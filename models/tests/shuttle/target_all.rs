@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- target_all::`.
 
-use pipecheck_models::engine::shuttle::check_target_all;
+use pipecheck::engine::shuttle::check_target_all;
 
 #[path = "../common/adder.rs"]
 mod adder;

@@ -1,4 +1,4 @@
-//! A user's lock-free code on `pipecheck_core::primitive`, checked from outside the
+//! A user's lock-free code on `pipecheck`, checked from outside the
 //! crate as a user would, under shuttle: a one-slot ring whose consumer frees the slot
 //! before reading it. The overwrite happens between the consumer's two accesses, so
 //! shuttle sees it only because every `UnsafeCell` access is a scheduling point.
@@ -6,13 +6,13 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- user_lock_free::`.
 
-use pipecheck_core::primitive::cell::UnsafeCell;
-use pipecheck_core::primitive::sync::Arc;
-use pipecheck_core::primitive::sync::atomic::{AtomicBool, Ordering};
-use pipecheck_core::primitive::thread;
-use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, REPLAY_VAR, SchedulerKind, Shuttle};
-use pipecheck_models::must_fail::in_child;
-use pipecheck_properties::{Engine, FailureKind, Verdict};
+use pipecheck::cell::UnsafeCell;
+use pipecheck::sync::Arc;
+use pipecheck::sync::atomic::{AtomicBool, Ordering};
+use pipecheck::thread;
+use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, REPLAY_VAR, SchedulerKind, Shuttle};
+use pipecheck::must_fail::in_child;
+use pipecheck::{Engine, FailureKind, Verdict};
 
 /// Values sent through the ring per execution.
 const VALUES: u64 = 3;
@@ -38,7 +38,7 @@ unsafe impl Sync for OneSlot {}
 /// One execution: a producer sends 1..=VALUES, the consumer checks each. With
 /// `frees_before_reading`, the consumer marks the slot free before reading it, and
 /// the producer can overwrite the value in between.
-fn ring(frees_before_reading: bool) -> pipecheck_properties::Execution {
+fn ring(frees_before_reading: bool) -> pipecheck::Execution {
     std::sync::Arc::new(move || {
         let ring = Arc::new(OneSlot { slot: UnsafeCell::new(0), full: AtomicBool::new(false) });
         let producer = ring.clone();

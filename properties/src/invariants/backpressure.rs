@@ -20,10 +20,10 @@
 //! flush leaving fewer than `n` bytes unexamined must not pause, and a writer paused
 //! when the read started waiting must be released by the very next state event.
 
-use pipecheck_core::PipeEnd;
-use pipecheck_core::PipeEvent as E;
+use pipecheck_pipe::PipeEnd;
+use pipecheck_pipe::PipeEvent as E;
 
-use pipecheck_core::InvariantId;
+use pipecheck::InvariantId;
 
 use crate::{CheckConfig, Invariant, Observation};
 
@@ -95,7 +95,7 @@ impl Backpressure {
 
 impl Invariant for Backpressure {
     fn id(&self) -> InvariantId {
-        InvariantId::BACKPRESSURE
+        pipecheck_pipe::invariant::BACKPRESSURE
     }
 
     fn statement(&self) -> &'static str {

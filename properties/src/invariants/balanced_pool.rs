@@ -7,7 +7,8 @@
 
 use std::collections::HashMap;
 
-use pipecheck_core::{InvariantId, PrimitiveEvent, PrimitiveId};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PrimitiveEvent, PrimitiveId};
 
 use crate::{Invariant, Observation};
 
@@ -42,7 +43,7 @@ impl BalancedPool {
 
 impl Invariant for BalancedPool {
     fn id(&self) -> InvariantId {
-        InvariantId::BALANCED_POOL
+        pipecheck_pipe::invariant::BALANCED_POOL
     }
 
     fn statement(&self) -> &'static str {

@@ -4,10 +4,10 @@
 //!
 //! The checker counts the buffers rented after `ReaderCompleted` and not given back.
 
-use pipecheck_core::InvariantId;
+use pipecheck::InvariantId;
 use std::collections::HashSet;
 
-use pipecheck_core::PipeEvent;
+use pipecheck_pipe::PipeEvent;
 
 use crate::{Invariant, Observation};
 
@@ -20,7 +20,7 @@ pub struct BoundedAfterReaderComplete {
 
 impl Invariant for BoundedAfterReaderComplete {
     fn id(&self) -> InvariantId {
-        InvariantId::BOUNDED_AFTER_READER_COMPLETE
+        pipecheck_pipe::invariant::BOUNDED_AFTER_READER_COMPLETE
     }
 
     fn statement(&self) -> &'static str {

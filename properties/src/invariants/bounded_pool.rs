@@ -6,7 +6,8 @@
 //! never above the count the pool checked: a log occupancy over the maximum is a real
 //! overflow.
 
-use pipecheck_core::{InvariantId, PipeEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeEvent;
 
 use crate::{Invariant, Observation};
 
@@ -26,7 +27,7 @@ impl BoundedPool {
 
 impl Invariant for BoundedPool {
     fn id(&self) -> InvariantId {
-        InvariantId::BOUNDED_POOL
+        pipecheck_pipe::invariant::BOUNDED_POOL
     }
 
     fn statement(&self) -> &'static str {

@@ -9,7 +9,8 @@
 //! committed end from the last lock-ordered commit to the newest `Published` is
 //! accepted.
 
-use pipecheck_core::{InvariantId, PipeEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeEvent;
 
 use crate::{Invariant, Observation};
 
@@ -24,7 +25,7 @@ pub struct BufferedLength {
 
 impl Invariant for BufferedLength {
     fn id(&self) -> InvariantId {
-        InvariantId::BUFFERED_LENGTH
+        pipecheck_pipe::invariant::BUFFERED_LENGTH
     }
 
     fn statement(&self) -> &'static str {

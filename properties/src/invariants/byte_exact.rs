@@ -1,7 +1,8 @@
 //! **byte-exact**: every committed byte is read exactly once, in order; nothing lost,
 //! duplicated or torn.
 
-use pipecheck_core::{InvariantId, PipeEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeEvent;
 
 use crate::{Invariant, Observation};
 
@@ -16,7 +17,7 @@ pub struct ByteExact {
 
 impl Invariant for ByteExact {
     fn id(&self) -> InvariantId {
-        InvariantId::BYTE_EXACT
+        pipecheck_pipe::invariant::BYTE_EXACT
     }
 
     fn statement(&self) -> &'static str {

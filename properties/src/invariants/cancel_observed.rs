@@ -20,7 +20,8 @@
 //! cancels pending at its `FastReadTried`; one logged since stays pending for the next
 //! read.
 
-use pipecheck_core::{InvariantId, PipeEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeEvent;
 
 use crate::{Invariant, Observation};
 
@@ -41,7 +42,7 @@ pub struct CancelObserved {
 
 impl Invariant for CancelObserved {
     fn id(&self) -> InvariantId {
-        InvariantId::CANCEL_OBSERVED
+        pipecheck_pipe::invariant::CANCEL_OBSERVED
     }
 
     fn statement(&self) -> &'static str {

@@ -7,8 +7,8 @@
 //! other side's refused read or flush ([`Observation::ReadRefused`],
 //! [`Observation::FlushRefused`]) must carry a failure with [`Failure::same_cause`].
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::{Failure, PipeError, PipeEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{Failure, PipeError, PipeEvent};
 
 use crate::{Invariant, Observation, Side};
 
@@ -32,7 +32,7 @@ fn check(sent: Option<&Failure>, got: &Failure, what: &str) -> Result<(), String
 
 impl Invariant for FailureCause {
     fn id(&self) -> InvariantId {
-        InvariantId::FAILURE_CAUSE
+        pipecheck_pipe::invariant::FAILURE_CAUSE
     }
 
     fn statement(&self) -> &'static str {

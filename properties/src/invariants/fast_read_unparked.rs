@@ -12,7 +12,8 @@
 //! read is a `FastReadTried` answered by `ReadReturned` rather than `FastReadMissed`
 //! (one reader: its events do not interleave with each other).
 
-use pipecheck_core::{InvariantId, PipeEnd, PipeEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PipeEnd, PipeEvent};
 
 use crate::{Invariant, Observation};
 

@@ -2,7 +2,8 @@
 
 use std::collections::VecDeque;
 
-use pipecheck_core::{InvariantId, PipeEvent, SegmentId};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PipeEvent, SegmentId};
 
 use crate::{Invariant, Observation};
 
@@ -14,7 +15,7 @@ pub struct FifoPool {
 
 impl Invariant for FifoPool {
     fn id(&self) -> InvariantId {
-        InvariantId::FIFO_POOL
+        pipecheck_pipe::invariant::FIFO_POOL
     }
 
     fn statement(&self) -> &'static str {

@@ -11,7 +11,7 @@
 //! and the kill matrix know it; its online part has nothing to check, because the event
 //! log carries no operation spans.
 
-use pipecheck_core::InvariantId;
+use pipecheck::InvariantId;
 
 use crate::{Invariant, Observation};
 
@@ -26,7 +26,7 @@ impl Invariant for Linearizable {
     }
 
     fn statement(&self) -> &'static str {
-        "every recorded concurrent history fits a sequential order of its operations that keeps every precedence the run established (real time; under loom, happens-before)"
+        pipecheck::linearizability::STATEMENT
     }
 
     fn observe(&mut self, _: &Observation) -> Result<(), String> {

@@ -8,7 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use pipecheck_core::{InvariantId, PrimitiveEvent, PrimitiveId};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PrimitiveEvent, PrimitiveId};
 
 use crate::{Invariant, Observation};
 
@@ -30,7 +31,7 @@ pub struct MessageDelivery {
 
 impl Invariant for MessageDelivery {
     fn id(&self) -> InvariantId {
-        InvariantId::BYTE_EXACT
+        pipecheck_pipe::invariant::BYTE_EXACT
     }
 
     fn statement(&self) -> &'static str {

@@ -3,9 +3,9 @@
 //! past the commit are no-data-race's to report). README's worked example of adding an
 //! invariant: this file plus one line in `registry.rs`.
 
-use pipecheck_core::PipeEvent::{Consumed, Flushed, Published, WriterCompleted};
+use pipecheck_pipe::PipeEvent::{Consumed, Flushed, Published, WriterCompleted};
 
-use pipecheck_core::InvariantId;
+use pipecheck::InvariantId;
 
 use crate::{Invariant, Observation};
 
@@ -19,7 +19,7 @@ pub struct MonotonicOffsets {
 
 impl Invariant for MonotonicOffsets {
     fn id(&self) -> InvariantId {
-        InvariantId::MONOTONIC_OFFSETS
+        pipecheck_pipe::invariant::MONOTONIC_OFFSETS
     }
 
     fn statement(&self) -> &'static str {

@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use pipecheck_core::{Handover, InvariantId, PrimitiveEvent, PrimitiveId};
+use pipecheck_pipe::{Handover, PrimitiveEvent, PrimitiveId};
+use pipecheck::InvariantId;
 
 use crate::{Invariant, Observation};
 
@@ -27,7 +28,7 @@ fn entry(ticket: Option<u64>) -> String {
 
 impl Invariant for MutualExclusion {
     fn id(&self) -> InvariantId {
-        InvariantId::MUTUAL_EXCLUSION
+        pipecheck_pipe::invariant::MUTUAL_EXCLUSION
     }
 
     fn statement(&self) -> &'static str {

@@ -4,7 +4,8 @@
 //! This checker adds the protocol-level half that every engine can see: a read never
 //! hands out bytes past the committed end, which is the writer's free tail.
 
-use pipecheck_core::{InvariantId, PipeEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeEvent;
 
 use crate::{Invariant, Observation};
 

@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use pipecheck_core::{InvariantId, PipeEvent, SegmentId};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PipeEvent, SegmentId};
 
 use crate::{Invariant, Observation};
 
@@ -32,7 +33,7 @@ pub struct NoDoubleReturn {
 
 impl Invariant for NoDoubleReturn {
     fn id(&self) -> InvariantId {
-        InvariantId::NO_DOUBLE_RETURN
+        pipecheck_pipe::invariant::NO_DOUBLE_RETURN
     }
 
     fn statement(&self) -> &'static str {

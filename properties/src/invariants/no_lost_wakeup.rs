@@ -21,7 +21,8 @@
 //! in: a read that parks ([`PipeEvent::ReadParked`]) for an end a flush had already
 //! published is reported instead, whichever of the two the log shows first.
 
-use pipecheck_core::{InvariantId, PipeEnd, PipeEvent, WakerId};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PipeEnd, PipeEvent, WakerId};
 
 use crate::{Invariant, Observation, Side};
 
@@ -189,7 +190,7 @@ impl Online {
     }
 
     /// The operation `op` releases the lock: what it owed must have been woken.
-    fn released(&mut self, op: pipecheck_core::PipeOperation) -> Result<(), String> {
+    fn released(&mut self, op: pipecheck_pipe::PipeOperation) -> Result<(), String> {
         for i in [1, 0] {
             if let Some(reason) = self.owed[i].take() {
                 self.owed = [None, None];

@@ -7,7 +7,8 @@
 //! (`ClassReturned`) before filing it, and each rent with the class it served and the
 //! buffer it handed out (`ClassRented`).
 
-use pipecheck_core::{InvariantId, PrimitiveEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::PrimitiveEvent;
 
 use crate::{Invariant, Observation};
 

@@ -20,7 +20,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use pipecheck_core::{Handover, InvariantId, PrimitiveEvent, PrimitiveId};
+use pipecheck_pipe::{Handover, PrimitiveEvent, PrimitiveId};
+use pipecheck::InvariantId;
 
 use crate::{Invariant, Observation};
 

@@ -4,13 +4,13 @@
 //! This is the engines' check, not the events': shuttle stops an execution at its
 //! `max_steps` and loom at its branch limit, and the facade notes every wait
 //! (`thread::yield_now`, `hint::spin_loop`, see
-//! [`progress`](pipecheck_core::primitive::progress)). An execution stopped at the
+//! [`progress`](pipecheck::progress)). An execution stopped at the
 //! bound while a thread waited over and over is a
 //! [`FailureKind::Livelock`](crate::FailureKind::Livelock) naming that thread and where
 //! it waited. The registry line names the invariant, so that verdicts, the kill matrix
 //! and the docs table know it; its online part has nothing to check.
 
-use pipecheck_core::InvariantId;
+use pipecheck::InvariantId;
 
 use crate::{Invariant, Observation};
 

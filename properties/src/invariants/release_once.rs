@@ -3,7 +3,8 @@
 
 use std::collections::HashSet;
 
-use pipecheck_core::{InvariantId, PipeEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::PipeEvent;
 
 use crate::{Invariant, Observation};
 
@@ -17,7 +18,7 @@ pub struct ReleaseOnce {
 
 impl Invariant for ReleaseOnce {
     fn id(&self) -> InvariantId {
-        InvariantId::RELEASE_ONCE
+        pipecheck_pipe::invariant::RELEASE_ONCE
     }
 
     fn statement(&self) -> &'static str {

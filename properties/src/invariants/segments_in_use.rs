@@ -20,7 +20,8 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use pipecheck_core::{InvariantId, PipeEvent, SegmentId};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PipeEvent, SegmentId};
 
 use crate::{Invariant, Observation};
 
@@ -128,7 +129,7 @@ impl SegmentsInUse {
 
 impl Invariant for SegmentsInUse {
     fn id(&self) -> InvariantId {
-        InvariantId::SEGMENTS_IN_USE
+        pipecheck_pipe::invariant::SEGMENTS_IN_USE
     }
 
     fn statement(&self) -> &'static str {

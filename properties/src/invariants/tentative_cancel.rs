@@ -9,8 +9,8 @@
 //! refused with `AdvanceRequired` while it did, and a read that returned while the
 //! outstanding buffer was a read's that was not canceled.
 
-use pipecheck_core::InvariantId;
-use pipecheck_core::{PipeError, PipeEvent};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PipeError, PipeEvent};
 
 use crate::{Invariant, Observation};
 
@@ -23,7 +23,7 @@ pub struct TentativeCancel {
 
 impl Invariant for TentativeCancel {
     fn id(&self) -> InvariantId {
-        InvariantId::TENTATIVE_CANCEL
+        pipecheck_pipe::invariant::TENTATIVE_CANCEL
     }
 
     fn statement(&self) -> &'static str {

@@ -6,7 +6,8 @@
 
 use std::collections::HashMap;
 
-use pipecheck_core::{InvariantId, PrimitiveEvent, PrimitiveId};
+use pipecheck::InvariantId;
+use pipecheck_pipe::{PrimitiveEvent, PrimitiveId};
 
 use crate::{Invariant, Observation};
 
@@ -26,7 +27,7 @@ pub struct TokenReuse {
 
 impl Invariant for TokenReuse {
     fn id(&self) -> InvariantId {
-        InvariantId::TOKEN_REUSE
+        pipecheck_pipe::invariant::TOKEN_REUSE
     }
 
     fn statement(&self) -> &'static str {

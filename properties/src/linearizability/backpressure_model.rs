@@ -43,9 +43,8 @@ pub struct BackpressureState {
 /// # Examples
 ///
 /// ```
-/// use pipecheck_properties::linearizability::{
-///     BackpressureOp, BackpressurePipeModel, PipeOp, PipeOutput, SequentialModel,
-/// };
+/// use pipecheck::linearizability::{BackpressureOp, BackpressurePipeModel, PipeOp, PipeOutput};
+/// use pipecheck::linearizability::SequentialModel;
 ///
 /// let model = BackpressurePipeModel { pause: 2, resume: 1 };
 /// let commit = BackpressureOp::Pipe(PipeOp::WriteFlush(b"ab".to_vec()));
@@ -74,9 +73,8 @@ impl BackpressurePipeModel {
     /// # Examples
     ///
     /// ```
-    /// use pipecheck_properties::linearizability::{
-    ///     BackpressureOp, BackpressurePipeModel, History, PipeOp, PipeOutput,
-    /// };
+    /// use pipecheck::linearizability::{BackpressureOp, BackpressurePipeModel, PipeOp, PipeOutput};
+    /// use pipecheck::linearizability::History;
     ///
     /// let mut history = History::new();
     /// history.complete(0, PipeOp::WriteFlush(b"a".to_vec()), PipeOutput::Done, 0, 3);

@@ -80,7 +80,8 @@ pub struct ChannelState {
 /// # Examples
 ///
 /// ```
-/// use pipecheck_properties::linearizability::{ChannelOp, ChannelOutput, MessageChannelModel, SequentialModel};
+/// use pipecheck::linearizability::{ChannelOp, ChannelOutput, MessageChannelModel};
+/// use pipecheck::linearizability::SequentialModel;
 ///
 /// let model = MessageChannelModel;
 /// let empty = model.init();
@@ -103,7 +104,8 @@ impl MessageChannelModel {
     /// # Examples
     ///
     /// ```
-    /// use pipecheck_properties::linearizability::{ChannelOp, ChannelOutput, History, MessageChannelModel};
+    /// use pipecheck::linearizability::{ChannelOp, ChannelOutput, MessageChannelModel};
+    /// use pipecheck::linearizability::History;
     ///
     /// let mut history = History::new();
     /// history.complete(0, ChannelOp::Close, ChannelOutput::Drained(vec![b"a".to_vec()]), 0, 5);

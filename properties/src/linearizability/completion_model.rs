@@ -9,7 +9,7 @@
 //! filled or the token is stale. One waiter per operation (`SecondWaiter` is not
 //! modelled).
 
-use pipecheck_core::CompletionError;
+use pipecheck_pipe::CompletionError;
 
 use super::model::SequentialModel;
 
@@ -65,7 +65,8 @@ pub enum Slot {
 /// # Examples
 ///
 /// ```
-/// use pipecheck_properties::linearizability::{CompletionModel, CompletionOp, CompletionOutput, SequentialModel, Slot};
+/// use pipecheck::linearizability::{CompletionModel, CompletionOp, CompletionOutput, Slot};
+/// use pipecheck::linearizability::SequentialModel;
 ///
 /// let model = CompletionModel;
 /// let started = model.step(&model.init(), &CompletionOp::Reset, &CompletionOutput::Token(1)).unwrap();

@@ -26,7 +26,8 @@ pub enum MutexOp {
 /// # Examples
 ///
 /// ```
-/// use pipecheck_properties::linearizability::{MutexModel, MutexOp, SequentialModel};
+/// use pipecheck::linearizability::{MutexModel, MutexOp};
+/// use pipecheck::linearizability::SequentialModel;
 ///
 /// let held = MutexModel.step(&false, &MutexOp::Lock, &true).unwrap();
 /// assert_eq!(MutexModel.step(&held, &MutexOp::TryLock, &false), Some(true));

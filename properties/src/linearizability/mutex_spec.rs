@@ -10,9 +10,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_core::primitive::sync::Mutex;
-use pipecheck_core::{AsyncMutex, AsyncMutexGuard};
+use pipecheck::future::block_on;
+use pipecheck::sync::Mutex;
+use pipecheck_pipe::{AsyncMutex, AsyncMutexGuard};
 use proptest::collection::vec;
 use proptest::prelude::{Just, prop_oneof};
 use proptest::strategy::{BoxedStrategy, Strategy};
@@ -35,8 +35,9 @@ use super::ops_spec::{OpsSpec, shared};
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// use pipecheck_core::fault;
-/// use pipecheck_properties::linearizability::{MutexSpec, SequenceConfig, check_sequences};
+/// use pipecheck_pipe::fault;
+/// use pipecheck_properties::linearizability::MutexSpec;
+/// use pipecheck::linearizability::{SequenceConfig, check_sequences};
 ///
 /// check_sequences(&MutexSpec, &SequenceConfig::default()).unwrap();
 /// let planted = || check_sequences(&MutexSpec, &SequenceConfig::default());

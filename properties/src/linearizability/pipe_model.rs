@@ -106,7 +106,8 @@ impl PipeState {
 /// # Examples
 ///
 /// ```
-/// use pipecheck_properties::linearizability::{PipeModel, PipeOp, PipeOutput, SequentialModel};
+/// use pipecheck::linearizability::{PipeModel, PipeOp, PipeOutput};
+/// use pipecheck::linearizability::SequentialModel;
 ///
 /// let model = PipeModel;
 /// let empty = model.init();

@@ -23,7 +23,8 @@ enum Phase {
 /// # Examples
 ///
 /// ```
-/// use pipecheck_properties::linearizability::{Budget, PipeModel, check, synthetic_pipe_history};
+/// use pipecheck::linearizability::{Budget, check};
+/// use pipecheck::linearizability::{PipeModel, synthetic_pipe_history};
 ///
 /// let history = synthetic_pipe_history(100, 1);
 /// assert_eq!(history.len(), 100);

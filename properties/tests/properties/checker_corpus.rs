@@ -2,8 +2,8 @@
 //! each planted checker bug flips some of them (the campaign's checker section rests on
 //! both).
 
-use pipecheck_properties::linearizability::corpus::{BUILTIN_FILE, Corpus, CorpusResult, Expected, Found};
-use pipecheck_properties::linearizability::faults;
+use pipecheck::linearizability::corpus::{BUILTIN_FILE, Corpus, CorpusResult, Expected, Found};
+use pipecheck::linearizability::faults;
 
 fn flipped(results: &[CorpusResult]) -> Vec<&str> {
     results.iter().filter(|result| result.flipped()).map(|result| result.name.as_str()).collect()

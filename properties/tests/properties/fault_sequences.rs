@@ -8,7 +8,8 @@
 //! `cargo test -p pipecheck-properties --test properties -- fault_sequences::<test name> --nocapture`.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
-use pipecheck_core::{InvariantId, PlantedFault, fault};
+use pipecheck::{InvariantId, PlantedFault};
+use pipecheck_pipe::fault;
 use pipecheck_properties::{hunt, pipe_faults};
 
 /// The hunts' seed: fixed, so every run finds the same failure in the same number of cases.
@@ -43,7 +44,7 @@ fn caught(fault: &'static PlantedFault) -> Result<(), String> {
     Ok(())
 }
 
-/// Every pipe fault declared `in_sequences` (in `pipecheck_core::fault`) is caught by
+/// Every pipe fault declared `in_sequences` (in `pipecheck_pipe::fault`) is caught by
 /// operation sequences as the invariant it breaks. The list is the declarations': a
 /// new fault flagged `in_sequences` is hunted here with nothing else to add.
 #[test]

@@ -5,9 +5,7 @@
 
 use std::collections::VecDeque;
 
-use pipecheck_properties::linearizability::{
-    Budget, Exhausted, History, HistoryError, Linearization, OpId, SequentialModel, check, explain,
-};
+use pipecheck::linearizability::{Budget, Exhausted, History, HistoryError, Linearization, OpId, SequentialModel, check, explain};
 
 /// A read/write register holding 0 at first.
 #[derive(Debug)]
@@ -304,7 +302,7 @@ fn exhausted_budget_answers_unknown() {
 
 #[test]
 fn thousand_operation_pipe_history_is_decided_both_ways() {
-    use pipecheck_properties::linearizability::{PipeModel, PipeOp, PipeOutput, synthetic_pipe_history};
+    use pipecheck::linearizability::{PipeModel, PipeOp, PipeOutput, synthetic_pipe_history};
     let history = synthetic_pipe_history(1_000, 7);
     assert!(verdict(&PipeModel, &history).is_linearizable());
     // Swap two bytes in the first read that saw at least two: no order allows it.
@@ -329,7 +327,7 @@ fn thousand_operation_pipe_history_is_decided_both_ways() {
 #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 #[test]
 fn recorder_orders_real_time_across_threads() {
-    use pipecheck_properties::linearizability::Recorder;
+    use pipecheck::linearizability::Recorder;
     let recorder = Recorder::new();
     let mut first = recorder.thread(0);
     // Joined before the second thread starts: its read must come after the write.

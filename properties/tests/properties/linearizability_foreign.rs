@@ -5,16 +5,14 @@
 
 use std::time::{Duration, Instant};
 
-use pipecheck_properties::linearizability::foreign::etcd::{EtcdOp, EtcdOutput, EtcdRegister};
-use pipecheck_properties::linearizability::foreign::kv::{KvOp, KvStore};
-use pipecheck_properties::linearizability::foreign::{etcd, kv, simulate};
-use pipecheck_properties::linearizability::{
-    Budget, Event, Exhausted, History, HistoryError, Linearization, OpId, PendingPolicy, check, check_report,
-};
+use pipecheck::linearizability::foreign::etcd::{EtcdOp, EtcdOutput, EtcdRegister};
+use pipecheck::linearizability::foreign::kv::{KvOp, KvStore};
+use pipecheck::linearizability::foreign::{etcd, kv, simulate};
+use pipecheck::linearizability::{Budget, Event, Exhausted, History, HistoryError, Linearization, OpId, PendingPolicy, check, check_report};
 
 mod html_in_browser;
 
-fn verdict<M: pipecheck_properties::linearizability::SequentialModel>(
+fn verdict<M: pipecheck::linearizability::SequentialModel>(
     model: &M,
     history: &History<M::Input, M::Output>,
 ) -> Linearization {

@@ -4,7 +4,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pipecheck_core::{InvariantId, PipeEvent, Violation};
+use pipecheck::{InvariantId, Violation};
+use pipecheck_pipe::PipeEvent;
 use pipecheck_properties::{CheckConfig, Monitor, Observation};
 
 /// Feeds `observations` to a fresh monitor of the whole registry; the violation raised, if any.
@@ -32,7 +33,7 @@ fn a_buffer_still_rented_at_the_reset_breaks_release_once_there() {
     log.extend(both_complete());
     log.push(Observation::Pipe(PipeEvent::Reset));
     let violation = run(log).expect("the leak is reported at the reset");
-    assert_eq!(violation.invariant, InvariantId::RELEASE_ONCE, "{violation}");
+    assert_eq!(violation.invariant, pipecheck_pipe::invariant::RELEASE_ONCE, "{violation}");
     assert_eq!(violation.step, Some(3), "reported at the reset, not at the end: {violation}");
 }
 
@@ -59,5 +60,5 @@ fn offsets_carried_over_a_reset_are_caught() {
     // The new run's first flush counts against an examined offset it never had.
     log.push(Observation::Pipe(PipeEvent::Flushed { committed: 2, unconsumed: 1, paused: false }));
     let violation = run(log).expect("the stale count is reported");
-    assert_eq!(violation.invariant, InvariantId::BACKPRESSURE, "{violation}");
+    assert_eq!(violation.invariant, pipecheck_pipe::invariant::BACKPRESSURE, "{violation}");
 }

@@ -8,11 +8,9 @@
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use arbitrary::{Arbitrary, Unstructured};
-use pipecheck_core::{FlushResult, PipeError};
-use pipecheck_properties::{
-    CheckConfig, Driver, FailureKind, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, Regressions,
-    Reported, Step, Woken, check_sequence,
-};
+use pipecheck_pipe::{FlushResult, PipeError};
+use pipecheck_properties::{CheckConfig, Driver, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, Step, Woken, check_sequence};
+use pipecheck::{FailureKind, Regressions, Reported};
 use proptest_state_machine::prop_state_machine;
 
 prop_state_machine! {
@@ -180,12 +178,12 @@ fn arbitrary_bytes_decode_to_sequences_the_driver_runs() {
 fn a_step_that_differs_from_the_model_fails_the_case() {
     let mut driver = Driver::new(Monitor::new(CheckConfig::default()));
     let wrong = Step { outcome: Outcome::Memory(Ok(5)), woken: Woken::default() }; // the pipe hands out 4
-    let capture = pipecheck_properties::Capture::start(true);
+    let capture = pipecheck::Capture::start(true);
     let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         driver.apply_expecting(&Op::GetMemory { size_hint: 0 }, &wrong)
     }));
     drop(capture);
-    match pipecheck_properties::classify(&*panic.expect_err("the step differs"), None) {
+    match pipecheck::classify(&*panic.expect_err("the step differs"), None) {
         FailureKind::ModelMismatch(mismatch) => assert_eq!(mismatch.index, 0, "{mismatch}"),
         other => panic!("expected a model mismatch, got {other}"),
     }
@@ -194,13 +192,13 @@ fn a_step_that_differs_from_the_model_fails_the_case() {
 /// proptest prints what broke, not `<unknown panic value>`, for a checker's typed panic.
 #[test]
 fn a_proptest_failure_prints_the_violation() {
-    use pipecheck_core::{InvariantId, Violation};
+    use pipecheck::{InvariantId, Violation};
     use proptest::test_runner::{Config, TestError, TestRunner};
     let config = Config { failure_persistence: None, max_shrink_iters: 0, ..Config::default() };
-    let quiet = pipecheck_properties::Capture::start(true);
+    let quiet = pipecheck::Capture::start(true);
     let result = TestRunner::new(config).run(&proptest::num::u8::ANY, |_| {
-        pipecheck_properties::reported(|| {
-            std::panic::panic_any(Violation::new(InvariantId::FIFO_POOL, "segment 2 reused before segment 1"))
+        pipecheck::reported(|| {
+            std::panic::panic_any(Violation::new(pipecheck_pipe::invariant::FIFO_POOL, "segment 2 reused before segment 1"))
         })
     });
     drop(quiet.finish());

@@ -10,12 +10,11 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use pipecheck_core::primitive::sync::atomic::{AtomicU64, Ordering};
-use pipecheck_core::{InvariantId, Violation, fault};
-use pipecheck_properties::linearizability::{
-    ConcurrentConfig, ConcurrentShape, DeterministicModel, Ends, MutexOp, MutexSpec, OpsSpec, SequenceConfig,
-    check_sequences, fixed_scenarios, run_concurrent, run_monitored, shared, shrink_concurrent,
-};
+use pipecheck::sync::atomic::{AtomicU64, Ordering};
+use pipecheck::{InvariantId, Violation};
+use pipecheck_pipe::fault;
+use pipecheck::linearizability::{ConcurrentConfig, ConcurrentShape, DeterministicModel, Ends, OpsSpec, SequenceConfig, check_sequences, fixed_scenarios, run_concurrent, run_monitored, shared, shrink_concurrent};
+use pipecheck::linearizability::{MutexOp, MutexSpec};
 use proptest::prelude::*;
 
 /// A counter whose `add` returns the new total; `returns_old` plants a real object that
@@ -202,13 +201,13 @@ fn each_role_runs_on_its_own_end_in_sequences_and_in_every_generated_split() {
 #[test]
 fn a_split_that_breaks_the_roles_is_refused() {
     let refused = catch_unwind(|| run_concurrent(&Roles, &[vec![RoleOp::Read], vec![RoleOp::Add(1)]]));
-    let message = pipecheck_properties::panic_message(refused.unwrap_err().as_ref());
+    let message = pipecheck::panic_message(refused.unwrap_err().as_ref());
     assert!(message.contains("off its role's thread"), "{message}");
 }
 
 #[test]
 fn run_monitored_records_each_operation_for_the_event_invariants() {
-    use pipecheck_properties::{EventMonitor, FnInvariant};
+    use pipecheck::{EventMonitor, FnInvariant};
     let statement = "a read sees the total after some prefix of the adds (0, 2 or 5)";
     let id = InvariantId::new("reads-a-prefix");
     let invariant = FnInvariant::new(id, statement, 0usize, |events, event: &(RoleOp, u64)| {

@@ -15,10 +15,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use pipecheck_core::primitive::thread;
-use pipecheck_core::{PlantedFault, fault};
+use pipecheck::thread;
+use pipecheck::PlantedFault;
+use pipecheck_pipe::fault;
 use pipecheck_properties::driver::{Wait, driven_pipe};
-use pipecheck_properties::{CheckConfig, Monitor, Op, PipeMachine, Side, classify, panic_message};
+use pipecheck_properties::{CheckConfig, Monitor, Op, PipeMachine, Side};
+use pipecheck::{classify, panic_message};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use proptest_state_machine::ReferenceStateMachine;
@@ -35,9 +37,9 @@ const SCHEDULES_PER_CASE: usize = 8;
 fn run_split(config: CheckConfig, ops: &[Op], seed: u64) {
     let ops = ops.to_vec();
     // The planted bug switched on here goes with the case's thread.
-    let fault = PlantedFault::active_name();
+    let fault = PlantedFault::active();
     let outcome = std::thread::spawn(move || {
-        PlantedFault::with_active_name(fault, || run_split_here(config, &ops, seed))
+        PlantedFault::activate_opt(fault, || run_split_here(config, &ops, seed))
     })
     .join();
     if let Err(panic) = outcome {
@@ -110,7 +112,7 @@ proptest! {
     #![proptest_config(Config {
         // 256 cases by default (PROPTEST_CASES overrides), SCHEDULES_PER_CASE each.
         // Committed seeds replayed, new ones saved under target/.
-        failure_persistence: pipecheck_properties::Regressions::new(env!("CARGO_MANIFEST_DIR"), "shuttle_ops").boxed(),
+        failure_persistence: pipecheck::Regressions::new(env!("CARGO_MANIFEST_DIR"), "shuttle_ops").boxed(),
         .. Config::default()
     })]
 
@@ -118,7 +120,7 @@ proptest! {
     #[test]
     fn split_sequences_keep_every_invariant_under_shuttle((config, ops, seed, seen) in case()) {
         seen.all(&ops);
-        pipecheck_properties::reported(|| run_split(config, &ops, seed));
+        pipecheck::reported(|| run_split(config, &ops, seed));
     }
 }
 

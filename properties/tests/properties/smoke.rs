@@ -4,9 +4,11 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pipecheck_core::{InvariantId, PlantedFault, fault};
+use pipecheck::{InvariantId, PlantedFault};
+use pipecheck_pipe::fault;
 use pipecheck_properties::invariants::MonotonicOffsets;
-use pipecheck_properties::{CheckConfig, FailureKind, Invariant, Monitor, checked_pipe, classify};
+use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck::{FailureKind, Invariant, classify};
 
 /// Writes 40 bytes in 3-byte pieces, reading everything after every sixth, then
 /// completes both sides,
@@ -71,5 +73,5 @@ fn monotonic_offsets_catches_consuming_past_the_commit() {
     let only = vec![Box::new(MonotonicOffsets::default()) as Box<dyn Invariant>];
     let planted = || run_under(Monitor::with_invariants(config, only));
     let failure = fault::ReadPastCommit.activate(planted).expect_err("the planted bug is caught");
-    assert_eq!(failure.invariant(), Some(InvariantId::MONOTONIC_OFFSETS), "{failure}");
+    assert_eq!(failure.invariant(), Some(pipecheck_pipe::invariant::MONOTONIC_OFFSETS), "{failure}");
 }

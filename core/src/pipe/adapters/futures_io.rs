@@ -10,11 +10,11 @@
 //! # #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 //! # fn main() {
 //! use futures_io::{AsyncRead, AsyncWrite};
-//! use pipecheck_core::primitive::future::block_on;
+//! use pipecheck_sync::future::block_on;
 //! # use std::future::poll_fn;
 //! # use std::pin::Pin;
 //!
-//! let (mut writer, mut reader) = pipecheck_core::pipe();
+//! let (mut writer, mut reader) = pipecheck_pipe::pipe();
 //! block_on(poll_fn(|cx| Pin::new(&mut writer).poll_write(cx, b"hello"))).unwrap();
 //! block_on(poll_fn(|cx| Pin::new(&mut writer).poll_close(cx))).unwrap();
 //! let mut buf = [0u8; 8];
@@ -120,10 +120,10 @@ impl<W: AsyncWrite + Unpin + ?Sized> Sink for Io<'_, W> {
 /// ```
 /// # #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 /// # fn main() {
-/// use pipecheck_core::adapters::futures_io::copy_from_reader;
-/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_pipe::adapters::futures_io::copy_from_reader;
+/// use pipecheck_sync::future::block_on;
 ///
-/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// let (mut writer, mut reader) = pipecheck_pipe::pipe();
 /// let mut source: &[u8] = b"from a stream"; // any futures-io AsyncRead
 /// assert_eq!(block_on(copy_from_reader(&mut source, &mut writer)).unwrap(), 13);
 /// writer.complete(None);
@@ -154,10 +154,10 @@ where
 /// ```
 /// # #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 /// # fn main() {
-/// use pipecheck_core::adapters::futures_io::copy_to_writer;
-/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_pipe::adapters::futures_io::copy_to_writer;
+/// use pipecheck_sync::future::block_on;
 ///
-/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// let (mut writer, mut reader) = pipecheck_pipe::pipe();
 /// writer.write(b"to a stream").unwrap();
 /// writer.complete(None);
 /// let mut sink = Vec::new(); // any futures-io AsyncWrite

@@ -8,12 +8,12 @@
 //! ```
 //! # #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 //! # fn main() {
-//! use pipecheck_core::primitive::future::block_on;
+//! use pipecheck_sync::future::block_on;
 //! use tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite};
 //! # use std::future::poll_fn;
 //! # use std::pin::Pin;
 //!
-//! let (mut writer, mut reader) = pipecheck_core::pipe();
+//! let (mut writer, mut reader) = pipecheck_pipe::pipe();
 //! // Any tokio stream code works on the ends; here, the poll methods by hand.
 //! block_on(poll_fn(|cx| Pin::new(&mut writer).poll_write(cx, b"hello"))).unwrap();
 //! block_on(poll_fn(|cx| Pin::new(&mut writer).poll_shutdown(cx))).unwrap();
@@ -126,10 +126,10 @@ impl<W: AsyncWrite + Unpin + ?Sized> Sink for Io<'_, W> {
 /// ```
 /// # #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 /// # fn main() {
-/// use pipecheck_core::adapters::tokio::copy_from_reader;
-/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_pipe::adapters::tokio::copy_from_reader;
+/// use pipecheck_sync::future::block_on;
 ///
-/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// let (mut writer, mut reader) = pipecheck_pipe::pipe();
 /// let mut source: &[u8] = b"from a stream"; // any tokio AsyncRead
 /// let copied = block_on(copy_from_reader(&mut source, &mut writer)).unwrap();
 /// writer.complete(None);
@@ -161,10 +161,10 @@ where
 /// ```
 /// # #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 /// # fn main() {
-/// use pipecheck_core::adapters::tokio::copy_to_writer;
-/// use pipecheck_core::primitive::future::block_on;
+/// use pipecheck_pipe::adapters::tokio::copy_to_writer;
+/// use pipecheck_sync::future::block_on;
 ///
-/// let (mut writer, mut reader) = pipecheck_core::pipe();
+/// let (mut writer, mut reader) = pipecheck_pipe::pipe();
 /// writer.write(b"to a stream").unwrap();
 /// writer.complete(None);
 /// let mut sink = Vec::new(); // any tokio AsyncWrite

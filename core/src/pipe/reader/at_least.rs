@@ -20,7 +20,7 @@
 
 use std::task::{Context, Poll, Waker};
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::error::PipeError;
 use crate::pipe::observe::PipeEvent;
 use crate::pipe::read_buf::ReadResult;
@@ -47,8 +47,8 @@ impl Reader {
     // Under loom and shuttle the sync primitives only work inside a model: compile, do not run.
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-    /// use pipecheck_core::primitive::future::block_on;
-    /// let (mut writer, mut reader) = pipecheck_core::pipe();
+    /// use pipecheck_sync::future::block_on;
+    /// let (mut writer, mut reader) = pipecheck_pipe::pipe();
     /// writer.write(b"ab").unwrap();
     /// block_on(writer.flush()).unwrap();
     /// assert!(reader.try_read_at_least(4).unwrap().is_none()); // 2 of 4 bytes
@@ -97,9 +97,9 @@ impl Reader {
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use std::future::poll_fn;
-    /// use pipecheck_core::primitive::future::block_on;
+    /// use pipecheck_sync::future::block_on;
     ///
-    /// let (mut writer, mut reader) = pipecheck_core::pipe();
+    /// let (mut writer, mut reader) = pipecheck_pipe::pipe();
     /// writer.write(b"ping").unwrap();
     /// block_on(writer.flush()).unwrap();
     /// let len = block_on(poll_fn(|cx| reader.poll_read_at_least_result(cx, 4).map_ok(|r| r.buffer().len())));

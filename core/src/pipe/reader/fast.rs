@@ -20,7 +20,7 @@
 //! (`cancel-observed`), as they judge a fast flush against those logged before its
 //! `Published`.
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::observe::PipeEvent;
 use crate::pipe::published::{READ_SLOW, READER_PARKED};
 use crate::pipe::reader::{Reader, Ready, counted};

@@ -31,7 +31,7 @@
 //! then: the writer lost the flag). The writer may link a new head behind it before
 //! that lock; the claimed head then ends where the new one starts.
 
-use crate::check::fault;
+use crate::fault;
 use crate::pipe::observe::{PipeEvent, PipeOperation};
 use crate::pipe::published::{FLUSH_SLOW, HEAD_PARKED, LOCKED, Published, READ_SLOW};
 use crate::pipe::reader::{
@@ -125,7 +125,7 @@ struct Advancing<'a> {
 
 impl Drop for Advancing<'_> {
     fn drop(&mut self) {
-        if !crate::primitive::skip_locking_cleanup() {
+        if !pipecheck_sync::skip_locking_cleanup() {
             self.published.end_advance(self.ended);
         }
     }

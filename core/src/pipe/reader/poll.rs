@@ -26,9 +26,9 @@ impl Reader {
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use std::future::poll_fn;
-    /// use pipecheck_core::primitive::future::block_on;
+    /// use pipecheck_sync::future::block_on;
     ///
-    /// let (mut writer, mut reader) = pipecheck_core::pipe();
+    /// let (mut writer, mut reader) = pipecheck_pipe::pipe();
     /// writer.write(b"ping").unwrap();
     /// block_on(writer.flush()).unwrap();
     /// let len = block_on(poll_fn(|cx| reader.poll_read_result(cx).map_ok(|r| r.buffer().len()))).unwrap();

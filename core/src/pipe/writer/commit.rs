@@ -1,8 +1,8 @@
 //! The flush's commit: the lock-free fast path (seed 001's uncontended flush) and the
 //! single-lock slow path, and the flush results they report.
 
-use crate::InvariantId;
-use crate::check::fault;
+use pipecheck_sync::InvariantId;
+use crate::fault;
 use crate::check::violation::ensure_internal;
 use crate::pipe::error::PipeError;
 use crate::pipe::observe::{PipeEvent, PipeOperation};
@@ -194,7 +194,7 @@ impl Writer {
                 let holds = published == committed;
                 ensure_internal(
                     holds,
-                    InvariantId::MONOTONIC_OFFSETS,
+                    crate::invariant::MONOTONIC_OFFSETS,
                     "only the writer moves the committed end",
                 );
                 let waker = if state.committed > state.examined && !fault::FlushForgetsWake.is_active() {

@@ -28,9 +28,9 @@ impl Writer {
     #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
     #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
     /// use std::future::poll_fn;
-    /// use pipecheck_core::primitive::future::block_on;
+    /// use pipecheck_sync::future::block_on;
     ///
-    /// let (mut writer, mut reader) = pipecheck_core::pipe();
+    /// let (mut writer, mut reader) = pipecheck_pipe::pipe();
     /// writer.write(b"ping").unwrap();
     /// let result = block_on(poll_fn(|cx| writer.poll_flush_result(cx))).unwrap();
     /// assert!(!result.is_completed);

@@ -4,8 +4,8 @@
 
 use oneshot::faults::SendIgnoresClosedReceiver;
 use oneshot::model::{OneshotModel, OneshotOp, OneshotOutput};
-use pipecheck_core::primitive::future::block_on;
-use pipecheck_properties::linearizability::{SequenceConfig, check_sequences};
+use pipecheck::future::block_on;
+use pipecheck::linearizability::{SequenceConfig, check_sequences};
 
 #[test]
 fn a_sent_value_arrives() {

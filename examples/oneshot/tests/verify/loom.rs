@@ -1,7 +1,7 @@
 //! What the campaign binary's `verify_every_target` does not check under loom: the
 //! harness's typed errors and the command it prints to reproduce a failure in this crate.
 
-use pipecheck_models::loom_harness::check_target;
+use pipecheck::loom_harness::check_target;
 
 /// Preemption bound of these models (measured times in `models/LOOM.md`).
 const BOUND: usize = 3;
@@ -17,7 +17,7 @@ fn unknown_names_are_typed_errors() {
 
 #[test]
 fn a_loom_failure_prints_the_command_that_reproduces_it_in_this_crate() {
-    use pipecheck_models::must_fail::must_fail_in_child;
+    use pipecheck::must_fail::must_fail_in_child;
     const TEST: &str = "loom::a_loom_failure_prints_the_command_that_reproduces_it_in_this_crate";
     let verdict = must_fail_in_child(TEST, oneshot::invariants::WAKE, &[], || {
         check_target(&oneshot::target(), "send-races-recv", Some("SkipRecheck"), BOUND).unwrap()

@@ -3,8 +3,8 @@
 //! saved and replayed, the traces command's re-recording, and the sequential model's
 //! generated scenarios shrunk to a minimal failing split.
 
-use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind, Shuttle};
-use pipecheck_properties::Engine;
+use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind, Shuttle};
+use pipecheck::Engine;
 
 const SEED: u64 = 1;
 const ITERATIONS: usize = 200;
@@ -47,29 +47,29 @@ fn every_planted_fault_is_caught_as_its_invariant_by_every_scenario_claiming_it(
 
 /// The committed schedules, `examples/oneshot/traces/`.
 fn saved_traces() -> Vec<std::path::PathBuf> {
-    pipecheck_traces::location::traces_in(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("traces"))
+    pipecheck::trace::location::traces_in(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("traces"))
 }
 
 #[test]
 fn every_saved_schedule_replays_to_its_invariant() {
-    use pipecheck_traces::replay::replay_in;
-    use pipecheck_traces::trace_file::Trace;
+    use pipecheck::trace::replay::replay;
+    use pipecheck::trace::trace_file::Trace;
     let targets = [oneshot::target()];
     let saved = saved_traces();
     assert!(saved.len() >= 2, "examples/oneshot/traces/ holds a schedule per planted fault");
     for path in saved {
-        let trace = Trace::load_for(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
-        let replayed = replay_in(&trace, &path, &targets).unwrap_or_else(|e| panic!("{e}"));
+        let trace = Trace::load(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
+        let replayed = replay(&trace, &path, &targets).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(replayed.failure.expect("fails").invariant, trace.invariant, "{}", path.display());
     }
 }
 
 #[test]
 fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
-    use pipecheck_traces::explore::{Exploration, Settings, explore_in};
-    use pipecheck_traces::minimize::{DEFAULT_RUNS, minimized_trace};
-    use pipecheck_traces::replay::replay_in;
-    use pipecheck_traces::trace_file::Trace;
+    use pipecheck::trace::explore::{Exploration, Settings, explore_in};
+    use pipecheck::trace::minimize::{DEFAULT_RUNS, minimized_trace};
+    use pipecheck::trace::replay::replay;
+    use pipecheck::trace::trace_file::Trace;
     let targets = [oneshot::target()];
     let target = &targets[0];
     let fault = target.fault("SkipRecheck").unwrap();
@@ -83,9 +83,9 @@ fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
     let trace = minimized_trace(&found, settings.max_steps, DEFAULT_RUNS);
     let path = std::env::temp_dir().join(format!("oneshot-round-trip-{}.trace", std::process::id()));
     trace.save(&path).unwrap();
-    let loaded = Trace::load_for(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
+    let loaded = Trace::load(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.target, "oneshot");
-    let replayed = replay_in(&loaded, &path, &targets).unwrap_or_else(|e| panic!("{e}"));
+    let replayed = replay(&loaded, &path, &targets).unwrap_or_else(|e| panic!("{e}"));
     std::fs::remove_file(&path).unwrap();
     assert_eq!(replayed.failure.expect("fails").invariant, "oneshot-wake");
     assert_eq!(replayed.size, loaded.minimized);
@@ -97,8 +97,8 @@ fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
 /// copies under cargo's `target/` temporary directory, never in `traces/`.
 #[test]
 fn the_crates_command_rerecords_a_stale_schedule() {
-    use pipecheck_traces::rerecord::staleness_in;
-    use pipecheck_traces::trace_file::{Size, Trace};
+    use pipecheck::trace::rerecord::staleness;
+    use pipecheck::trace::trace_file::{Size, Trace};
     let targets = [oneshot::target()];
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("oneshot-rerecord-{}", std::process::id()));
@@ -111,12 +111,12 @@ fn the_crates_command_rerecords_a_stale_schedule() {
     // Half the schedule, and a header that says so: what a trace looks like after the
     // channel gained scheduling points.
     let stale = dir.join(saved[0].file_name().expect("a file"));
-    let mut trace = Trace::load_for(&stale, &targets).unwrap_or_else(|e| panic!("{e}"));
+    let mut trace = Trace::load(&stale, &targets).unwrap_or_else(|e| panic!("{e}"));
     let half = trace.schedule.len() / 2;
     trace.schedule.steps.truncate(half);
     trace.minimized = Size { steps: half, ..trace.minimized };
     trace.save(&stale).expect("saved");
-    assert!(staleness_in(&stale, &targets).is_some(), "a cut schedule no longer replays as recorded");
+    assert!(staleness(&stale, &targets).is_some(), "a cut schedule no longer replays as recorded");
 
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_oneshot"))
         .args(["corpus", "--rerecord", "--out"])
@@ -128,11 +128,11 @@ fn the_crates_command_rerecords_a_stale_schedule() {
     assert!(output.status.success(), "{stdout}\n{stderr}");
     let summary = format!("{} traces: {} kept, 1 rewritten, 0 failed", saved.len(), saved.len() - 1);
     assert!(stdout.contains(&summary), "{stdout}\n{stderr}");
-    let rerecorded = pipecheck_traces::location::traces_in(&dir);
+    let rerecorded = pipecheck::trace::location::traces_in(&dir);
     assert_eq!(rerecorded.len(), saved.len(), "one file per trace: {rerecorded:?}");
     for path in rerecorded {
-        assert_eq!(staleness_in(&path, &targets), None, "{} replays as recorded", path.display());
-        let trace = Trace::load_for(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(staleness(&path, &targets), None, "{} replays as recorded", path.display());
+        let trace = Trace::load(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(trace.target, "oneshot", "{}", path.display());
     }
     let _ = std::fs::remove_dir_all(dir);
@@ -146,10 +146,10 @@ mod generated {
 
     use oneshot::faults::{CompleteBeforeValue, SendIgnoresClosedReceiver};
     use oneshot::model::{OneshotModel, OneshotOp};
-    use pipecheck_core::PlantedFault;
-    use pipecheck_models::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind, Shuttle};
-    use pipecheck_properties::linearizability::{ConcurrentConfig, run_concurrent, shrink_concurrent};
-    use pipecheck_properties::{Engine, Verdict};
+    use pipecheck::PlantedFault;
+    use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind, Shuttle};
+    use pipecheck::linearizability::{ConcurrentConfig, run_concurrent, shrink_concurrent};
+    use pipecheck::{Engine, Verdict};
 
     use super::SEED;
 
@@ -205,13 +205,13 @@ mod generated {
 
     #[test]
     fn a_failing_generated_schedule_is_saved_and_replayed_as_linearizable() {
-        use pipecheck_traces::explore::{Exploration, Settings, explore_in};
-        use pipecheck_traces::minimize::{DEFAULT_RUNS, minimized_trace};
-        use pipecheck_traces::replay::replay_in;
-        use pipecheck_traces::trace_file::Trace;
+        use pipecheck::trace::explore::{Exploration, Settings, explore_in};
+        use pipecheck::trace::minimize::{DEFAULT_RUNS, minimized_trace};
+        use pipecheck::trace::replay::replay;
+        use pipecheck::trace::trace_file::Trace;
         let targets = [oneshot::target()];
         let target = &targets[0];
-        let scenario = target.scenario(pipecheck_models::LARGE_SCENARIO).unwrap();
+        let scenario = target.scenario(pipecheck::LARGE_SCENARIO).unwrap();
         let settings = Settings { seed: SEED, ..Settings::default() };
         let Exploration::Failed(found) =
             explore_in(target, scenario, Some(&SendIgnoresClosedReceiver), SchedulerKind::Random, &settings)
@@ -221,9 +221,9 @@ mod generated {
         let trace = minimized_trace(&found, settings.max_steps, DEFAULT_RUNS);
         let path = std::env::temp_dir().join(format!("oneshot-generated-{}.trace", std::process::id()));
         trace.save(&path).unwrap();
-        let loaded = Trace::load_for(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
+        let loaded = Trace::load(&path, &targets).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((loaded.target.as_str(), loaded.scenario.as_str()), ("oneshot", "linearizable-large"));
-        let replayed = replay_in(&loaded, &path, &targets).unwrap_or_else(|e| panic!("{e}"));
+        let replayed = replay(&loaded, &path, &targets).unwrap_or_else(|e| panic!("{e}"));
         std::fs::remove_file(&path).unwrap();
         assert_eq!(replayed.failure.expect("fails").invariant, "linearizable");
     }

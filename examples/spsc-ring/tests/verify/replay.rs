@@ -1,13 +1,13 @@
 //! The ring's lost-at-close failure replayed with the sync facade's own operations
 //! recorded: the consumer's stale load shows without any event the ring writes, and the
 //! default table of a many-thread failure fits 120 columns.
-use pipecheck_core::PlantedFault;
-use pipecheck_core::primitive::record::{Detail, FacadeOp, OpKind, Value};
-use pipecheck_models::{LARGE_SCENARIO, Target};
-use pipecheck_traces::explore::{Exploration, SchedulerKind, Settings, explore_in};
-use pipecheck_traces::minimize::{DEFAULT_RUNS, minimize};
-use pipecheck_traces::replay::{Replayed, replay_recording};
-use pipecheck_traces::table::{DEFAULT_WIDTH, TableOptions, render, render_with};
+use pipecheck::PlantedFault;
+use pipecheck::record::{Detail, FacadeOp, OpKind, Value};
+use pipecheck::{LARGE_SCENARIO, Target};
+use pipecheck::trace::explore::{Exploration, SchedulerKind, Settings, explore_in};
+use pipecheck::trace::minimize::{DEFAULT_RUNS, minimize};
+use pipecheck::trace::replay::{Replayed, replay_recording};
+use pipecheck::trace::table::{DEFAULT_WIDTH, TableOptions, render, render_with};
 use spsc_ring::ring_check::{ClosedWithoutRecheck, target};
 
 /// The line of `src/ring.rs` that holds `code` (once).

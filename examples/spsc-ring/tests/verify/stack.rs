@@ -4,7 +4,7 @@
 #[cfg(not(any(feature = "loom", feature = "shuttle")))]
 #[test]
 fn sequences_of_a_stack_that_fills() {
-    use pipecheck_properties::linearizability::{SequenceConfig, check_sequences};
+    use pipecheck::linearizability::{SequenceConfig, check_sequences};
     let stack = spsc_ring::stack_check::StackModel(3);
     check_sequences(&stack, &SequenceConfig::default()).unwrap_or_else(|mismatch| panic!("{mismatch}"));
 }

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use pipecheck_properties::linearizability::foreign::{etcd, simulate};
-use pipecheck_properties::linearizability::{Budget, Linearization, check_report, html};
+use pipecheck::linearizability::foreign::{etcd, simulate};
+use pipecheck::linearizability::{Budget, Linearization, check_report, html};
 
 /// The browser to drive, if one is installed.
 fn chromium() -> Option<PathBuf> {

@@ -1,0 +1,28 @@
+//! Loom jobs: every interleaving of a small scenario within the preemption bound,
+//! through the models' [`Loom`] engine.
+
+use crate::target::TargetScenario;
+use crate::target::engine::loom::Loom;
+use crate::check::Engine;
+
+use super::Budget;
+use crate::campaign::jobs::Job;
+use crate::campaign::outcome::{Fired, JobResult};
+use crate::campaign::registry;
+
+pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
+    let engine = Loom { bound: budget.loom_bound, max_duration: Some(budget.time) };
+    let checked = engine.check(scenario.execution(job.planted()));
+    let fired = checked.verdict.failure().map(Fired::from);
+    let mut result = JobResult::new(job, fired, checked.executions, checked.elapsed.as_secs_f64());
+    if result.message.is_some() {
+        let fault = job.fault.as_deref().map_or(String::new(), |f| format!(" --fault {f}"));
+        result.reproduce = Some(format!(
+            "LOOM_MAX_PREEMPTIONS={} {} --engine loom --scenario {}{fault}   (add LOOM_LOG=1 for loom's interleaving log)",
+            budget.loom_bound,
+            registry::campaign().command(),
+            scenario.name
+        ));
+    }
+    result
+}

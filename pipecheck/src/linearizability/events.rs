@@ -1,0 +1,120 @@
+//! [`Event`]: a history as a stream of calls and returns, the shape foreign logs have
+//! (porcupine's `CheckEvents`, Jepsen's `:invoke`/`:ok` lines), turned into a
+//! [`History`] whose stamps are the events' positions.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::Hash;
+
+use super::history::{History, OpId, Operation};
+
+/// One event of a history: a client calls an operation, or an operation returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event<Id, I, O> {
+    /// `client` invokes `input`; `id` names the operation until it returns.
+    Call {
+        /// The operation's name in the stream (unique among operations in flight).
+        id: Id,
+        /// The client (thread, process) that called it.
+        client: usize,
+        /// The operation and its arguments.
+        input: I,
+    },
+    /// The operation `id` returns `output`.
+    Return {
+        /// The name its call gave it.
+        id: Id,
+        /// What it returned.
+        output: O,
+    },
+}
+
+/// A stream that is not a history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventError {
+    /// A return (at this position in the stream) for no operation in flight.
+    UnmatchedReturn(usize),
+    /// A call (at this position) reuses the id of an operation still in flight.
+    DuplicateCall(usize),
+}
+
+impl fmt::Display for EventError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EventError::UnmatchedReturn(at) => {
+                write!(f, "event {at} returns an operation that is not in flight")
+            }
+            EventError::DuplicateCall(at) => {
+                write!(f, "event {at} calls with the id of an operation in flight")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EventError {}
+
+impl<I, O> History<I, O> {
+    /// The history of an event stream, with real-time precedence: each event's stamp
+    /// is its position, so an operation precedes another when its return comes before
+    /// the other's call. A call that never returns is a pending operation (its
+    /// [`PendingPolicy`](super::PendingPolicy) is the model's; change it with
+    /// [`History::set_pending_policy`]). Operations are numbered in call order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck::linearizability::{Event, History, OpId};
+    ///
+    /// let events = vec![
+    ///     Event::Call { id: 'a', client: 0, input: "write 1" },
+    ///     Event::Call { id: 'b', client: 1, input: "read" },
+    ///     Event::Return { id: 'a', output: 0 },
+    ///     Event::Return { id: 'b', output: 1 },
+    ///     Event::Call { id: 'a', client: 0, input: "read" },
+    /// ];
+    /// let history = History::from_events(events).unwrap();
+    /// assert_eq!(history.len(), 3);
+    /// assert_eq!((history.get(OpId(1)).invoked, history.get(OpId(1)).responded), (1, Some(3)));
+    /// assert!(!history.get(OpId(2)).is_complete());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An [`EventError`] for a return without its call, or a call reusing an id in
+    /// flight.
+    pub fn from_events<Id: Hash + Eq>(
+        events: impl IntoIterator<Item = Event<Id, I, O>>,
+    ) -> Result<History<I, O>, EventError> {
+        let mut history = History::new();
+        let mut in_flight: HashMap<Id, OpId> = HashMap::new();
+        for (at, event) in events.into_iter().enumerate() {
+            let stamp = at as u64;
+            match event {
+                Event::Call { id, client, input } => {
+                    let op = history.push(Operation {
+                        thread: client,
+                        input,
+                        output: None,
+                        invoked: stamp,
+                        responded: None,
+                    });
+                    if in_flight.insert(id, op).is_some() {
+                        return Err(EventError::DuplicateCall(at));
+                    }
+                }
+                Event::Return { id, output } => {
+                    let op = in_flight.remove(&id).ok_or(EventError::UnmatchedReturn(at))?;
+                    history.respond(op, output, stamp);
+                }
+            }
+        }
+        Ok(history)
+    }
+
+    /// Records the response of the pending operation `id`.
+    fn respond(&mut self, id: OpId, output: O, responded: u64) {
+        let op = self.op_mut(id);
+        op.output = Some(output);
+        op.responded = Some(responded);
+    }
+}

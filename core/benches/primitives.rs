@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pipecheck_sync::sync::Mutex;
-use crate::{AsyncMutex, PartitionedPool};
+use pipecheck_pipe::{AsyncMutex, PartitionedPool};
 
 fn async_mutex(c: &mut Criterion) {
     let mut group = c.benchmark_group("async_mutex");

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use pipecheck_sync::future::block_on;
-use crate::{PipeEnd, PipeEvent, PipeObserver, PipeOperation, PipeOptions};
+use pipecheck_pipe::{PipeEnd, PipeEvent, PipeObserver, PipeOperation, PipeOptions};
 
 /// Events counted by kind.
 #[derive(Default)]

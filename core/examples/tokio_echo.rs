@@ -25,8 +25,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use bytes::Buf;
-use crate::adapters::tokio::{copy_from_reader, copy_to_writer};
-use crate::{Failure, PipeEvent, PipeObserver, PipeOptions, Reader, Writer};
+use pipecheck_pipe::adapters::tokio::{copy_from_reader, copy_to_writer};
+use pipecheck_pipe::{Failure, PipeEvent, PipeObserver, PipeOptions, Reader, Writer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 

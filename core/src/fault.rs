@@ -12,7 +12,7 @@
 
 use pipecheck_sync::InvariantId;
 
-crate::planted_faults! {
+pipecheck_sync::planted_faults! {
     /// The segment pool hands out the most recently returned segment (a LIFO stack).
     /// Breaks **fifo-pool**.
     LifoPool breaks crate::invariant::FIFO_POOL, in_sequences, caught_in(&["large-stream", "large-pool-churn", "return-races-take"]);

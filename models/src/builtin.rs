@@ -8,7 +8,7 @@ use std::time::Duration;
 use pipecheck::PlantedFault;
 use pipecheck_pipe::fault;
 
-use super::{SequencesFailure, SequencesRun, Target};
+use pipecheck::{SequencesFailure, SequencesRun, Target};
 use crate::Scenario;
 
 /// The pipe's scenarios (everything but the seed primitives') as a target.
@@ -16,8 +16,7 @@ pub fn pipe() -> Target {
     let primitives: Vec<&str> = crate::primitives::SCENARIOS.iter().map(|s| s.name).collect();
     let scenarios: Vec<Scenario> =
         crate::all().into_iter().filter(|s| !primitives.contains(&s.name)).collect();
-    Target::new("pipe", "the segmented single-reader/single-writer byte pipe")
-        .monitored(&scenarios)
+    crate::scenario::declare(Target::new("pipe", "the segmented single-reader/single-writer byte pipe"), &scenarios)
         .faults(&claimed_in(&scenarios))
         .sequences(pipe_sequences)
 }
@@ -44,11 +43,13 @@ fn pipe_sequences(
 /// The seed primitives' scenarios (async mutex, message channel, completion source,
 /// partitioned pool) as a target.
 pub fn primitives() -> Target {
-    Target::new(
-        "primitives",
-        "the seed primitives: async mutex, message channel, completion source, partitioned pool",
+    crate::scenario::declare(
+        Target::new(
+            "primitives",
+            "the seed primitives: async mutex, message channel, completion source, partitioned pool",
+        ),
+        crate::primitives::SCENARIOS,
     )
-    .monitored(crate::primitives::SCENARIOS)
     .faults(&claimed_in(crate::primitives::SCENARIOS))
 }
 

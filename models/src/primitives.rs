@@ -29,7 +29,8 @@ use pipecheck_properties::{CheckConfig, Monitor};
 use pipecheck::ensure;
 
 use crate::scenarios::join;
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// The primitives' scenarios, for the campaign runner and its kill matrix.
 pub(crate) const SCENARIOS: &[Scenario] = &[

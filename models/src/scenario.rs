@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use pipecheck::{InvariantId, PlantedFault, Violation};
 use pipecheck_properties::{CheckConfig, Monitor};
-use pipecheck::Execution;
+use pipecheck::{Execution, RunLog, Scale, TargetScenario};
 
 /// A named concurrent scenario, runnable under any engine.
 #[derive(Clone, Copy)]
@@ -73,6 +73,34 @@ impl Scenario {
                 monitor.assert_finished();
             })
         })
+    }
+}
+
+/// The pipe's scenarios as a [`Target`](pipecheck::Target) takes them (through
+/// [`Target::scenarios`](pipecheck::Target::scenarios), as any target with a monitor of
+/// its own declares its scenarios): its whole invariant registry's statements, and each
+/// scenario type-erased.
+pub(crate) fn declare(target: pipecheck::Target, scenarios: &[Scenario]) -> pipecheck::Target {
+    target.scenarios(crate::invariants(), scenarios.iter().map(|&s| s.target_scenario()).collect())
+}
+
+impl Scenario {
+    /// This scenario as a [`TargetScenario`]: each execution runs under a fresh
+    /// monitor that it publishes first, and checks a recorded history against the
+    /// sequential model its name declares, if any.
+    pub fn target_scenario(self) -> TargetScenario {
+        let erased = TargetScenario::new(self.name, self.summary, self.scale, move |fault, publish| {
+            PlantedFault::activate_opt(fault, || {
+                let monitor = self.monitor();
+                publish(monitor.clone() as Arc<dyn RunLog>);
+                (self.body)(&monitor);
+                monitor.assert_finished();
+            });
+        });
+        match crate::sequential_model(self.name) {
+            Some(model) => erased.checking_model(model),
+            None => erased,
+        }
     }
 }
 

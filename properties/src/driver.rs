@@ -25,7 +25,7 @@ use pipecheck_pipe::{Failure, FlushCanceller, FlushResult, PipeError, Position, 
 
 use crate::ops::{Op, POSITIONS_PER_READ, Pos, SequenceFailure, fill_byte};
 use crate::outcome::{Outcome, ReadSummary, Step, Woken};
-use crate::verdict::ModelMismatch;
+use pipecheck::ModelMismatch;
 use crate::{Monitor, Observation, Side};
 
 /// How a read or flush that cannot complete at once is handled.

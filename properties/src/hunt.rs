@@ -14,8 +14,8 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, Test
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
 use crate::machine::{PipeMachine, PipeTest};
-use crate::panic_hook::Capture;
-use crate::verdict::{FailureKind, classify, panic_message};
+use pipecheck::Capture;
+use pipecheck::{FailureKind, classify, panic_message};
 use crate::{CheckConfig, Op};
 
 /// The planted bugs that pipe operations reach, i.e. those [`hunt`] is for: the pipe's

@@ -23,8 +23,10 @@ use std::sync::Arc;
 use pipecheck_pipe::{BufferPool, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveId, PrimitiveObserver};
 use pipecheck::Violation;
 
-use crate::event_monitor::{EventMonitor, Restart, Shown};
-use crate::invariant::{Constructor, Invariant};
+use pipecheck::{EventMonitor, Restart, Shown};
+use pipecheck::Invariant;
+
+use crate::registry::Constructor;
 use crate::observation::Observation;
 use crate::registry::{registry, restart_of};
 use crate::run_log::describe;
@@ -99,7 +101,7 @@ impl Monitor {
     }
 
     /// A monitor checking the given invariants.
-    pub fn with_invariants(config: CheckConfig, invariants: Vec<Box<dyn Invariant>>) -> Arc<Monitor> {
+    pub fn with_invariants(config: CheckConfig, invariants: Vec<Box<dyn Invariant<Observation>>>) -> Arc<Monitor> {
         let restarts: Vec<Option<Constructor>> = invariants.iter().map(|i| restart_of(i.as_ref())).collect();
         let for_restarts = config.clone();
         let restart: Restart<Observation> =
@@ -194,7 +196,7 @@ impl Monitor {
 /// then fresh instances of them for the next run. The first violation, if any.
 fn restart_pipe_run(
     config: &CheckConfig,
-    invariants: &mut [Box<dyn Invariant>],
+    invariants: &mut [Box<dyn Invariant<Observation>>],
     restarts: &[Option<Constructor>],
 ) -> Option<Violation> {
     for (invariant, restart) in invariants.iter_mut().zip(restarts) {

@@ -56,7 +56,7 @@ fn declared() -> impl Iterator<Item = &'static Registered> {
 /// it is a per-pipe-run invariant ([`PER_PIPE_RUN`]). A share reporting under the same
 /// id (a seed primitive's, e.g. [`PrimitiveWakeups`]) is told apart by its statement,
 /// and runs on.
-pub(crate) fn restart_of(invariant: &dyn Invariant) -> Option<Constructor> {
+pub(crate) fn restart_of(invariant: &dyn Invariant<Observation>) -> Option<Constructor> {
     let id = invariant.id();
     let statement = invariant.statement();
     declared()
@@ -92,7 +92,7 @@ pub const INVARIANT_IDS: &[InvariantId] = &{
 };
 
 /// A fresh instance of every registered invariant for a run with `config`.
-pub fn registry(config: &CheckConfig) -> Vec<Box<dyn Invariant>> {
+pub fn registry(config: &CheckConfig) -> Vec<Box<dyn Invariant<Observation>>> {
     // Declared first, then the shares: a violation names the declared checker first.
     declared().chain(ALL.iter().filter(|r| r.share)).map(|r| (r.make)(config)).collect()
 }

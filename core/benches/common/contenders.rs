@@ -7,7 +7,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use pipecheck_sync::future::block_on;
-use crate::{LockScope, LockedBufferPool, PipeOptions, PoolDesign, Reader, Writer};
+use pipecheck_pipe::{LockScope, LockedBufferPool, PipeOptions, PoolDesign, Reader, Writer};
 
 use super::{IN_FLIGHT, expected_sum, source, touch};
 

@@ -57,7 +57,6 @@
 use pipecheck_sync::Violation;
 use crossbeam_utils::CachePadded;
 
-use pipecheck_sync::InvariantId;
 use pipecheck_sync::sync::atomic::{AtomicU64, Ordering, fence};
 
 /// Low bits of the word reserved for flags.

@@ -40,7 +40,7 @@ use pipecheck_sync::cell::UnsafeCell;
 use pipecheck_sync::sync::Mutex;
 use pipecheck_sync::sync::atomic::{AtomicUsize, Ordering};
 use crate::seeds::primitive_event::{Handover, PrimitiveEvent, PrimitiveObserver, Probe};
-use crate::{InvariantId, Violation};
+use pipecheck_sync::Violation;
 
 /// An async mutual-exclusion lock: `lock().await` yields a guard; dropping the guard
 /// hands the lock to the oldest waiter.

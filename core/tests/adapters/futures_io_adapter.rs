@@ -11,8 +11,8 @@ use crate::common::watched::WatchFuture;
 use crate::common::{Recorder, WakeCounter};
 use futures_io::{AsyncBufRead, AsyncRead, AsyncWrite};
 use futures_util::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
-use crate::adapters::futures_io::{copy_from_reader, copy_to_writer};
-use crate::{Failure, PipeError, PipeEvent, PipeOptions, Reader, Writer};
+use pipecheck_pipe::adapters::futures_io::{copy_from_reader, copy_to_writer};
+use pipecheck_pipe::{Failure, PipeError, PipeEvent, PipeOptions, Reader, Writer};
 
 fn alphabet() -> Vec<u8> {
     (b'a'..=b'z').collect()
@@ -93,13 +93,13 @@ async fn fill_buf_and_consume_walk_the_segments() {
 
 #[tokio::test]
 async fn failures_and_cancellation_are_io_errors() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.complete(Some(Failure::new("disk on fire")));
     let error = AsyncReadExt::read(&mut reader, &mut [0u8; 4]).watched().await.unwrap_err();
     let inner = error.get_ref().and_then(|e| e.downcast_ref::<PipeError>());
     assert_eq!(inner, Some(&PipeError::WriterFailed(Failure::new("disk on fire"))));
 
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write_all(b"safe").watched().await.unwrap();
     AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
     reader.cancel_pending_read();
@@ -203,7 +203,7 @@ async fn copy_helpers_run_concurrently_with_back_pressure() {
 
 #[test]
 fn read_and_write_report_nothing_for_empty_buffers() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let noop = Waker::noop();
     assert!(matches!(
         poll_once_with(noop, |cx| Pin::new(&mut reader).poll_read(cx, &mut [])),

@@ -10,8 +10,8 @@ use std::task::{Context, Poll};
 use crate::common::transfer::{check_pattern, fill_pattern};
 use crate::common::watched::WatchFuture;
 use crate::common::{Recorder, WakeCounter};
-use crate::adapters::tokio::{copy_from_reader, copy_to_writer};
-use crate::{Failure, PipeError, PipeEvent, PipeOptions, Reader, Writer};
+use pipecheck_pipe::adapters::tokio::{copy_from_reader, copy_to_writer};
+use pipecheck_pipe::{Failure, PipeError, PipeEvent, PipeOptions, Reader, Writer};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 fn alphabet() -> Vec<u8> {
@@ -64,7 +64,7 @@ async fn write_all_and_read_to_end_round_trip_across_tasks() {
 
 #[tokio::test]
 async fn shutdown_reads_as_end_of_file_after_the_data() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write_all(b"last words").watched().await.unwrap();
     writer.shutdown().watched().await.unwrap();
     let mut buf = [0u8; 32];
@@ -81,7 +81,7 @@ async fn shutdown_reads_as_end_of_file_after_the_data() {
 
 #[tokio::test]
 async fn writes_are_published_by_flush() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write_all(b"buffered").watched().await.unwrap();
     assert_eq!(writer.unflushed_bytes(), 8);
     assert!(reader.try_read().unwrap().is_none(), "nothing is committed before the flush");
@@ -114,7 +114,7 @@ async fn small_buffers_read_in_order_across_segments() {
 
 #[tokio::test]
 async fn a_read_into_no_room_returns_at_once() {
-    let (_writer, mut reader) = crate::pipe();
+    let (_writer, mut reader) = pipecheck_pipe::pipe();
     let mut empty = [0u8; 0];
     // The pipe is empty and its writer alive: only a read that asks for nothing is ready.
     assert_eq!(AsyncReadExt::read(&mut reader, &mut empty).watched().await.unwrap(), 0);
@@ -164,11 +164,11 @@ fn consume_past_the_unconsumed_bytes_panics() {
 
 #[tokio::test]
 async fn a_buffer_left_outstanding_by_read_is_released_by_the_next_adapter_read() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write_all(b"kept").watched().await.unwrap();
     AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
     // A direct read whose buffer is never advanced.
-    assert_eq!(crate::Reader::read(&mut reader).watched().await.unwrap().buffer().len(), 4);
+    assert_eq!(pipecheck_pipe::Reader::read(&mut reader).watched().await.unwrap().buffer().len(), 4);
     let mut buf = [0u8; 4];
     reader.read_exact(&mut buf).watched().await.unwrap();
     assert_eq!(&buf, b"kept");
@@ -176,7 +176,7 @@ async fn a_buffer_left_outstanding_by_read_is_released_by_the_next_adapter_read(
 
 #[tokio::test]
 async fn a_failed_writer_is_an_io_error_carrying_the_failure() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.complete(Some(Failure::new("upstream reset")));
     let mut buf = [0u8; 8];
     let error = AsyncReadExt::read(&mut reader, &mut buf).watched().await.unwrap_err();
@@ -188,7 +188,7 @@ async fn a_failed_writer_is_an_io_error_carrying_the_failure() {
 
 #[tokio::test]
 async fn a_completed_reader_breaks_the_pipe_for_the_writer() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write_all(b"unread").watched().await.unwrap();
     reader.complete(None);
     let error = AsyncWriteExt::flush(&mut writer).watched().await.unwrap_err();
@@ -198,7 +198,7 @@ async fn a_completed_reader_breaks_the_pipe_for_the_writer() {
         io::ErrorKind::BrokenPipe
     );
 
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     reader.complete(Some(Failure::new("parse error")));
     let error = writer.write_all(b"x").watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
@@ -207,7 +207,7 @@ async fn a_completed_reader_breaks_the_pipe_for_the_writer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_canceled_read_is_interrupted_and_loses_nothing() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let canceller = reader.read_canceller();
     let cancelling = tokio::spawn(async move { canceller.cancel_pending_read() });
     let mut buf = [0u8; 8];
@@ -374,11 +374,11 @@ async fn copy_from_reader_reports_the_source_error_and_a_completed_reader() {
             Poll::Ready(Err(io::Error::new(io::ErrorKind::ConnectionReset, "reset")))
         }
     }
-    let (mut writer, _reader) = crate::pipe();
+    let (mut writer, _reader) = pipecheck_pipe::pipe();
     let error = copy_from_reader(&mut Failing, &mut writer).watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::ConnectionReset);
 
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     reader.complete(None);
     let error = copy_from_reader(&mut &b"ignored"[..], &mut writer).watched().await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
@@ -444,7 +444,7 @@ async fn copy_to_writer_flushes_the_sink_while_the_pipe_waits() {
             Poll::Ready(Ok(()))
         }
     }
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write_all(b"first").watched().await.unwrap();
     AsyncWriteExt::flush(&mut writer).watched().await.unwrap();
     let mut sink = Counting { data: Vec::new(), flushes: 0 };
@@ -462,7 +462,7 @@ async fn copy_to_writer_flushes_the_sink_while_the_pipe_waits() {
 
 #[tokio::test]
 async fn a_read_polled_again_wakes_the_latest_waker_only() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let (first, first_waker) = WakeCounter::new();
     let (second, second_waker) = WakeCounter::new();
     let mut buf = [0u8; 4];
@@ -494,7 +494,7 @@ fn a_vectored_write_takes_every_buffer_up_to_the_pause_threshold() {
 
 #[tokio::test]
 async fn write_vectored_round_trips_through_the_ext_trait() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let bufs = [io::IoSlice::new(b"head "), io::IoSlice::new(b"body")];
     assert_eq!(writer.write_vectored(&bufs).watched().await.unwrap(), 9);
     writer.shutdown().watched().await.unwrap();

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
-use crate::{BufferPool, DefaultBufferPool, PipeEvent, PipeObserver, PipeOperation, SegmentId};
+use pipecheck_pipe::{BufferPool, DefaultBufferPool, PipeEvent, PipeObserver, PipeOperation, SegmentId};
 
 /// A [`PipeObserver`] that keeps every event, in the order the pipe reported them.
 #[derive(Debug, Default)]
@@ -272,8 +272,8 @@ pub(crate) fn check_lifecycle(events: &[PipeEvent], max_pooled: usize) {
 
 /// A pipe built from `options` with an event recorder and a counting buffer pool.
 pub(crate) fn recorded(
-    options: crate::PipeOptions,
-) -> (crate::Writer, crate::Reader, Arc<Recorder>, Arc<CountingPool>) {
+    options: pipecheck_pipe::PipeOptions,
+) -> (pipecheck_pipe::Writer, pipecheck_pipe::Reader, Arc<Recorder>, Arc<CountingPool>) {
     let recorder = Recorder::new();
     let pool = CountingPool::new();
     let (writer, reader) = options.observer(recorder.clone()).buffer_pool(pool.clone()).build().unwrap();
@@ -281,6 +281,6 @@ pub(crate) fn recorded(
 }
 
 /// Options for segments of exactly `size` bytes.
-pub(crate) fn fixed(size: usize) -> crate::PipeOptions {
-    crate::PipeOptions::new().minimum_segment_size(size).maximum_segment_size(size)
+pub(crate) fn fixed(size: usize) -> pipecheck_pipe::PipeOptions {
+    pipecheck_pipe::PipeOptions::new().minimum_segment_size(size).maximum_segment_size(size)
 }

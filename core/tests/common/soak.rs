@@ -18,7 +18,7 @@
 //! -- --seed <seed>`. Used by `tests/soak.rs` (a few short seeds) and
 //! `examples/soak.rs` (many long seeds, with a progress bar).
 
-use crate::{Failure, FlushCanceller, PipeError, ReadCanceller, Reader, Writer};
+use pipecheck_pipe::{Failure, FlushCanceller, PipeError, ReadCanceller, Reader, Writer};
 
 use super::CountingPool;
 use super::transfer::{Plan, SplitMix64, check_pattern, fill_pattern};

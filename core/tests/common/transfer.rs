@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use super::watchdog::{Watch, block_on, phase, phase_at};
-use crate::{PipeOptions, Reader, Writer};
+use pipecheck_pipe::{PipeOptions, Reader, Writer};
 
 /// The environment variable that overrides the default seed.
 pub(crate) const SEED_VAR: &str = "PIPECHECK_SEED";

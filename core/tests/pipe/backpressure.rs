@@ -15,7 +15,7 @@ use std::pin::pin;
 use std::task::Poll;
 
 use crate::common::{Recorder, WakeCounter, poll_once, poll_with};
-use crate::{FlushResult, PipeEvent, PipeOptions, Reader, Writer};
+use pipecheck_pipe::{FlushResult, PipeEvent, PipeOptions, Reader, Writer};
 
 /// A pipe that pauses at 100 unconsumed bytes and resumes below 50.
 fn throttled() -> (Writer, Reader) {

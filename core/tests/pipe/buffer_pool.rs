@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::thread;
 
-use crate::{BufferPool, DefaultBufferPool, LockedBufferPool};
+use pipecheck_pipe::{BufferPool, DefaultBufferPool, LockedBufferPool};
 
 /// Runs `check` on a fresh pool of each kind.
 fn each_pool(check: impl Fn(&dyn BufferPool)) {

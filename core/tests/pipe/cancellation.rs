@@ -8,10 +8,10 @@ use std::pin::pin;
 use std::task::Poll;
 
 use crate::common::{WakeCounter, block_on, poll_with};
-use crate::{PipeError, Reader, Writer};
+use pipecheck_pipe::{PipeError, Reader, Writer};
 
 fn flushed(data: &[u8]) -> (Writer, Reader) {
-    let (mut writer, reader) = crate::pipe();
+    let (mut writer, reader) = pipecheck_pipe::pipe();
     writer.write(data).unwrap();
     block_on(writer.flush()).unwrap();
     (writer, reader)
@@ -44,7 +44,7 @@ fn the_read_after_a_canceled_read_returns_the_same_bytes_and_new_ones() {
 
 #[test]
 fn a_canceled_read_on_an_empty_pipe_leaves_the_next_read_waiting() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     reader.cancel_pending_read();
     let canceled = reader.try_read().unwrap().unwrap();
     assert!(canceled.is_canceled() && canceled.buffer().is_empty());
@@ -97,7 +97,7 @@ fn a_second_read_after_an_ordinary_read_still_requires_advance() {
 #[test]
 fn a_read_canceled_after_the_writer_failed_reports_the_failure() {
     let (mut writer, mut reader) = flushed(b"abc");
-    writer.complete(Some(crate::Failure::new("disk on fire")));
+    writer.complete(Some(pipecheck_pipe::Failure::new("disk on fire")));
     reader.cancel_pending_read();
     match reader.try_read() {
         Err(PipeError::WriterFailed(failure)) => assert_eq!(failure.message(), "disk on fire"),
@@ -107,12 +107,12 @@ fn a_read_canceled_after_the_writer_failed_reports_the_failure() {
 
 #[test]
 fn a_pending_read_canceled_after_the_writer_failed_reports_the_failure() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let canceller = reader.read_canceller();
     let (counter, waker) = WakeCounter::new();
     let mut read = pin!(reader.read());
     assert!(poll_with(read.as_mut(), &waker).is_pending(), "nothing was written");
-    writer.complete(Some(crate::Failure::new("disk on fire")));
+    writer.complete(Some(pipecheck_pipe::Failure::new("disk on fire")));
     assert_eq!(counter.wakes(), 1, "completing the writer wakes the read");
     canceller.cancel_pending_read();
     match poll_with(read.as_mut(), &waker) {

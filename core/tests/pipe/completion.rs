@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use crate::common::{CountingPool, Recorder, WakeCounter, poll_with};
-use crate::{Failure, PipeEvent, PipeOptions, Reader, Writer};
+use pipecheck_pipe::{Failure, PipeEvent, PipeOptions, Reader, Writer};
 
 /// A pipe with 64-byte segments over a counting pool.
 fn counted() -> (Writer, Reader, Arc<CountingPool>) {
@@ -228,7 +228,7 @@ fn advance_after_the_writer_saw_the_reader_complete_is_a_no_op() {
     writer.advance(5).unwrap();
     assert_eq!(writer.unflushed_bytes(), 0, "nothing is counted once nobody will read it");
     assert_eq!(writer.get_memory(1).unwrap().len(), first, "the same memory is handed out again");
-    assert!(matches!(writer.advance(first + 1), Err(crate::PipeError::AdvancePastMemory { .. })));
+    assert!(matches!(writer.advance(first + 1), Err(pipecheck_pipe::PipeError::AdvancePastMemory { .. })));
 }
 
 #[test]

@@ -6,10 +6,10 @@
 use crate::common::block_on;
 use crate::common::watchdog::Watch;
 
-use crate::{Failure, OptionsError, PipeError, PipeOptions, Reader, Writer};
+use pipecheck_pipe::{Failure, OptionsError, PipeError, PipeOptions, Reader, Writer};
 
 fn flushed(data: &[u8]) -> (Writer, Reader) {
-    let (mut writer, reader) = crate::pipe();
+    let (mut writer, reader) = pipecheck_pipe::pipe();
     writer.write(data).unwrap();
     block_on(writer.flush()).unwrap();
     (writer, reader)
@@ -24,14 +24,14 @@ fn advance_past_memory() {
 
 #[test]
 fn size_hint_too_large() {
-    let (mut writer, _reader) = crate::pipe();
+    let (mut writer, _reader) = pipecheck_pipe::pipe();
     let max = PipeOptions::DEFAULT_MAXIMUM_SEGMENT_SIZE;
     assert_eq!(writer.get_memory(max + 1), Err(PipeError::SizeHintTooLarge { size_hint: max + 1, max }));
 }
 
 #[test]
 fn writer_completed_refuses_every_writer_operation() {
-    let (mut writer, _reader) = crate::pipe();
+    let (mut writer, _reader) = pipecheck_pipe::pipe();
     writer.get_memory(1).unwrap();
     writer.complete(None);
     assert_eq!(writer.get_memory(1), Err(PipeError::WriterCompleted));
@@ -156,7 +156,7 @@ fn writer_failed_reaches_the_next_read() {
 
 #[test]
 fn writer_failed_wakes_a_blocked_read() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let watch = Watch::new();
     let failing = watch.spawn("writer complete()", move || writer.complete(Some("boom".into())));
     assert_eq!(block_on(reader.read()).unwrap_err(), PipeError::WriterFailed(Failure::new("boom")));
@@ -165,7 +165,7 @@ fn writer_failed_wakes_a_blocked_read() {
 
 #[test]
 fn reader_failed_reaches_the_next_flush() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     reader.complete(Some(Failure::new("parse error")));
     writer.write(b"ignored").unwrap();
     assert_eq!(block_on(writer.flush()), Err(PipeError::ReaderFailed(Failure::new("parse error"))));
@@ -197,7 +197,7 @@ fn the_reader_sees_the_writers_real_error_type() {
 
 #[test]
 fn the_writer_sees_the_readers_real_error_type() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let failure = Failure::from_error(std::io::Error::other("disk full"));
     reader.complete(Some(failure.clone()));
     let Err(PipeError::ReaderFailed(got)) = block_on(writer.flush()) else { panic!("the reader's failure") };

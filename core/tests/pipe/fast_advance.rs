@@ -5,7 +5,7 @@
 use crate::common::block_on;
 
 use crate::common::{Recorder, fixed, poll_once, recorded};
-use crate::{PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
+use pipecheck_pipe::{PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
 
 fn pipe(options: PipeOptions) -> (Writer, Reader, std::sync::Arc<Recorder>) {
     let (writer, reader, recorder, _pool) = recorded(options);
@@ -138,7 +138,7 @@ fn consuming_everything_while_the_writer_writes_into_its_head_takes_no_lock() {
 
 // The facade records operations only in a build with planted bugs (feature `faults`, on
 // in every workspace build).
-#[cfg(feature = "faults")]
+
 #[test]
 fn an_advance_that_sees_the_head_busy_does_no_read_modify_write() {
     use pipecheck_sync::record::{Detail, OpKind, Recording};

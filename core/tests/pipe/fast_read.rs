@@ -6,7 +6,7 @@
 use crate::common::block_on;
 
 use crate::common::{Recorder, fixed, recorded};
-use crate::{PipeEvent, Reader, Writer};
+use pipecheck_pipe::{PipeEvent, Reader, Writer};
 
 /// A pipe with one 16-byte segment and a log of its events.
 fn pipe() -> (Writer, Reader, std::sync::Arc<Recorder>) {
@@ -102,7 +102,7 @@ fn a_read_that_must_wait_tries_then_parks_under_the_lock() {
 #[test]
 fn the_pre_seed_design_never_reads_without_the_lock() {
     let (mut writer, mut reader, recorder, _pool) =
-        recorded(fixed(16).lock_scope(crate::LockScope::EveryOperation));
+        recorded(fixed(16).lock_scope(pipecheck_pipe::LockScope::EveryOperation));
     send(&mut writer, b"a");
     examine_all(&mut reader);
     send(&mut writer, b"b");

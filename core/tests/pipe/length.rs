@@ -7,11 +7,11 @@
 use std::pin::pin;
 
 use crate::common::{Recorder, block_on, created, poll_once, taken};
-use crate::{Failure, LockScope, PipeError, PipeOptions, PoolDesign, reset_pipe};
+use pipecheck_pipe::{Failure, LockScope, PipeError, PipeOptions, PoolDesign, reset_pipe};
 
 #[test]
 fn buffered_len_counts_flushed_bytes_only() {
-    let (mut writer, reader) = crate::pipe();
+    let (mut writer, reader) = pipecheck_pipe::pipe();
     writer.write(b"abc").unwrap();
     assert_eq!(reader.buffered_len(), Ok(0), "unflushed bytes are not buffered yet");
     assert!(poll_once(pin!(writer.flush())).is_ready());
@@ -20,7 +20,7 @@ fn buffered_len_counts_flushed_bytes_only() {
 
 #[test]
 fn buffered_len_drops_by_examined_bytes_not_consumed_ones() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write(b"abcdef").unwrap();
     assert!(poll_once(pin!(writer.flush())).is_ready());
     let result = reader.try_read().unwrap().unwrap();
@@ -32,7 +32,7 @@ fn buffered_len_drops_by_examined_bytes_not_consumed_ones() {
 
 #[test]
 fn buffered_len_after_the_reader_completed_is_refused() {
-    let (_writer, mut reader) = crate::pipe();
+    let (_writer, mut reader) = pipecheck_pipe::pipe();
     reader.complete(None);
     assert_eq!(reader.buffered_len(), Err(PipeError::ReaderCompleted));
 }
@@ -76,7 +76,7 @@ fn options_report_what_was_set() {
 
 #[test]
 fn reset_after_both_ends_completed_makes_the_pipe_new_again() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write(b"first").unwrap();
     writer.complete(Some(Failure::new("first run failed")));
     reader.cancel_pending_read();
@@ -122,7 +122,7 @@ fn reset_reuses_the_pooled_segments() {
 
 #[test]
 fn reset_while_an_end_is_in_use_is_refused() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     assert_eq!(
         reset_pipe(&mut writer, &mut reader),
         Err(PipeError::ResetWhileActive { writer_completed: false, reader_completed: false })
@@ -138,8 +138,8 @@ fn reset_while_an_end_is_in_use_is_refused() {
 
 #[test]
 fn reset_with_the_ends_of_two_pipes_is_refused() {
-    let (mut writer, mut reader_a) = crate::pipe();
-    let (mut writer_b, mut reader) = crate::pipe();
+    let (mut writer, mut reader_a) = pipecheck_pipe::pipe();
+    let (mut writer_b, mut reader) = pipecheck_pipe::pipe();
     for w in [&mut writer, &mut writer_b] {
         w.complete(None);
     }
@@ -150,7 +150,7 @@ fn reset_with_the_ends_of_two_pipes_is_refused() {
 
 #[test]
 fn positions_from_before_the_reset_are_stale() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write(b"ab").unwrap();
     writer.complete(None);
     let old = block_on(reader.read()).unwrap().buffer().end();

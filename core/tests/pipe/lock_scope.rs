@@ -6,7 +6,7 @@ use std::pin::pin;
 
 use crate::common::transfer::{Plan, seed_from_env, transfer};
 use crate::common::{CountingPool, Recorder, poll_once};
-use crate::{LockScope, PipeOptions, PoolDesign};
+use pipecheck_pipe::{LockScope, PipeOptions, PoolDesign};
 
 fn pre_seed(options: PipeOptions, pool: &std::sync::Arc<CountingPool>) -> PipeOptions {
     options

@@ -5,7 +5,7 @@
 
 use std::io;
 
-use crate::{Failure, PipeOperation, PipeOptions, PrimitiveId};
+use pipecheck_pipe::{Failure, PipeOperation, PipeOptions, PrimitiveId};
 use pipecheck_sync::{InvariantId, PlantedFault, Violation};
 
 #[test]

@@ -5,7 +5,7 @@
 use std::task::{Context, Poll, Waker};
 
 use crate::common::WakeCounter;
-use crate::{FlushResult, PipeOptions};
+use pipecheck_pipe::{FlushResult, PipeOptions};
 
 /// Pause the writer at 2 unexamined bytes, resume it below 1.
 fn pause_at_two() -> PipeOptions {
@@ -14,7 +14,7 @@ fn pause_at_two() -> PipeOptions {
 
 #[test]
 fn poll_flush_result_commits_what_was_advanced() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write(b"ping").unwrap();
     let polled = writer.poll_flush_result(&mut Context::from_waker(Waker::noop()));
     assert!(
@@ -46,7 +46,7 @@ fn poll_flush_result_waits_while_paused_and_is_woken_by_the_consume() {
 /// be advanced into after it).
 #[test]
 fn a_poll_flush_with_nothing_advanced_keeps_the_memory_handed_out() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let memory = writer.get_memory(4).unwrap();
     memory[..2].copy_from_slice(b"hi");
     let polled = writer.poll_flush_result(&mut Context::from_waker(Waker::noop()));

@@ -12,7 +12,7 @@
 use crate::common::block_on;
 
 use crate::common::{check_lifecycle, created, discarded, fixed, head_released, recorded, returned, taken};
-use crate::{PipeEvent, PipeOptions, PoolDesign, Reader, SegmentId, Writer};
+use pipecheck_pipe::{PipeEvent, PipeOptions, PoolDesign, Reader, SegmentId, Writer};
 
 const SEGMENT: usize = 64;
 

@@ -10,7 +10,7 @@ use std::task::Poll;
 
 use crate::common::watchdog::Watch;
 use crate::common::{WakeCounter, block_on, poll_once, poll_with};
-use crate::{Failure, FlushResult, PipeError, PipeOptions, Reader, Writer};
+use pipecheck_pipe::{Failure, FlushResult, PipeError, PipeOptions, Reader, Writer};
 
 /// Options that pause at 100 unexamined bytes and resume below 50.
 fn throttled_options() -> PipeOptions {
@@ -29,7 +29,7 @@ fn send(writer: &mut Writer, bytes: &[u8]) {
 
 #[test]
 fn read_at_least_waits_until_the_minimum_is_buffered() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     send(&mut writer, b"ab");
     let (counter, waker) = WakeCounter::new();
     let mut read = pin!(reader.read_at_least(4));
@@ -46,7 +46,7 @@ fn read_at_least_waits_until_the_minimum_is_buffered() {
 
 #[test]
 fn read_at_least_returns_everything_buffered_at_once_when_there_is_enough() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     send(&mut writer, b"abcdef");
     let result = reader.try_read_at_least(4).unwrap().expect("6 bytes are enough");
     assert_eq!(result.buffer().to_vec(), b"abcdef");
@@ -55,7 +55,7 @@ fn read_at_least_returns_everything_buffered_at_once_when_there_is_enough() {
 
 #[test]
 fn read_at_least_zero_waits_like_read() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     assert!(reader.try_read_at_least(0).unwrap().is_none(), "nothing buffered: it waits, as in .NET");
     send(&mut writer, b"a");
     assert_eq!(reader.try_read_at_least(0).unwrap().unwrap().buffer().len(), 1);
@@ -63,7 +63,7 @@ fn read_at_least_zero_waits_like_read() {
 
 #[test]
 fn read_at_least_counts_only_unexamined_bytes() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     send(&mut writer, b"ab");
     let result = reader.try_read().unwrap().unwrap();
     let (start, end) = (result.buffer().start(), result.buffer().end());
@@ -76,7 +76,7 @@ fn read_at_least_counts_only_unexamined_bytes() {
 
 #[test]
 fn read_at_least_returns_fewer_bytes_once_the_writer_completed() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write(b"ab").unwrap();
     writer.complete(None);
     let result = block_on(reader.read_at_least(10)).unwrap();
@@ -86,7 +86,7 @@ fn read_at_least_returns_fewer_bytes_once_the_writer_completed() {
 
 #[test]
 fn a_canceled_read_at_least_returns_what_is_buffered() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     send(&mut writer, b"ab");
     let canceller = reader.read_canceller();
     let (counter, waker) = WakeCounter::new();
@@ -105,7 +105,7 @@ fn a_canceled_read_at_least_returns_what_is_buffered() {
 
 #[test]
 fn read_at_least_while_a_buffer_is_outstanding_is_refused() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     send(&mut writer, b"ab");
     assert_eq!(reader.try_read().unwrap().unwrap().buffer().len(), 2);
     assert_eq!(reader.try_read_at_least(1).err(), Some(PipeError::AdvanceRequired));
@@ -113,14 +113,14 @@ fn read_at_least_while_a_buffer_is_outstanding_is_refused() {
 
 #[test]
 fn read_at_least_after_the_reader_completed_is_refused() {
-    let (_writer, mut reader) = crate::pipe();
+    let (_writer, mut reader) = pipecheck_pipe::pipe();
     reader.complete(None);
     assert_eq!(block_on(reader.read_at_least(1)).err(), Some(PipeError::ReaderCompleted));
 }
 
 #[test]
 fn read_at_least_reports_the_writers_failure() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.complete(Some(Failure::new("boom")));
     assert!(matches!(block_on(reader.read_at_least(4)), Err(PipeError::WriterFailed(_))));
 }
@@ -217,7 +217,7 @@ fn a_frame_four_times_the_pause_threshold_crosses_with_read_at_least() {
 #[test]
 fn a_pending_read_at_least_reports_a_resume_only_for_a_paused_writer() {
     use crate::common::Recorder;
-    use crate::PipeEvent;
+    use pipecheck_pipe::PipeEvent;
     let recorder = Recorder::new();
     let (mut writer, mut reader) = throttled_options().observer(recorder.clone()).build().unwrap();
     let pending = |events: &[PipeEvent]| -> Vec<(u64, bool)> {

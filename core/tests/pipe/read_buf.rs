@@ -7,7 +7,7 @@ use crate::common::block_on;
 use crate::common::watchdog::watched;
 
 use bytes::Buf;
-use crate::{PipeError, PipeOptions, Reader, Writer};
+use pipecheck_pipe::{PipeError, PipeOptions, Reader, Writer};
 
 /// `data` flushed through a pipe whose segments hold `segment` bytes each.
 fn segmented(data: &[u8], segment: usize) -> (Writer, Reader) {
@@ -176,7 +176,7 @@ fn to_vec_gathers_every_segment() {
 #[test]
 fn empty_view_has_no_chunks() {
     watched(move || {
-        let (mut writer, mut reader) = crate::pipe();
+        let (mut writer, mut reader) = pipecheck_pipe::pipe();
         writer.complete(None);
         let result = reader.try_read().unwrap().unwrap();
         let buffer = result.buffer();

@@ -10,10 +10,10 @@ use std::pin::pin;
 use std::task::Poll;
 
 use crate::common::{WakeCounter, poll_once, poll_with};
-use crate::{Reader, Writer};
+use pipecheck_pipe::{Reader, Writer};
 
 fn flushed(data: &[u8]) -> (Writer, Reader) {
-    let (mut writer, reader) = crate::pipe();
+    let (mut writer, reader) = pipecheck_pipe::pipe();
     writer.write(data).unwrap();
     block_on(writer.flush()).unwrap();
     (writer, reader)
@@ -21,13 +21,13 @@ fn flushed(data: &[u8]) -> (Writer, Reader) {
 
 #[test]
 fn read_on_an_empty_pipe_is_pending() {
-    let (_writer, mut reader) = crate::pipe();
+    let (_writer, mut reader) = pipecheck_pipe::pipe();
     assert!(poll_once(pin!(reader.read())).is_pending());
 }
 
 #[test]
 fn try_read_on_an_empty_pipe_returns_none() {
-    let (_writer, mut reader) = crate::pipe();
+    let (_writer, mut reader) = pipecheck_pipe::pipe();
     assert!(reader.try_read().unwrap().is_none());
     // Still none, and no buffer became outstanding.
     assert!(reader.try_read().unwrap().is_none());
@@ -35,7 +35,7 @@ fn try_read_on_an_empty_pipe_returns_none() {
 
 #[test]
 fn read_before_any_flush_ignores_unflushed_bytes() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write(b"not yet").unwrap();
     assert!(reader.try_read().unwrap().is_none());
 }
@@ -73,7 +73,7 @@ fn read_is_completed_once_the_writer_completed() {
 
 #[test]
 fn writer_completion_commits_unflushed_bytes() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write(b"never flushed").unwrap();
     writer.complete(None);
     let result = reader.try_read().unwrap().unwrap();
@@ -90,7 +90,7 @@ fn dropping_the_writer_completes_it() {
 
 #[test]
 fn writer_completion_wakes_a_pending_read() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let (counter, waker) = WakeCounter::new();
     let mut read = pin!(reader.read());
     assert!(poll_with(read.as_mut(), &waker).is_pending());
@@ -104,7 +104,7 @@ fn writer_completion_wakes_a_pending_read() {
 
 #[test]
 fn cancel_pending_read_releases_a_pending_read_as_canceled() {
-    let (_writer, mut reader) = crate::pipe();
+    let (_writer, mut reader) = pipecheck_pipe::pipe();
     let canceller = reader.read_canceller();
     let (counter, waker) = WakeCounter::new();
     let mut read = pin!(reader.read());
@@ -121,7 +121,7 @@ fn cancel_pending_read_releases_a_pending_read_as_canceled() {
 
 #[test]
 fn cancel_persists_until_a_read_observes_it() {
-    let (_writer, mut reader) = crate::pipe();
+    let (_writer, mut reader) = pipecheck_pipe::pipe();
     reader.cancel_pending_read();
     let result = reader.try_read().unwrap().expect("a pending cancel makes the read ready");
     assert!(result.is_canceled());
@@ -142,7 +142,7 @@ fn canceled_read_still_carries_the_unread_bytes() {
 
 #[test]
 fn cancel_from_another_thread_releases_a_blocked_read() {
-    let (_writer, mut reader) = crate::pipe();
+    let (_writer, mut reader) = pipecheck_pipe::pipe();
     let canceller = reader.read_canceller();
     // Whether the cancel lands before or during the read, the read ends canceled.
     let watch = Watch::new();
@@ -217,7 +217,7 @@ fn advance_consumes_and_examines_the_same_position() {
 
 #[test]
 fn blocking_read_returns_when_another_thread_flushes() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let watch = Watch::new();
     let writing = watch.spawn("writer", move || {
         writer.write(b"across threads").unwrap();
@@ -233,7 +233,7 @@ fn blocking_read_returns_when_another_thread_flushes() {
 /// through the new waker, not the one of the first poll: only the new task waits.
 #[test]
 fn a_read_repolled_with_another_waker_wakes_the_new_one() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let (first, first_waker) = WakeCounter::new();
     let (second, second_waker) = WakeCounter::new();
     let mut read = pin!(reader.read());
@@ -251,7 +251,7 @@ fn a_read_repolled_with_another_waker_wakes_the_new_one() {
 /// Polling again with the same waker keeps it: one wake, to that waker.
 #[test]
 fn a_read_repolled_with_the_same_waker_is_woken_once() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let (counter, waker) = WakeCounter::new();
     let mut read = pin!(reader.read());
     assert!(poll_with(read.as_mut(), &waker).is_pending());
@@ -264,7 +264,7 @@ fn a_read_repolled_with_the_same_waker_is_woken_once() {
 fn a_writer_thread_that_panics_completes_the_pipe_as_it_unwinds() {
     // Dropping the writer completes it, also while its thread unwinds: the reader then
     // sees the stream end instead of waiting for a writer that is gone.
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let writing = std::thread::spawn(move || {
         writer.write(b"last words").unwrap();
         block_on(writer.flush()).unwrap();

@@ -7,7 +7,7 @@ use crate::common::watchdog::{Watch, phase};
 use std::pin::pin;
 use std::task::{Context, Waker};
 
-use crate::{AsyncMutex, ChannelError, CompletionError, CompletionSource, Message, PartitionedPool, PipeOptions, message_channel};
+use pipecheck_pipe::{AsyncMutex, ChannelError, CompletionError, CompletionSource, Message, PartitionedPool, PipeOptions, message_channel};
 
 #[test]
 fn stale_token_is_refused_everywhere() {
@@ -269,8 +269,8 @@ fn completion_errors_say_what_went_wrong() {
 #[derive(Default)]
 struct CountingObserver(std::sync::atomic::AtomicUsize);
 
-impl crate::PrimitiveObserver for CountingObserver {
-    fn on_primitive_event(&self, _: crate::PrimitiveEvent) {
+impl pipecheck_pipe::PrimitiveObserver for CountingObserver {
+    fn on_primitive_event(&self, _: pipecheck_pipe::PrimitiveEvent) {
         self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 }
@@ -334,10 +334,10 @@ fn an_abandoned_waiter_leaves_no_spare_permit_behind() {
 
 /// Keeps every event a primitive reports, in order.
 #[derive(Default)]
-struct EventLog(std::sync::Mutex<Vec<crate::PrimitiveEvent>>);
+struct EventLog(std::sync::Mutex<Vec<pipecheck_pipe::PrimitiveEvent>>);
 
-impl crate::PrimitiveObserver for EventLog {
-    fn on_primitive_event(&self, event: crate::PrimitiveEvent) {
+impl pipecheck_pipe::PrimitiveObserver for EventLog {
+    fn on_primitive_event(&self, event: pipecheck_pipe::PrimitiveEvent) {
         self.0.lock().unwrap().push(event);
     }
 }
@@ -346,9 +346,9 @@ impl crate::PrimitiveObserver for EventLog {
 /// numbers count from 0 on both sides, and every message read is delivered once.
 #[test]
 fn an_observed_channel_numbers_each_message_sent_read_and_delivered() {
-    use crate::PrimitiveEvent as E;
+    use pipecheck_pipe::PrimitiveEvent as E;
     let log = std::sync::Arc::new(EventLog::default());
-    let (mut tx, rx) = crate::message_channel_observed(PipeOptions::new(), log.clone()).unwrap();
+    let (mut tx, rx) = pipecheck_pipe::message_channel_observed(PipeOptions::new(), log.clone()).unwrap();
     // The last one longer than a frame header, so its length is not mistaken for less.
     let messages = [b"one".to_vec(), b"two".to_vec(), b"a message longer than its header".to_vec()];
     block_on(async {
@@ -391,7 +391,7 @@ fn an_observed_channel_numbers_each_message_sent_read_and_delivered() {
 
 #[test]
 fn channel_errors_say_what_went_wrong() {
-    let pipe = crate::PipeError::SizeHintTooLarge { size_hint: 9, max: 4 };
+    let pipe = pipecheck_pipe::PipeError::SizeHintTooLarge { size_hint: 9, max: 4 };
     assert_eq!(ChannelError::from(pipe.clone()), ChannelError::Pipe(pipe.clone()));
     let cases = [
         (ChannelError::Pipe(pipe.clone()), pipe.to_string()),
@@ -421,10 +421,10 @@ fn a_full_partition_discards_what_comes_back() {
     let home = pool.handle(0);
     let (a, b) = (home.rent(), home.rent());
     home.give_back(a);
-    assert_eq!(pool.stats(), crate::PoolStats { allocated: 2, pooled: 1, discarded: 0 });
+    assert_eq!(pool.stats(), pipecheck_pipe::PoolStats { allocated: 2, pooled: 1, discarded: 0 });
     assert_eq!(pool.stats().outstanding(), Some(1), "b is still out");
     home.give_back(b);
-    assert_eq!(pool.stats(), crate::PoolStats { allocated: 2, pooled: 1, discarded: 1 });
+    assert_eq!(pool.stats(), pipecheck_pipe::PoolStats { allocated: 2, pooled: 1, discarded: 1 });
     assert_eq!(pool.stats().outstanding(), Some(0));
 }
 
@@ -432,7 +432,7 @@ fn a_full_partition_discards_what_comes_back() {
 /// partition it left or joined and the count left there.
 #[test]
 fn an_observed_pool_reports_rents_returns_and_discards_with_their_partition() {
-    use crate::PrimitiveEvent as E;
+    use pipecheck_pipe::PrimitiveEvent as E;
     let log = std::sync::Arc::new(EventLog::default());
     let pool = PartitionedPool::new(2, 8).keep_per_partition(1).observed(log.clone());
     let (home, other) = (pool.handle(1), pool.handle(0));
@@ -468,7 +468,7 @@ fn an_observed_pool_reports_rents_returns_and_discards_with_their_partition() {
 /// each contended exit carries a number of its own, and its hand-over the same one.
 #[test]
 fn an_observed_mutex_numbers_each_contended_exit() {
-    use crate::PrimitiveEvent as E;
+    use pipecheck_pipe::PrimitiveEvent as E;
     let log = std::sync::Arc::new(EventLog::default());
     let mutex = AsyncMutex::new(()).observed(log.clone());
     let waker = std::task::Waker::noop();

@@ -7,7 +7,7 @@
 use crate::common::block_on;
 
 use crate::common::{CountingPool, check_lifecycle, created, discarded, fixed, recorded, returned, taken};
-use crate::{PipeEvent, PipeOptions, Reader};
+use pipecheck_pipe::{PipeEvent, PipeOptions, Reader};
 
 const SEGMENT: usize = 64;
 

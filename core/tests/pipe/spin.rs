@@ -13,7 +13,7 @@ use std::task::Poll;
 
 use crate::common::watchdog::watched;
 use crate::common::{Recorder, poll_once};
-use crate::{PipeEnd, PipeEvent, PipeOptions, Reader, Writer};
+use pipecheck_pipe::{PipeEnd, PipeEvent, PipeOptions, Reader, Writer};
 
 const LOOKS: u32 = 5;
 

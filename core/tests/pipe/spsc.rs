@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use crate::common::watchdog::{DEADLINE, Watch, phase, phase_at};
-use crate::spsc;
+use pipecheck_pipe::spsc;
 
 const ITEMS: u64 = 100_000;
 

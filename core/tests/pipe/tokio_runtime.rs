@@ -5,7 +5,7 @@
 use crate::common::Recorder;
 use crate::common::transfer::{check_pattern, fill_pattern};
 use crate::common::watched::WatchFuture;
-use crate::{PipeEvent, PipeOptions};
+use pipecheck_pipe::{PipeEvent, PipeOptions};
 
 const TOTAL: u64 = 4 << 20;
 const CHUNK: usize = 3000;
@@ -77,7 +77,7 @@ async fn writer_and_reader_tasks_with_back_pressure() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn canceling_a_read_from_another_task_releases_it() {
-    let (_writer, mut reader) = crate::pipe();
+    let (_writer, mut reader) = pipecheck_pipe::pipe();
     let canceller = reader.read_canceller();
     let cancelling = tokio::spawn(async move { canceller.cancel_pending_read() });
     let result = reader.read().watched().await.unwrap();

@@ -8,7 +8,7 @@ use crate::common::{WakeCounter, poll_with};
 
 #[test]
 fn a_read_polled_again_with_the_same_waker_is_woken_once() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let (counter, waker) = WakeCounter::new();
     let mut read = pin!(reader.read());
     for _ in 0..3 {
@@ -28,7 +28,7 @@ mod crate_block_on {
     use std::task::Poll;
 
     use pipecheck_sync::future::block_on;
-    use crate::{PipeEvent, PipeOptions};
+    use pipecheck_pipe::{PipeEvent, PipeOptions};
 
     use crate::common::Recorder;
     use crate::common::watchdog::Watch;

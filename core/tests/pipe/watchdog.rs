@@ -26,7 +26,7 @@ fn message(payload: &(dyn std::any::Any + Send)) -> String {
 
 #[test]
 fn a_read_that_nothing_wakes_fails_naming_the_read() {
-    let (writer, mut reader) = crate::pipe();
+    let (writer, mut reader) = pipecheck_pipe::pipe();
     // The writer stays alive and silent: the read can only wait.
     let failure = catch_unwind(AssertUnwindSafe(|| block_on_within(SHORT, reader.read()).map(|_| ())))
         .expect_err("the watchdog fails a read that is never woken");
@@ -58,7 +58,7 @@ impl<F: Future> Future for SignalPending<F> {
 
 /// A reader thread waits in `read`; once its read is pending, the writer completes.
 /// Returns what the reader thread ended with.
-fn complete_while_read_pending(options: crate::PipeOptions) -> std::thread::Result<bool> {
+fn complete_while_read_pending(options: pipecheck_pipe::PipeOptions) -> std::thread::Result<bool> {
     let (mut writer, mut reader) = options.build().expect("valid options");
     let (pending, is_pending) = mpsc::channel();
     let reading = std::thread::spawn(move || {
@@ -72,17 +72,17 @@ fn complete_while_read_pending(options: crate::PipeOptions) -> std::thread::Resu
 
 #[test]
 fn a_completion_wakes_the_pending_read() {
-    let completed = complete_while_read_pending(crate::PipeOptions::new());
+    let completed = complete_while_read_pending(pipecheck_pipe::PipeOptions::new());
     assert_eq!(completed.ok(), Some(true));
 }
 
-#[cfg(feature = "faults")]
+
 #[test]
 fn a_lost_wakeup_fails_within_the_deadline_naming_the_read() {
-    use crate::fault;
+    use pipecheck_pipe::fault;
     // The writer completes on this thread, where the planted bug is switched on.
     let completed = fault::LostWakeOnComplete
-        .activate(|| complete_while_read_pending(crate::PipeOptions::new()));
+        .activate(|| complete_while_read_pending(pipecheck_pipe::PipeOptions::new()));
     let failure = completed.expect_err("the reader is never woken");
     let message = message(failure.as_ref());
     assert!(message.contains("watchdog: `SignalPending` at core/tests/pipe/watchdog.rs:"), "{message}");
@@ -111,7 +111,7 @@ fn a_thread_stuck_outside_a_future_fails_the_join_naming_its_phase() {
 /// join reports it with what the other threads were doing.
 #[test]
 fn a_lost_wake_on_a_watched_thread_names_every_threads_operation() {
-    let (writer, mut reader) = crate::pipe();
+    let (writer, mut reader) = pipecheck_pipe::pipe();
     let watch = Watch::new();
     let reading = watch.spawn("reader", move || {
         phase_at("read()", 0);
@@ -143,7 +143,7 @@ fn watched_threads_that_finish_return_their_results() {
 fn an_awaited_read_that_nothing_wakes_fails_naming_the_read() {
     use crate::common::watched::WatchFuture;
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let (writer, mut reader) = crate::pipe();
+    let (writer, mut reader) = pipecheck_pipe::pipe();
     let failure = catch_unwind(AssertUnwindSafe(|| {
         runtime.block_on(async { reader.read().watched_within(SHORT).await.map(|_| ()) })
     }))
@@ -160,7 +160,7 @@ fn an_awaited_read_that_nothing_wakes_fails_naming_the_read() {
 fn an_awaited_read_that_is_woken_completes() {
     use crate::common::watched::WatchFuture;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).build().unwrap();
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let writing = std::thread::spawn(move || {
         writer.write(b"x").unwrap();
         crate::common::block_on(writer.flush()).unwrap();

@@ -8,7 +8,7 @@ use crate::common::block_on;
 use std::pin::pin;
 
 use crate::common::{Recorder, WakeCounter, created, fixed, head_released, poll_once, poll_with, recorded};
-use crate::{FlushResult, PipeError, PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
+use pipecheck_pipe::{FlushResult, PipeError, PipeEvent, PipeOperation, PipeOptions, Reader, Writer};
 
 /// A pipe with fixed-size segments of `size` bytes, recording its events.
 fn fixed_segments(size: usize) -> (Writer, Reader, std::sync::Arc<Recorder>) {
@@ -33,7 +33,7 @@ fn drain(reader: &mut Reader) -> Vec<u8> {
 
 #[test]
 fn get_memory_with_hint_zero_returns_a_whole_minimum_segment() {
-    let (mut writer, _reader) = crate::pipe();
+    let (mut writer, _reader) = pipecheck_pipe::pipe();
     let memory = writer.get_memory(0).unwrap();
     assert_eq!(memory.len(), PipeOptions::DEFAULT_MINIMUM_SEGMENT_SIZE);
 }
@@ -100,7 +100,7 @@ fn get_memory_above_the_maximum_segment_size_is_refused() {
 
 #[test]
 fn advance_within_the_memory_counts_the_bytes() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.get_memory(8).unwrap()[..3].copy_from_slice(b"abc");
     writer.advance(3).unwrap();
     assert_eq!(writer.unflushed_bytes(), 3);
@@ -137,7 +137,7 @@ fn advance_past_the_memory_reports_what_is_available() {
 
 #[test]
 fn advance_without_get_memory_is_refused() {
-    let (mut writer, _reader) = crate::pipe();
+    let (mut writer, _reader) = pipecheck_pipe::pipe();
     assert_eq!(writer.advance(1), Err(PipeError::AdvancePastMemory { requested: 1, available: 0 }));
     assert_eq!(writer.advance(0), Ok(()), "advancing by nothing is always fine");
     assert_eq!(writer.unflushed_bytes(), 0);
@@ -179,7 +179,7 @@ fn writes_after_a_flush_continue_in_the_same_segment() {
 
 #[test]
 fn flush_publishes_only_advanced_bytes() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write(b"seen").unwrap();
     block_on(writer.flush()).unwrap();
     writer.write(b" unflushed").unwrap();
@@ -213,7 +213,7 @@ fn flush_resets_unflushed_bytes_and_reports_committed_offsets() {
 
 #[test]
 fn flush_wakes_a_pending_read() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let (counter, waker) = WakeCounter::new();
     let mut read = pin!(reader.read());
     assert!(poll_with(read.as_mut(), &waker).is_pending());
@@ -228,7 +228,7 @@ fn flush_wakes_a_pending_read() {
 
 #[test]
 fn flush_of_nothing_does_not_wake_a_pending_read() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     let (counter, waker) = WakeCounter::new();
     let mut read = pin!(reader.read());
     assert!(poll_with(read.as_mut(), &waker).is_pending());
@@ -239,14 +239,14 @@ fn flush_of_nothing_does_not_wake_a_pending_read() {
 
 #[test]
 fn flush_result_is_plain_while_the_reader_is_active() {
-    let (mut writer, _reader) = crate::pipe();
+    let (mut writer, _reader) = pipecheck_pipe::pipe();
     writer.write(b"abc").unwrap();
     assert_eq!(block_on(writer.flush()), Ok(FlushResult { is_completed: false, is_canceled: false }));
 }
 
 #[test]
 fn flush_result_is_completed_after_the_reader_completed() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     reader.complete(None);
     writer.write(b"abc").unwrap();
     let result = block_on(writer.flush()).unwrap();
@@ -255,7 +255,7 @@ fn flush_result_is_completed_after_the_reader_completed() {
 
 #[test]
 fn flush_result_is_canceled_after_cancel_pending_flush() {
-    let (mut writer, _reader) = crate::pipe();
+    let (mut writer, _reader) = pipecheck_pipe::pipe();
     writer.cancel_pending_flush();
     let result = block_on(writer.flush()).unwrap();
     assert!(result.is_canceled && !result.is_completed);
@@ -265,7 +265,7 @@ fn flush_result_is_canceled_after_cancel_pending_flush() {
 
 #[test]
 fn flush_commits_before_the_future_is_polled() {
-    let (mut writer, mut reader) = crate::pipe();
+    let (mut writer, mut reader) = pipecheck_pipe::pipe();
     writer.write(b"early").unwrap();
     drop(writer.flush());
     assert_eq!(drain(&mut reader), b"early");

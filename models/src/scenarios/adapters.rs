@@ -25,14 +25,14 @@ use std::sync::Arc;
 
 use pipecheck::future::block_on;
 use pipecheck::thread;
-use pipecheck::InvariantId;
 use pipecheck_pipe::{Reader, Writer};
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
 use pipecheck::ensure;
 
 use super::data::one_segment_of_four;
 use super::drive::{expect_bytes, join};
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -10,13 +10,13 @@
 
 use std::sync::Arc;
 
-use pipecheck::InvariantId;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
 use pipecheck::ensure;
 
 use super::drive::{expect_bytes, join, read_to_end};
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use pipecheck::InvariantId;
 use pipecheck_pipe::PipeError;
 use pipecheck_properties::{CheckedReader, Monitor, Observation};
 use pipecheck::ensure;

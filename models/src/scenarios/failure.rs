@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use pipecheck::thread;
 use pipecheck_pipe::{Failure, PipeError};
-use pipecheck::InvariantId;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 use pipecheck::ensure;
 
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {

@@ -25,14 +25,14 @@
 use std::cell::Cell;
 use std::sync::Arc;
 
-use pipecheck::InvariantId;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 use pipecheck::ensure;
 
 use super::data::one_segment_of_four;
 use super::drive::{join, read_to_end};
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -13,12 +13,13 @@ use std::sync::Arc;
 use pipecheck::future::block_on;
 use pipecheck::thread;
 use pipecheck_pipe::{AsyncMutex, ChannelError, CompletionSource, Message, message_channel_observed};
-use pipecheck::linearizability::{BackpressurePipeModel, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput, MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput};
+use pipecheck_properties::linearizability::{BackpressurePipeModel, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput, MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput};
 use pipecheck::linearizability::{Budget, Recorder, ThreadLog, ensure_linearizable};
 use pipecheck_properties::{CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation};
 
 use super::drive::join;
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

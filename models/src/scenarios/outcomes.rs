@@ -11,13 +11,13 @@
 
 use std::sync::Arc;
 
-use pipecheck::InvariantId;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 use pipecheck::ensure;
 
 use super::drive::join;
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -16,7 +16,6 @@
 
 use std::sync::Arc;
 
-use pipecheck::InvariantId;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
 use pipecheck::ensure;
@@ -27,7 +26,8 @@ use super::frames::{
     small_frames,
 };
 use super::large_stream::message;
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

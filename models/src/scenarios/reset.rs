@@ -22,13 +22,13 @@
 
 use std::sync::Arc;
 
-use pipecheck::InvariantId;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, reset_checked};
 use pipecheck::ensure;
 
 use super::drive::{join, read_to_end};
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -9,14 +9,14 @@
 use std::sync::Arc;
 
 use pipecheck::thread;
-use pipecheck::InvariantId;
 use pipecheck_pipe::PipeEvent;
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
 use pipecheck::ensure;
 
 use crate::scenarios::drive::{expect_bytes, held, join};
 use crate::scenarios::only_wake::reply_monitor;
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -17,7 +17,8 @@ use pipecheck_properties::{CheckConfig, Monitor};
 use pipecheck::ensure;
 
 use crate::scenarios::join;
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {

@@ -15,13 +15,13 @@
 use std::sync::Arc;
 
 use pipecheck::thread;
-use pipecheck::InvariantId;
 use pipecheck_pipe::PipeError;
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
 use pipecheck::ensure;
 
 use crate::scenarios::drive::{expect_bytes, join, read_to_end};
-use crate::{Scale, Scenario};
+use pipecheck::Scale;
+use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

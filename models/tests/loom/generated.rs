@@ -10,7 +10,7 @@ use pipecheck::InvariantId;
 use pipecheck_pipe::fault;
 use pipecheck::loom_harness::{expect_model_caught, explore};
 use pipecheck::linearizability::{ConcurrentShape, fixed_scenarios, run_concurrent};
-use pipecheck::linearizability::{MutexOp, MutexSpec};
+use pipecheck_properties::linearizability::{MutexOp, MutexSpec};
 
 /// Bound 2: two threads of one lock/try_lock–unlock section each (`ConcurrentShape::SMALL`);
 /// see models/LOOM.md for the interleavings and times.

@@ -15,7 +15,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use pipecheck::thread;
 use pipecheck_pipe::spsc;
 use pipecheck_pipe::spsc::{Consumer, Producer};
-use pipecheck::InvariantId;
 use pipecheck_pipe::{PipeEvent, SegmentId, fault};
 use pipecheck::loom_harness::{expect_model_caught, explore};
 use pipecheck_properties::{CheckConfig, Monitor, Observation};

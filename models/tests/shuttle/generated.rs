@@ -8,7 +8,7 @@ use pipecheck::InvariantId;
 use pipecheck_pipe::fault;
 use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
 use pipecheck::linearizability::{ConcurrentConfig, ConcurrentShape, concurrent_execution, shrink_concurrent};
-use pipecheck::linearizability::{MutexOp, MutexSpec};
+use pipecheck_properties::linearizability::{MutexOp, MutexSpec};
 use pipecheck::{Engine, FailureKind, Verdict};
 
 /// The shuttle seed (the proptest seed is `ConcurrentConfig::seed`, printed by each run).

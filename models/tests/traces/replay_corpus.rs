@@ -20,10 +20,10 @@ fn every_committed_trace_fails_as_recorded_ten_times_over() {
     let files = corpus();
     assert!(!files.is_empty(), "traces/corpus/ holds the corpus");
     for path in files {
-        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
-        let first = replay(&trace, &path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let trace = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let first = replay(&trace, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
         for _ in 1..10 {
-            let again = replay(&trace, &path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+            let again = replay(&trace, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
             assert_eq!(again.fingerprint(), first.fingerprint(), "{}: replays differ", path.display());
         }
         eprintln!("{}: `{}` broke, 10 identical replays", path.display(), trace.invariant);
@@ -33,9 +33,9 @@ fn every_committed_trace_fails_as_recorded_ten_times_over() {
 #[test]
 fn every_committed_trace_passes_with_its_fault_off() {
     for path in corpus() {
-        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let trace = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
         let replayed =
-            replay_without_fault(&trace, &path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+            replay_without_fault(&trace, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
         if let Some(f) = replayed.failure {
             let why = format!(
                 "{}: with the fault off it still breaks `{}`: {}",
@@ -53,7 +53,7 @@ fn stock_shuttle_replays_a_trace_body_to_the_same_invariant() {
     // Our encoding is shuttle's: `shuttle::replay` with the schedule string reproduces it.
     let path =
         corpus().into_iter().find(|p| p.to_string_lossy().contains("NoPauseOnFlush")).expect("a trace");
-    let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let trace = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     let scenario = pipecheck_models::find(&trace.scenario).expect("known scenario");
     let name = trace.fault.as_deref().expect("a fault trace");
     let fault = pipecheck_pipe::fault::ALL.iter().copied().find(|f| f.name() == name).expect("a pipe fault");
@@ -78,7 +78,7 @@ fn the_replay_line_of_every_committed_trace_runs_as_written() {
         .to_owned();
     for path in corpus() {
         let text = std::fs::read_to_string(&path).expect("readable");
-        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let trace = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
         let line = text
             .lines()
             .find_map(|l| l.strip_prefix("# replay: "))
@@ -86,7 +86,7 @@ fn the_replay_line_of_every_committed_trace_runs_as_written() {
         let args = line.strip_prefix(CARGO_RUN).unwrap_or_else(|| {
             panic!("{}: the replay line does not run the traces tool: {line}", path.display())
         });
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_pipecheck-traces"))
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_pipecheck"))
             .args(args.split_whitespace())
             .current_dir(&root)
             .env_remove("SHUTTLE_RANDOM_SEED")
@@ -115,7 +115,7 @@ fn recording_the_facade_changes_no_replay() {
     };
     let mut replayed = 0;
     for path in corpus() {
-        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let trace = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
         let (off, all) = (outcome(&trace, &path, Detail::None), outcome(&trace, &path, Detail::All));
         match (off, all) {
             (Ok((a, no_ops)), Ok((b, ops_empty))) => {

@@ -33,7 +33,7 @@ fn copy_of(name: &str, dir: &Path) -> PathBuf {
 /// Cuts the trace's schedule in half (and says so in the header, so it still parses):
 /// what a trace looks like after the program gained scheduling points.
 fn make_stale(path: &Path) {
-    let mut trace = Trace::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let mut trace = Trace::load(path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     let half = trace.schedule.len() / 2;
     trace.schedule.steps.truncate(half);
     trace.minimized = Size { steps: half, ..trace.minimized };
@@ -68,7 +68,7 @@ fn a_stale_trace_says_so_and_names_the_command() {
     let dir = temp_dir("stale-message");
     let path = copy_of(SMALL, &dir);
     make_stale(&path);
-    let why = staleness(&path).expect("a cut schedule no longer replays as recorded");
+    let why = staleness(&path, &pipecheck_models::builtin::all()).expect("a cut schedule no longer replays as recorded");
     let message = stale_message(&why);
     assert!(message.contains(&path.display().to_string()), "{message}");
     assert!(message.contains("the trace is stale") && message.contains(RERECORD_COMMAND), "{message}");
@@ -89,11 +89,11 @@ fn a_stale_trace_is_hunted_again_minimized_and_rewritten_in_place() {
     assert!(why.contains("no longer matches the program"), "{why}");
     assert_eq!(new_path, &path, "same scheduler and seed: the file keeps its name");
     assert_eq!(
-        staleness(&path),
+        staleness(&path, &pipecheck_models::builtin::all()),
         None,
         "the rewritten trace replays as recorded and passes with the fault off"
     );
-    let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let trace = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         (trace.fault.as_deref(), trace.invariant.as_str()),
         (Some("FlushForgetsWake"), "no-lost-wakeup")
@@ -149,7 +149,7 @@ fn the_command_reports_each_trace_and_exits_non_zero_naming_the_failure() {
     make_stale(&stale);
     let bad = dir.join("Broken-flush-races-read-random-1.trace");
     std::fs::write(&bad, "# pipecheck-trace v1\n# scenario: no-such-scenario\n").expect("write");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pipecheck-traces"))
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pipecheck"))
         .args(["corpus", "--rerecord", "--out"])
         .arg(&dir)
         .env_remove("SHUTTLE_RANDOM_SEED")
@@ -165,7 +165,7 @@ fn the_command_reports_each_trace_and_exits_non_zero_naming_the_failure() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked at"), "no panic: {stderr}");
-    assert_eq!(staleness(&stale), None, "the stale trace was rewritten");
+    assert_eq!(staleness(&stale, &pipecheck_models::builtin::all()), None, "the stale trace was rewritten");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -192,7 +192,7 @@ fn a_status_line_reads_back_whatever_its_message_holds() {
 fn corpus_keeps_the_trace_of_a_fault_that_nothing_changed() {
     use pipecheck::trace::rerecord::current_trace;
     let targets = builtin::all();
-    let header = Trace::load(&location::corpus_dir().join(SMALL)).unwrap_or_else(|e| panic!("{e}"));
+    let header = Trace::load(&location::corpus_dir().join(SMALL), &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     let target = targets.iter().find(|t| t.name() == header.target).expect("its target");
     let fault = target.fault(header.fault.as_deref().expect("a fault")).expect("declared");
 
@@ -201,7 +201,7 @@ fn corpus_keeps_the_trace_of_a_fault_that_nothing_changed() {
     assert_eq!(current_trace(&dir, target, fault, &targets), Ok(path.clone()));
 
     // Another scenario in its header, one that does not claim the fault: recorded again.
-    let mut moved = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut moved = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     let other = target.all_scenarios().iter().find(|s| s.catches.iter().all(|f| f.name() != fault.name()));
     let other = other.expect("a scenario that does not claim it");
     moved.scenario = other.name.to_owned();

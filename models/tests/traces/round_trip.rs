@@ -42,15 +42,15 @@ fn saved_trace(dir: &std::path::Path) -> (PathBuf, Trace) {
 fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
     let dir = temp_dir("round-trip");
     let (path, saved) = saved_trace(&dir);
-    let loaded = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let loaded = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.schedule, saved.schedule);
-    let replayed = replay(&loaded, &path).unwrap_or_else(|e| panic!("{e}"));
+    let replayed = replay(&loaded, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(replayed.failure.as_ref().expect("fails").invariant, "bounded-pool");
     assert_eq!(replayed.size, saved.minimized);
     let table = render(&replayed, None);
     assert!(table.contains("task 0 (reader)") && table.contains("(writer)"), "{table}");
     assert!(table.contains("✗ `bounded-pool` broke"), "{table}");
-    let fixed = replay_without_fault(&loaded, &path).unwrap_or_else(|e| panic!("{e}"));
+    let fixed = replay_without_fault(&loaded, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     assert!(fixed.failure.is_none(), "passes with the fault off");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -64,8 +64,8 @@ fn a_schedule_that_no_longer_fits_the_program_is_reported_with_the_file() {
     let moved = dir.join("moved.trace");
     std::fs::write(&moved, text.replace("# scenario: large-pool-churn", "# scenario: large-cancel"))
         .expect("write");
-    let trace = Trace::load(&moved).unwrap_or_else(|e| panic!("{e}"));
-    let e = replay(&trace, &moved).expect_err("does not fit");
+    let trace = Trace::load(&moved, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
+    let e = replay(&trace, &moved, &pipecheck_models::builtin::all()).expect_err("does not fit");
     assert_eq!(e.path, moved);
     assert!(e.message.contains("no longer matches the program"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
@@ -80,8 +80,8 @@ fn a_schedule_cut_short_is_reported_with_the_file() {
     trace.schedule.steps.truncate(half);
     trace.minimized = Size { steps: half, ..trace.minimized };
     trace.save(&path).expect("saved");
-    let loaded = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let e = replay(&loaded, &path).expect_err("no longer fails");
+    let loaded = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
+    let e = replay(&loaded, &path, &pipecheck_models::builtin::all()).expect_err("no longer fails");
     assert_eq!(e.path, path);
     assert!(e.message.contains("no longer matches the program"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
@@ -97,8 +97,8 @@ fn a_trace_that_passes_now_says_so() {
     fixed.fault = None;
     let path = dir.join("nofault-large-pool-churn-fixed.trace");
     fixed.save(&path).expect("saved");
-    let loaded = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let error = replay(&loaded, &path).expect_err("the bug is gone").to_string();
+    let loaded = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
+    let error = replay(&loaded, &path, &pipecheck_models::builtin::all()).expect_err("the bug is gone").to_string();
     assert!(error.contains("the recorded failure no longer happens: this trace passes now"), "{error}");
     assert!(error.contains("nofault-large-pool-churn-fixed.trace"), "names the file: {error}");
     assert!(error.find("passes now") < error.find("was the scenario or the pipe changed"), "{error}");

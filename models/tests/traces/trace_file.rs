@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use pipecheck_pipe::fault;
 use pipecheck::trace::location;
 use pipecheck::trace::schedule::{Schedule, Step};
-use pipecheck::trace::trace_file::{Header, RERECORD_COMMAND, SHUTTLE_VERSION, Size, Trace, TraceError, known_invariants};
+use pipecheck::trace::trace_file::{Header, RERECORD_COMMAND, SHUTTLE_VERSION, Size, Trace, TraceError};
 
 /// The committed corpus, `traces/corpus/` (never the traces runs save under `target/`).
 fn corpus() -> Vec<PathBuf> {
@@ -32,7 +32,7 @@ fn sample() -> String {
 }
 
 fn parse(text: &str) -> Result<Trace, TraceError> {
-    Trace::parse(text, Path::new("traces/bad.trace"))
+    Trace::parse(text, Path::new("traces/bad.trace"), &pipecheck_models::builtin::all())
 }
 
 fn line_of(text: &str, prefix: &str) -> usize {
@@ -52,7 +52,7 @@ fn a_written_trace_parses_back() {
 #[test]
 fn every_committed_trace_parses() {
     for path in corpus() {
-        if let Err(e) = Trace::load(&path) {
+        if let Err(e) = Trace::load(&path, &pipecheck_models::builtin::all()) {
             panic!("{e}");
         }
     }
@@ -60,7 +60,7 @@ fn every_committed_trace_parses() {
 
 #[test]
 fn the_corpus_holds_a_trace_for_every_fault_a_scenario_declares() {
-    let traces: Vec<Trace> = corpus().iter().map(|p| Trace::load(p).expect("parses")).collect();
+    let traces: Vec<Trace> = corpus().iter().map(|p| Trace::load(p, &pipecheck_models::builtin::all()).expect("parses")).collect();
     for &fault in fault::ALL {
         let declared = !fault.scenarios().is_empty();
         if !declared {
@@ -77,7 +77,7 @@ fn the_corpus_holds_a_trace_for_every_fault_a_scenario_declares() {
         // Usually the fault's own invariant; a fault can break another one first (a
         // returned write head is reused and overwritten: byte-exact).
         assert!(
-            known_invariants().contains(&trace.invariant.as_str()),
+            pipecheck_models::invariants().iter().map(|(id, _)| id.name()).collect::<Vec<_>>().contains(&trace.invariant.as_str()),
             "{fault}'s trace breaks an invariant"
         );
         assert!(trace.minimized <= trace.original, "{fault}'s trace is minimized");
@@ -154,7 +154,7 @@ fn the_header_alone_reads_a_trace_whose_schedule_cannot_be_used() {
     let not_hex = format!("{no_schedule}zz\n");
     for text in [other_shuttle, no_schedule, not_hex] {
         assert!(parse(&text).is_err(), "the whole trace is refused:\n{text}");
-        let header = Header::parse(&text, path).unwrap_or_else(|e| panic!("{e}"));
+        let header = Header::parse(&text, path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (header.target.as_str(), header.scenario.as_str(), header.fault.as_deref(), header.seed),
             ("pipe", "large-stream", Some("LifoPool"), 7)
@@ -163,10 +163,10 @@ fn the_header_alone_reads_a_trace_whose_schedule_cannot_be_used() {
     }
     // A trace from before targets existed belongs to the target that has its scenario.
     let untargeted = sample().replace("# target: pipe\n", "");
-    assert_eq!(Header::parse(&untargeted, path).expect("parses").target, "pipe");
+    assert_eq!(Header::parse(&untargeted, path, &pipecheck_models::builtin::all()).expect("parses").target, "pipe");
     // The header's own checks still name file and line.
     let text = sample().replace("# target: pipe", "# target: counter");
-    let e = Header::parse(&text, path).unwrap_err();
+    let e = Header::parse(&text, path, &pipecheck_models::builtin::all()).unwrap_err();
     assert!(
         e.to_string().starts_with(&format!(
             "traces/bad.trace:{}: unknown target `counter`",
@@ -175,7 +175,7 @@ fn the_header_alone_reads_a_trace_whose_schedule_cannot_be_used() {
         "{e}"
     );
     let text = sample().replace("# fault: LifoPool", "# fault: MutexDoubleAdmit");
-    let e = Header::parse(&text, path).unwrap_err();
+    let e = Header::parse(&text, path, &pipecheck_models::builtin::all()).unwrap_err();
     assert_eq!(e.line, Some(line_of(&text, "# fault")), "a fault of another target: {e}");
 }
 
@@ -215,7 +215,7 @@ fn a_non_hex_schedule_line_names_line_and_column() {
 
 #[test]
 fn a_missing_file_is_named() {
-    let e = Trace::load(Path::new("traces/no-such.trace")).unwrap_err();
+    let e = Trace::load(Path::new("traces/no-such.trace"), &pipecheck_models::builtin::all()).unwrap_err();
     assert!(e.to_string().starts_with("traces/no-such.trace: cannot read"), "{e}");
 }
 

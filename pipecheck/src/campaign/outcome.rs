@@ -138,11 +138,11 @@ mod tests {
 
     #[test]
     fn only_the_faults_own_invariant_counts_as_caught() {
-        let expected = Some(pipecheck_pipe::invariant::FIFO_POOL);
+        let expected = Some(InvariantId::new("fifo-pool"));
         let own =
-            FailureKind::InvariantViolated(crate::check::Violation::new(pipecheck_pipe::invariant::FIFO_POOL, "x"));
+            FailureKind::InvariantViolated(crate::check::Violation::new(InvariantId::new("fifo-pool"), "x"));
         let other = FailureKind::InvariantViolated(crate::check::Violation::new(
-            pipecheck_pipe::invariant::BYTE_EXACT,
+            InvariantId::new("byte-exact"),
             "x",
         ));
         let panic = FailureKind::Panic { message: "index out of bounds".into(), location: None };
@@ -165,7 +165,7 @@ mod tests {
             fault: Some("LifoPool".into()),
         };
         let own =
-            FailureKind::InvariantViolated(crate::check::Violation::new(pipecheck_pipe::invariant::FIFO_POOL, "x"));
+            FailureKind::InvariantViolated(crate::check::Violation::new(InvariantId::new("fifo-pool"), "x"));
         let result = JobResult::new(&job, Some(fired(&own)), 1, 0.0);
         assert_eq!((result.outcome, result.invariant.as_deref()), (Outcome::Caught, Some("fifo-pool")));
     }

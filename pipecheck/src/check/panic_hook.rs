@@ -80,8 +80,8 @@ pub(crate) fn install() {
 /// use pipecheck::{Capture, Violation};
 ///
 /// let capture = Capture::start(true);
-/// let _ = std::panic::catch_unwind(|| Violation::new(pipecheck_pipe::invariant::BYTE_EXACT, "lost").raise());
-/// assert_eq!(capture.finish().and_then(|f| f.invariant()), Some(pipecheck_pipe::invariant::BYTE_EXACT));
+/// let _ = std::panic::catch_unwind(|| Violation::new(InvariantId::new("byte-exact"), "lost").raise());
+/// assert_eq!(capture.finish().and_then(|f| f.invariant()), Some(InvariantId::new("byte-exact")));
 /// ```
 #[derive(Debug)]
 pub struct Capture {

@@ -31,7 +31,7 @@ use crate::check::verdict::panic_message;
 /// # std::panic::set_hook(Box::new(|_| {}));
 /// use pipecheck::{InvariantId, Violation};
 /// let payload = std::panic::catch_unwind(|| {
-///     pipecheck::reported(|| std::panic::panic_any(Violation::new(pipecheck_pipe::invariant::FIFO_POOL, "out of order")))
+///     pipecheck::reported(|| std::panic::panic_any(Violation::new(InvariantId::new("fifo-pool"), "out of order")))
 /// })
 /// .unwrap_err();
 /// assert!(payload.downcast_ref::<String>().unwrap().contains("fifo-pool"));

@@ -288,7 +288,7 @@ mod tests {
     fn a_deadlock_counts_only_as_a_lost_wakeup() {
         let deadlock = Verdict::Fail(classify(&"deadlock; threads = []".to_owned(), None));
         assert!(deadlock.names(InvariantId::NO_LOST_WAKEUP));
-        assert!(!deadlock.names(pipecheck_pipe::invariant::FIFO_POOL));
+        assert!(!deadlock.names(InvariantId::new("fifo-pool")));
     }
 
     #[test]
@@ -341,7 +341,7 @@ mod tests {
 
     #[test]
     fn typed_payloads_keep_their_fields() {
-        let violation = Violation::new(pipecheck_pipe::invariant::TOKEN_REUSE, "stale");
+        let violation = Violation::new(InvariantId::new("token-reuse"), "stale");
         let kind = classify(&violation, None);
         assert_eq!(kind, FailureKind::InvariantViolated(violation));
         assert_eq!(kind.label(), "token-reuse");

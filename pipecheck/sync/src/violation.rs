@@ -16,9 +16,9 @@ use crate::InvariantId;
 /// ```
 /// use crate::{InvariantId, Violation};
 ///
-/// let caught = std::panic::catch_unwind(|| Violation::new(pipecheck_pipe::invariant::BYTE_EXACT, "a byte was lost").raise());
+/// let caught = std::panic::catch_unwind(|| Violation::new(InvariantId::new("byte-exact"), "a byte was lost").raise());
 /// let violation = caught.unwrap_err().downcast::<Violation>().unwrap();
-/// assert_eq!(violation.invariant, pipecheck_pipe::invariant::BYTE_EXACT);
+/// assert_eq!(violation.invariant, InvariantId::new("byte-exact"));
 /// assert_eq!(violation.to_string(), "invariant `byte-exact` violated: a byte was lost");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,7 +25,8 @@ use pipecheck_pipe::PipeEvent as E;
 
 use pipecheck::InvariantId;
 
-use crate::{CheckConfig, Invariant, Observation};
+use pipecheck::Invariant;
+use crate::{CheckConfig, Observation};
 
 /// Replays the pause/resume state machine over the pipe's events.
 #[derive(Debug)]
@@ -93,7 +94,7 @@ impl Backpressure {
     }
 }
 
-impl Invariant for Backpressure {
+impl Invariant<Observation> for Backpressure {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::BACKPRESSURE
     }

@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use pipecheck::InvariantId;
 use pipecheck_pipe::{PrimitiveEvent, PrimitiveId};
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Counts each pool's buffers per partition and out with renters.
 #[derive(Debug, Default)]
@@ -41,7 +42,7 @@ impl BalancedPool {
     }
 }
 
-impl Invariant for BalancedPool {
+impl Invariant<Observation> for BalancedPool {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::BALANCED_POOL
     }

@@ -9,7 +9,8 @@ use std::collections::HashSet;
 
 use pipecheck_pipe::PipeEvent;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Buffers rented since the reader completed.
 #[derive(Debug, Default)]
@@ -18,7 +19,7 @@ pub struct BoundedAfterReaderComplete {
     rented_since: HashSet<usize>,
 }
 
-impl Invariant for BoundedAfterReaderComplete {
+impl Invariant<Observation> for BoundedAfterReaderComplete {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::BOUNDED_AFTER_READER_COMPLETE
     }

@@ -9,7 +9,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::PipeEvent;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Counts pool occupancy from returns and takes.
 #[derive(Debug)]
@@ -25,7 +26,7 @@ impl BoundedPool {
     }
 }
 
-impl Invariant for BoundedPool {
+impl Invariant<Observation> for BoundedPool {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::BOUNDED_POOL
     }

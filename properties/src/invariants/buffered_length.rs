@@ -12,7 +12,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::PipeEvent;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Replays the committed and examined offsets and checks every reported length.
 #[derive(Debug, Default)]
@@ -23,7 +24,7 @@ pub struct BufferedLength {
     examined: u64,
 }
 
-impl Invariant for BufferedLength {
+impl Invariant<Observation> for BufferedLength {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::BUFFERED_LENGTH
     }

@@ -4,7 +4,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::PipeEvent;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Compares what reads returned with what the writer wrote.
 #[derive(Debug, Default)]
@@ -15,7 +16,7 @@ pub struct ByteExact {
     drained: bool,
 }
 
-impl Invariant for ByteExact {
+impl Invariant<Observation> for ByteExact {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::BYTE_EXACT
     }

@@ -23,7 +23,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::PipeEvent;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Whether a cancel is waiting to be reported, by a read and by a flush.
 #[derive(Debug, Default)]
@@ -40,7 +41,7 @@ pub struct CancelObserved {
     pending_at_try: Option<bool>,
 }
 
-impl Invariant for CancelObserved {
+impl Invariant<Observation> for CancelObserved {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::CANCEL_OBSERVED
     }

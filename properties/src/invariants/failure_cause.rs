@@ -10,7 +10,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::{Failure, PipeError, PipeEvent};
 
-use crate::{Invariant, Observation, Side};
+use pipecheck::Invariant;
+use crate::{Observation, Side};
 
 /// The failures each side completed with.
 #[derive(Debug, Default)]
@@ -30,7 +31,7 @@ fn check(sent: Option<&Failure>, got: &Failure, what: &str) -> Result<(), String
     }
 }
 
-impl Invariant for FailureCause {
+impl Invariant<Observation> for FailureCause {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::FAILURE_CAUSE
     }

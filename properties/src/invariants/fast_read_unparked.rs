@@ -15,7 +15,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::{PipeEnd, PipeEvent};
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// The invariant's id.
 pub const FAST_READ_UNPARKED: InvariantId = InvariantId::new("fast-read-unparked");
@@ -28,7 +29,7 @@ pub struct FastReadUnparked {
     trying_fast: bool,
 }
 
-impl Invariant for FastReadUnparked {
+impl Invariant<Observation> for FastReadUnparked {
     fn id(&self) -> InvariantId {
         FAST_READ_UNPARKED
     }

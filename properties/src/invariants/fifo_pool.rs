@@ -5,7 +5,8 @@ use std::collections::VecDeque;
 use pipecheck::InvariantId;
 use pipecheck_pipe::{PipeEvent, SegmentId};
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// A reference FIFO queue of pooled segments.
 #[derive(Debug, Default)]
@@ -13,7 +14,7 @@ pub struct FifoPool {
     pooled: VecDeque<SegmentId>,
 }
 
-impl Invariant for FifoPool {
+impl Invariant<Observation> for FifoPool {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::FIFO_POOL
     }

@@ -13,14 +13,15 @@
 
 use pipecheck::InvariantId;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// The registry's entry for **linearizable** (see the module docs: the history check
 /// itself runs at the end of the scenarios that record a history).
 #[derive(Debug, Default)]
 pub struct Linearizable;
 
-impl Invariant for Linearizable {
+impl Invariant<Observation> for Linearizable {
     fn id(&self) -> InvariantId {
         InvariantId::LINEARIZABLE
     }

@@ -11,7 +11,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use pipecheck::InvariantId;
 use pipecheck_pipe::{PrimitiveEvent, PrimitiveId};
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// One channel's messages.
 #[derive(Debug, Default)]
@@ -29,7 +30,7 @@ pub struct MessageDelivery {
     channels: HashMap<PrimitiveId, Channel>,
 }
 
-impl Invariant for MessageDelivery {
+impl Invariant<Observation> for MessageDelivery {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::BYTE_EXACT
     }

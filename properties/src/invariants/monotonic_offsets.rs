@@ -7,7 +7,8 @@ use pipecheck_pipe::PipeEvent::{Consumed, Flushed, Published, WriterCompleted};
 
 use pipecheck::InvariantId;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// The offsets seen last.
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,7 +18,7 @@ pub struct MonotonicOffsets {
     examined: u64,
 }
 
-impl Invariant for MonotonicOffsets {
+impl Invariant<Observation> for MonotonicOffsets {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::MONOTONIC_OFFSETS
     }

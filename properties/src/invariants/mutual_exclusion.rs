@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use pipecheck_pipe::{Handover, PrimitiveEvent, PrimitiveId};
 use pipecheck::InvariantId;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Tracks each async mutex's holder and reserved permit.
 #[derive(Debug, Default)]
@@ -26,7 +27,7 @@ fn entry(ticket: Option<u64>) -> String {
     }
 }
 
-impl Invariant for MutualExclusion {
+impl Invariant<Observation> for MutualExclusion {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::MUTUAL_EXCLUSION
     }

@@ -7,7 +7,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::PipeEvent;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Checks read bounds against the committed offset.
 #[derive(Debug, Default)]
@@ -15,7 +16,7 @@ pub struct NoDataRace {
     committed: u64,
 }
 
-impl Invariant for NoDataRace {
+impl Invariant<Observation> for NoDataRace {
     fn id(&self) -> InvariantId {
         InvariantId::NO_DATA_RACE
     }

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use pipecheck::InvariantId;
 use pipecheck_pipe::{PipeEvent, SegmentId};
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Where {
@@ -31,7 +32,7 @@ pub struct NoDoubleReturn {
     segments: HashMap<SegmentId, Where>,
 }
 
-impl Invariant for NoDoubleReturn {
+impl Invariant<Observation> for NoDoubleReturn {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::NO_DOUBLE_RETURN
     }

@@ -24,7 +24,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::{PipeEnd, PipeEvent, WakerId};
 
-use crate::{Invariant, Observation, Side};
+use pipecheck::Invariant;
+use crate::{Observation, Side};
 
 /// Tracks which side waits and which wakes it is owed.
 #[derive(Debug, Default)]
@@ -204,7 +205,7 @@ impl Online {
     }
 }
 
-impl Invariant for NoLostWakeup {
+impl Invariant<Observation> for NoLostWakeup {
     fn id(&self) -> InvariantId {
         InvariantId::NO_LOST_WAKEUP
     }

@@ -10,7 +10,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::PrimitiveEvent;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// The invariant's id.
 pub const POOL_SIZE_CLASS: InvariantId = InvariantId::new("pool-size-class");
@@ -20,7 +21,7 @@ pub const POOL_SIZE_CLASS: InvariantId = InvariantId::new("pool-size-class");
 #[derive(Debug, Default)]
 pub struct PoolSizeClass;
 
-impl Invariant for PoolSizeClass {
+impl Invariant<Observation> for PoolSizeClass {
     fn id(&self) -> InvariantId {
         POOL_SIZE_CLASS
     }

@@ -23,7 +23,8 @@ use std::collections::{HashMap, HashSet};
 use pipecheck_pipe::{Handover, PrimitiveEvent, PrimitiveId};
 use pipecheck::InvariantId;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// One async mutex's open obligations.
 #[derive(Debug, Default)]
@@ -142,7 +143,7 @@ impl PrimitiveWakeups {
     }
 }
 
-impl Invariant for PrimitiveWakeups {
+impl Invariant<Observation> for PrimitiveWakeups {
     fn id(&self) -> InvariantId {
         InvariantId::NO_LOST_WAKEUP
     }

@@ -12,13 +12,14 @@
 
 use pipecheck::InvariantId;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// The registry's entry for **progress** (see the module docs: the engines check it).
 #[derive(Debug, Default)]
 pub struct Progress;
 
-impl Invariant for Progress {
+impl Invariant<Observation> for Progress {
     fn id(&self) -> InvariantId {
         InvariantId::PROGRESS
     }

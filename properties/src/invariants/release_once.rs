@@ -6,7 +6,8 @@ use std::collections::HashSet;
 use pipecheck::InvariantId;
 use pipecheck_pipe::PipeEvent;
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Tracks rented buffers by address.
 #[derive(Debug, Default)]
@@ -16,7 +17,7 @@ pub struct ReleaseOnce {
     reader_completed: bool,
 }
 
-impl Invariant for ReleaseOnce {
+impl Invariant<Observation> for ReleaseOnce {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::RELEASE_ONCE
     }

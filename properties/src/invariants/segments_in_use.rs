@@ -23,7 +23,8 @@ use std::collections::{HashSet, VecDeque};
 use pipecheck::InvariantId;
 use pipecheck_pipe::{PipeEvent, SegmentId};
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// What one `advance_to` owes, decided at its `Consumed` event.
 #[derive(Debug, Default)]
@@ -127,7 +128,7 @@ impl SegmentsInUse {
     }
 }
 
-impl Invariant for SegmentsInUse {
+impl Invariant<Observation> for SegmentsInUse {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::SEGMENTS_IN_USE
     }

@@ -12,7 +12,8 @@
 use pipecheck::InvariantId;
 use pipecheck_pipe::{PipeError, PipeEvent};
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// Tracks whether a buffer is outstanding, and whether it is a canceled read's.
 #[derive(Debug, Default)]
@@ -21,7 +22,7 @@ pub struct TentativeCancel {
     outstanding: Option<bool>,
 }
 
-impl Invariant for TentativeCancel {
+impl Invariant<Observation> for TentativeCancel {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::TENTATIVE_CANCEL
     }

@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use pipecheck::InvariantId;
 use pipecheck_pipe::{PrimitiveEvent, PrimitiveId};
 
-use crate::{Invariant, Observation};
+use pipecheck::Invariant;
+use crate::Observation;
 
 /// The current operation of one source.
 #[derive(Debug, Default)]
@@ -25,7 +26,7 @@ pub struct TokenReuse {
     sources: HashMap<PrimitiveId, Operation>,
 }
 
-impl Invariant for TokenReuse {
+impl Invariant<Observation> for TokenReuse {
     fn id(&self) -> InvariantId {
         pipecheck_pipe::invariant::TOKEN_REUSE
     }

@@ -16,8 +16,8 @@
 //! reader, so a return placed at its flush's response sees the same state as one
 //! placed at the release: `split_flushes` puts it there.
 
-use super::history::{History, OpId, Operation};
-use super::model::SequentialModel;
+use pipecheck::linearizability::{History, OpId, Operation};
+use pipecheck::linearizability::SequentialModel;
 use super::pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
 
 /// An operation of [`BackpressurePipeModel`].
@@ -43,7 +43,7 @@ pub struct BackpressureState {
 /// # Examples
 ///
 /// ```
-/// use pipecheck::linearizability::{BackpressureOp, BackpressurePipeModel, PipeOp, PipeOutput};
+/// use pipecheck_properties::linearizability::{BackpressureOp, BackpressurePipeModel, PipeOp, PipeOutput};
 /// use pipecheck::linearizability::SequentialModel;
 ///
 /// let model = BackpressurePipeModel { pause: 2, resume: 1 };
@@ -73,7 +73,7 @@ impl BackpressurePipeModel {
     /// # Examples
     ///
     /// ```
-    /// use pipecheck::linearizability::{BackpressureOp, BackpressurePipeModel, PipeOp, PipeOutput};
+    /// use pipecheck_properties::linearizability::{BackpressureOp, BackpressurePipeModel, PipeOp, PipeOutput};
     /// use pipecheck::linearizability::History;
     ///
     /// let mut history = History::new();
@@ -175,7 +175,7 @@ impl SequentialModel for BackpressurePipeModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::linearizability::{Budget, Linearization, check};
+    use pipecheck::linearizability::{Budget, Linearization, check};
 
     const MODEL: BackpressurePipeModel = BackpressurePipeModel { pause: 2, resume: 1 };
 

@@ -26,8 +26,8 @@
 
 use std::collections::VecDeque;
 
-use super::history::{History, OpId, Operation};
-use super::model::SequentialModel;
+use pipecheck::linearizability::{History, OpId, Operation};
+use pipecheck::linearizability::SequentialModel;
 
 /// A message-channel operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +80,7 @@ pub struct ChannelState {
 /// # Examples
 ///
 /// ```
-/// use pipecheck::linearizability::{ChannelOp, ChannelOutput, MessageChannelModel};
+/// use pipecheck_properties::linearizability::{ChannelOp, ChannelOutput, MessageChannelModel};
 /// use pipecheck::linearizability::SequentialModel;
 ///
 /// let model = MessageChannelModel;
@@ -104,7 +104,7 @@ impl MessageChannelModel {
     /// # Examples
     ///
     /// ```
-    /// use pipecheck::linearizability::{ChannelOp, ChannelOutput, MessageChannelModel};
+    /// use pipecheck_properties::linearizability::{ChannelOp, ChannelOutput, MessageChannelModel};
     /// use pipecheck::linearizability::History;
     ///
     /// let mut history = History::new();
@@ -212,7 +212,7 @@ impl SequentialModel for MessageChannelModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::linearizability::{Budget, Linearization, check};
+    use pipecheck::linearizability::{Budget, Linearization, check};
 
     fn message(m: &[u8]) -> ChannelOutput {
         ChannelOutput::Message(m.to_vec())

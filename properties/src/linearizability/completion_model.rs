@@ -11,7 +11,7 @@
 
 use pipecheck_pipe::CompletionError;
 
-use super::model::SequentialModel;
+use pipecheck::linearizability::SequentialModel;
 
 /// A completion-source operation; tokens are named by their version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ pub enum Slot {
 /// # Examples
 ///
 /// ```
-/// use pipecheck::linearizability::{CompletionModel, CompletionOp, CompletionOutput, Slot};
+/// use pipecheck_properties::linearizability::{CompletionModel, CompletionOp, CompletionOutput, Slot};
 /// use pipecheck::linearizability::SequentialModel;
 ///
 /// let model = CompletionModel;

@@ -6,7 +6,7 @@
 //! it in. `try_lock` never waits: it succeeds exactly when the lock is free. `unlock`
 //! (dropping the guard) frees it.
 
-use super::model::SequentialModel;
+use pipecheck::linearizability::SequentialModel;
 
 /// An async-mutex operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub enum MutexOp {
 /// # Examples
 ///
 /// ```
-/// use pipecheck::linearizability::{MutexModel, MutexOp};
+/// use pipecheck_properties::linearizability::{MutexModel, MutexOp};
 /// use pipecheck::linearizability::SequentialModel;
 ///
 /// let held = MutexModel.step(&false, &MutexOp::Lock, &true).unwrap();

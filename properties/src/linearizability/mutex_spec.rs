@@ -17,9 +17,9 @@ use proptest::collection::vec;
 use proptest::prelude::{Just, prop_oneof};
 use proptest::strategy::{BoxedStrategy, Strategy};
 
-use super::model::SequentialModel;
+use pipecheck::linearizability::SequentialModel;
 use super::mutex_model::{MutexModel, MutexOp};
-use super::ops_spec::{OpsSpec, shared};
+use pipecheck::linearizability::{OpsSpec, shared};
 
 /// The async mutex as an [`OpsSpec`], with the planted bugs in `faults` switched on.
 ///

@@ -32,7 +32,7 @@
 //! waits); the `backpressure` invariant checks every case online, against every commit
 //! and release in the event log (taken under the pipe lock, in linearization order).
 
-use super::model::SequentialModel;
+use pipecheck::linearizability::SequentialModel;
 
 /// A pipe operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,7 +106,7 @@ impl PipeState {
 /// # Examples
 ///
 /// ```
-/// use pipecheck::linearizability::{PipeModel, PipeOp, PipeOutput};
+/// use pipecheck_properties::linearizability::{PipeModel, PipeOp, PipeOutput};
 /// use pipecheck::linearizability::SequentialModel;
 ///
 /// let model = PipeModel;

@@ -1,8 +1,8 @@
 //! [`synthetic_pipe_history`]: a large, linearizable pipe history made by simulation,
 //! for the checker's benchmark and its scale tests.
 
-use super::history::{History, Operation};
-use super::model::SequentialModel;
+use pipecheck::linearizability::{History, Operation};
+use pipecheck::linearizability::SequentialModel;
 use super::pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
 
 /// Where a simulated thread is in its current operation.
@@ -24,7 +24,7 @@ enum Phase {
 ///
 /// ```
 /// use pipecheck::linearizability::{Budget, check};
-/// use pipecheck::linearizability::{PipeModel, synthetic_pipe_history};
+/// use pipecheck_properties::linearizability::{PipeModel, synthetic_pipe_history};
 ///
 /// let history = synthetic_pipe_history(100, 1);
 /// assert_eq!(history.len(), 100);

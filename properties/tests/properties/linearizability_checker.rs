@@ -302,7 +302,7 @@ fn exhausted_budget_answers_unknown() {
 
 #[test]
 fn thousand_operation_pipe_history_is_decided_both_ways() {
-    use pipecheck::linearizability::{PipeModel, PipeOp, PipeOutput, synthetic_pipe_history};
+    use pipecheck_properties::linearizability::{PipeModel, PipeOp, PipeOutput, synthetic_pipe_history};
     let history = synthetic_pipe_history(1_000, 7);
     assert!(verdict(&PipeModel, &history).is_linearizable());
     // Swap two bytes in the first read that saw at least two: no order allows it.

@@ -4,7 +4,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pipecheck::{InvariantId, Violation};
+use pipecheck::Violation;
 use pipecheck_pipe::PipeEvent;
 use pipecheck_properties::{CheckConfig, Monitor, Observation};
 

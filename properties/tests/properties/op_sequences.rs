@@ -192,7 +192,7 @@ fn a_step_that_differs_from_the_model_fails_the_case() {
 /// proptest prints what broke, not `<unknown panic value>`, for a checker's typed panic.
 #[test]
 fn a_proptest_failure_prints_the_violation() {
-    use pipecheck::{InvariantId, Violation};
+    use pipecheck::Violation;
     use proptest::test_runner::{Config, TestError, TestRunner};
     let config = Config { failure_persistence: None, max_shrink_iters: 0, ..Config::default() };
     let quiet = pipecheck::Capture::start(true);

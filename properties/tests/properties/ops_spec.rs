@@ -14,7 +14,7 @@ use pipecheck::sync::atomic::{AtomicU64, Ordering};
 use pipecheck::{InvariantId, Violation};
 use pipecheck_pipe::fault;
 use pipecheck::linearizability::{ConcurrentConfig, ConcurrentShape, DeterministicModel, Ends, OpsSpec, SequenceConfig, check_sequences, fixed_scenarios, run_concurrent, run_monitored, shared, shrink_concurrent};
-use pipecheck::linearizability::{MutexOp, MutexSpec};
+use pipecheck_properties::linearizability::{MutexOp, MutexSpec};
 use proptest::prelude::*;
 
 /// A counter whose `add` returns the new total; `returns_old` plants a real object that

@@ -4,10 +4,10 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pipecheck::{InvariantId, PlantedFault};
+use pipecheck::PlantedFault;
 use pipecheck_pipe::fault;
 use pipecheck_properties::invariants::MonotonicOffsets;
-use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
+use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
 use pipecheck::{FailureKind, Invariant, classify};
 
 /// Writes 40 bytes in 3-byte pieces, reading everything after every sixth, then
@@ -70,7 +70,7 @@ fn sequential_faults_are_named() {
 #[test]
 fn monotonic_offsets_catches_consuming_past_the_commit() {
     let config = CheckConfig { pause_writer_threshold: 0, ..CheckConfig::default() };
-    let only = vec![Box::new(MonotonicOffsets::default()) as Box<dyn Invariant>];
+    let only = vec![Box::new(MonotonicOffsets::default()) as Box<dyn Invariant<Observation>>];
     let planted = || run_under(Monitor::with_invariants(config, only));
     let failure = fault::ReadPastCommit.activate(planted).expect_err("the planted bug is caught");
     assert_eq!(failure.invariant(), Some(pipecheck_pipe::invariant::MONOTONIC_OFFSETS), "{failure}");

@@ -1,9 +1,8 @@
 //! The flush's commit: the lock-free fast path (seed 001's uncontended flush) and the
 //! single-lock slow path, and the flush results they report.
 
-use pipecheck_sync::InvariantId;
+use pipecheck_sync::Violation;
 use crate::fault;
-use crate::check::violation::ensure_internal;
 use crate::pipe::error::PipeError;
 use crate::pipe::observe::{PipeEvent, PipeOperation};
 use crate::pipe::parked_head::ParkedHead;
@@ -192,7 +191,7 @@ impl Writer {
                 shared.observer.emit(|| PipeEvent::Flushed { committed, unconsumed, paused });
                 let published = shared.published.publish_locked(to_publish, park);
                 let holds = published == committed;
-                ensure_internal(
+                Violation::raise_unless(
                     holds,
                     crate::invariant::MONOTONIC_OFFSETS,
                     "only the writer moves the committed end",

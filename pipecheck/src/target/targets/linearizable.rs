@@ -157,38 +157,3 @@ fn short_type_name<S>() -> &'static str {
     let path = &full[..full.find('<').unwrap_or(full.len())];
     path.rfind("::").map_or(full, |i| &full[i + 2..])
 }
-
-#[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
-mod tests {
-    use crate::linearizability::{MutexOp, MutexSpec};
-
-    use super::*;
-
-    #[test]
-    fn a_spec_adds_a_small_and_a_large_scenario_and_the_linearizable_invariant() {
-        let target = Target::new("mutex-spec", "the async mutex from its spec")
-            .linearizable(MutexSpec, GeneratedScenarios::new());
-        target.validate().unwrap();
-        let scales: Vec<_> = target.all_scenarios().iter().map(|s| (s.name, s.scale)).collect();
-        assert_eq!(scales, [(SMALL_SCENARIO, Scale::Small), (LARGE_SCENARIO, Scale::Large)]);
-        assert!(target.invariants().iter().any(|(id, _)| *id == InvariantId::LINEARIZABLE));
-        assert_eq!(target.sequential_model(), Some("MutexSpec"));
-        let checked: Vec<_> = target.linearizability_scenarios().map(|s| s.name).collect();
-        assert_eq!(checked, [SMALL_SCENARIO, LARGE_SCENARIO]);
-        assert_eq!(Target::new("t", "t").sequential_model(), None);
-        // On std threads: the generated runs finish and are linearizable.
-        for scenario in target.all_scenarios() {
-            scenario.run_once(None, &|_| {});
-        }
-    }
-
-    #[test]
-    fn a_small_scenario_that_may_deadlock_is_refused() {
-        let deadlocks = vec![vec![MutexOp::Lock, MutexOp::Lock], vec![MutexOp::TryLock, MutexOp::Unlock]];
-        let refused = std::panic::catch_unwind(|| {
-            Target::new("t", "t").linearizable(MutexSpec, GeneratedScenarios::new().small(deadlocks))
-        });
-        let message = crate::check::panic_message(refused.unwrap_err().as_ref());
-        assert!(message.contains("may deadlock"), "{message}");
-    }
-}

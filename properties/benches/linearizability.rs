@@ -5,8 +5,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use crate::linearizability::{Budget, check};
-use crate::linearizability::{PipeModel, synthetic_pipe_history};
+use pipecheck::linearizability::{Budget, check};
+use pipecheck_properties::linearizability::{PipeModel, synthetic_pipe_history};
 
 fn decide_pipe_history(c: &mut Criterion) {
     for ops in [100, 1_000] {

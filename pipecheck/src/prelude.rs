@@ -2,9 +2,10 @@
 //! `use pipecheck::prelude::*;`.
 //!
 //! The target and its scenarios, invariant ids and planted faults, event invariants, a
-//! sequential model with its [`OpsSpec`] (and the
-//! [`operations!`](pipecheck::operations) that declares its operation
-//! types), and the proptest strategies an `OpsSpec` draws its inputs from.
+//! sequential model with its [`OpsSpec`] (and the [`operations!`](crate::operations)
+//! that declares its operation types), the proptest strategies an `OpsSpec` draws its
+//! inputs from, and the facade's [`Arc`] and [`thread`] that a scenario shares and spawns
+//! with (std's `Arc` would hide its reference counts from loom).
 //!
 //! ```
 //! use pipecheck::prelude::*;
@@ -20,9 +21,12 @@
 //! # drop(inputs);
 //! ```
 
-pub use pipecheck_sync::{InvariantId, PlantedFault};
-pub use crate::linearizability::{DeterministicModel, Ends, OpsSpec, SequentialModel, run_concurrent, run_monitored, shared};
-pub use crate::check::{EventMonitor, FifoInvariant, FnInvariant, Invariant, Invariants, Queued};
+pub use pipecheck_sync::sync::Arc;
+pub use pipecheck_sync::{InvariantId, PlantedFault, planted_faults, thread};
 pub use proptest::prelude::{BoxedStrategy, Just, Strategy, any, prop_oneof};
 
-pub use crate::{EventScenario, GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO, Scale, Target};
+pub use crate::check::{EventMonitor, FifoInvariant, FnInvariant, Invariant, Invariants, Queued};
+pub use crate::linearizability::{
+    DeterministicModel, Ends, OpsSpec, SequentialModel, run_concurrent, run_monitored, shared,
+};
+pub use crate::{EventScenario, GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO, Scale, Target, operations};

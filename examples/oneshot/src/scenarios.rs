@@ -21,7 +21,7 @@ impl OneshotObserver for EventMonitor<OneshotEvent> {
     }
 }
 
-type Monitor = Arc<EventMonitor<OneshotEvent>>;
+type Monitor = EventMonitor<OneshotEvent>;
 
 /// The channel's scenarios.
 pub const SCENARIOS: &[EventScenario<OneshotEvent>] = &[
@@ -64,7 +64,7 @@ pub fn generated() -> GeneratedScenarios<OneshotOp> {
 /// `None`), and the receiver awaiting on `receive` (this thread when `None`).
 fn round(monitor: &Monitor, value: Option<u64>, spawn_receiver: bool) {
     monitor.record(OneshotEvent::NewChannel);
-    let (tx, rx) = channel_observed::<u64>(monitor.clone());
+    let (tx, rx) = channel_observed::<u64>(Arc::new(monitor.clone()));
     let m = monitor.clone();
     let sender = thread::spawn(move || match value {
         Some(value) => {

@@ -60,7 +60,7 @@ fn apply(stack: &Stack<u64>, op: Op) -> Out {
 }
 
 /// `push 1 || push 2, pop`, then the stack drained.
-fn pushes_race_pop(m: &Arc<EventMonitor<(Op, Out)>>) {
+fn pushes_race_pop(m: &EventMonitor<(Op, Out)>) {
     let stack = Arc::new(Stack::new(2));
     let run = |name: &'static str, ops: &'static [Op]| {
         let (stack, m) = (stack.clone(), m.clone());

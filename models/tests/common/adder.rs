@@ -2,7 +2,6 @@
 //! must be even; `AddsOne` makes it odd (every run shows it), `Inert` plants nothing (no
 //! run can).
 
-use std::sync::Arc;
 
 use pipecheck::InvariantId;
 use pipecheck::thread;
@@ -27,9 +26,9 @@ fn even() -> Vec<Box<dyn Invariant<u64>>> {
 
 /// The total, recorded by two threads at once (any interleaving; PCT needs the
 /// concurrency to schedule).
-fn two_adds(monitor: &Arc<EventMonitor<u64>>) {
+fn two_adds(monitor: &EventMonitor<u64>) {
     let total = if AddsOne.is_active() { 3 } else { 2 };
-    let record = |monitor: Arc<EventMonitor<u64>>| thread::spawn(move || monitor.record(total));
+    let record = |monitor: EventMonitor<u64>| thread::spawn(move || monitor.record(total));
     let threads = [record(monitor.clone()), record(monitor.clone())];
     threads.into_iter().for_each(|t| t.join().unwrap());
 }

@@ -42,8 +42,8 @@ struct Cli {
 enum Command {
     /// Run the campaign and print the summary and the kill matrix.
     Campaign(CampaignArgs),
-    /// Print the sync backend this binary was built with (`std`, `loom` or `shuttle`;
-    /// used by `campaign --worker`).
+    /// Print the sync backend this binary was built with (`std`, `faults` for std with
+    /// planted bugs switchable, `loom` or `shuttle`; used by `campaign --worker`).
     #[command(hide = true)]
     Backend,
     /// Run jobs in this process and print one result line per job (used by `campaign`).
@@ -130,7 +130,9 @@ pub(crate) fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Backend) => {
-            println!("{}", pipecheck_sync::BACKEND);
+            // A std build that can switch planted bugs on is a `faults` worker.
+            let std_with_faults = pipecheck_sync::BACKEND == "std" && pipecheck_sync::PlantedFault::can_activate();
+            println!("{}", if std_with_faults { "faults" } else { pipecheck_sync::BACKEND });
             ExitCode::SUCCESS
         }
         Some(Command::Campaign(args)) => campaign(args),

@@ -30,10 +30,10 @@ impl std::str::FromStr for Prebuilt {
 
     fn from_str(text: &str) -> Result<Prebuilt, String> {
         match text.split_once('=') {
-            Some((feature @ ("loom" | "shuttle"), path)) if !path.is_empty() => {
+            Some((feature @ ("loom" | "shuttle" | FAULTS), path)) if !path.is_empty() => {
                 Ok(Prebuilt { feature: feature.to_owned(), path: PathBuf::from(path) })
             }
-            _ => Err(format!("`{text}`: expected `loom=<path>` or `shuttle=<path>`")),
+            _ => Err(format!("`{text}`: expected `loom=<path>`, `shuttle=<path>` or `faults=<path>`")),
         }
     }
 }
@@ -51,7 +51,9 @@ impl Prebuilt {
             return Err(format!(
                 "{shown} is not a {} worker: it says its backend is `{backend}` ({}); build it with \
                  `--features {}`",
-                self.feature, output.status, self.feature
+                self.feature,
+                output.status,
+                cargo_feature(&self.feature)
             ));
         }
         Ok(self.path.clone())
@@ -65,7 +67,7 @@ pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &Path, prebuilt: &[Preb
     let bar = Progress::new(jobs.len());
     let mut by_feature: BTreeMap<Option<&str>, Vec<Job>> = BTreeMap::new();
     for job in jobs {
-        by_feature.entry(job.engine.feature()).or_default().push(job.clone());
+        by_feature.entry(worker_feature(job)).or_default().push(job.clone());
     }
     let mut results = Vec::new();
     for (feature, group) in by_feature {
@@ -75,6 +77,24 @@ pub(crate) fn run(jobs: &[Job], budget: Budget, log_dir: &Path, prebuilt: &[Preb
     bar.finish();
     results.sort_by_key(|r| r.job.id);
     results
+}
+
+/// The feature of the worker that runs `job`: its engine's (`loom`, `shuttle`), or for a
+/// std job with a planted bug in a build that cannot switch one on (a user's campaign
+/// binary, whose release build must carry no planted bug), a worker built with
+/// pipecheck's `faults`; `None` runs it in this process.
+fn worker_feature(job: &Job) -> Option<&'static str> {
+    let needs_faults = job.fault.is_some() && !pipecheck_sync::PlantedFault::can_activate();
+    job.engine.feature().or(needs_faults.then_some(FAULTS))
+}
+
+/// The worker feature of std jobs with planted bugs ([`worker_feature`]).
+const FAULTS: &str = "faults";
+
+/// The cargo feature that builds the worker for `feature`: the campaign package's own
+/// `loom` or `shuttle` (forwarded to pipecheck's), or pipecheck's `faults` directly.
+fn cargo_feature(feature: &str) -> String {
+    if feature == FAULTS { "pipecheck/faults".to_owned() } else { feature.to_owned() }
 }
 
 /// Progress: a bar on a terminal; otherwise plain lines, one per finished job, printed
@@ -305,15 +325,16 @@ fn build_worker(feature: &str, log_dir: &Path) -> Result<PathBuf, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // The build's progress and diagnostics go to the terminal: a first build takes
     // minutes and must not look hung.
+    let cargo_feature = cargo_feature(feature);
     let output = Command::new(&cargo)
-        .args(["build", "-p", package, "--bin", bin, "--features", feature])
+        .args(["build", "-p", package, "--bin", bin, "--features", &cargo_feature])
         .arg("--message-format=json-render-diagnostics")
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("could not start {cargo}: {e}"))?;
     if !output.status.success() {
         return Err(format!(
-            "`cargo build -p {package} --bin {bin} --features {feature}` failed ({})",
+            "`cargo build -p {package} --bin {bin} --features {cargo_feature}` failed ({})",
             output.status
         ));
     }
@@ -322,7 +343,7 @@ fn build_worker(feature: &str, log_dir: &Path) -> Result<PathBuf, String> {
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
         .filter(|message| message["reason"] == "compiler-artifact" && message["target"]["name"] == bin)
         .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| format!("`cargo build --features {feature}` named no `{bin}` executable"))?;
+        .ok_or_else(|| format!("`cargo build --features {cargo_feature}` named no `{bin}` executable"))?;
     let copy = log_dir.join(format!("{bin}-{feature}-worker{}", std::env::consts::EXE_SUFFIX));
     std::fs::copy(&built, &copy)
         .map_err(|e| format!("could not copy {} to {}: {e}", built.display(), copy.display()))?;

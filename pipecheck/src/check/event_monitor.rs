@@ -87,16 +87,29 @@ struct State<E> {
 /// assert_eq!(violation.invariant, InvariantId::new("no-invention"));
 /// assert_eq!(violation.step, Some(2));
 /// ```
+///
+/// A monitor is a handle: clones share one log (hand one to each thread of a scenario).
 pub struct EventMonitor<E> {
+    shared: Arc<Shared<E>>,
+}
+
+/// What every clone of one monitor shares.
+struct Shared<E> {
     state: Mutex<State<E>>,
     shown: Shown<E>,
 }
 
+impl<E> Clone for EventMonitor<E> {
+    fn clone(&self) -> Self {
+        EventMonitor { shared: Arc::clone(&self.shared) }
+    }
+}
+
 impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
     /// A monitor checking `invariants`, raising at the first violation.
-    pub fn new(invariants: Vec<Box<dyn Invariant<E>>>) -> Arc<EventMonitor<E>> {
+    pub fn new(invariants: Vec<Box<dyn Invariant<E>>>) -> EventMonitor<E> {
         let shown = Shown { noun: "events", role: |_| None, text: |e| format!("{e:?}") };
-        Arc::new(EventMonitor::with_wiring(invariants, shown, None))
+        EventMonitor::with_wiring(invariants, shown, None)
     }
 
     /// A monitor with its own way of showing events and, optionally, a boundary event
@@ -107,10 +120,8 @@ impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
         boundary: Option<Boundary<E>>,
     ) -> EventMonitor<E> {
         crate::check::panic_hook::install();
-        EventMonitor {
-            state: Mutex::new(State { invariants, log: Vec::new(), violation: None, boundary }),
-            shown,
-        }
+        let state = Mutex::new(State { invariants, log: Vec::new(), violation: None, boundary });
+        EventMonitor { shared: Arc::new(Shared { state, shown }) }
     }
 
     /// Runs `read` on the log: each entry's recording task (if it said) and event.
@@ -120,7 +131,7 @@ impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
 
     fn lock(&self) -> MutexGuard<'_, State<E>> {
         // A violation panics while the log is consistent; later readers still need it.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.shared.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Records `event` and checks it.
@@ -206,7 +217,7 @@ impl<E: fmt::Debug + Send + 'static> EventMonitor<E> {
 impl<E: fmt::Debug> EventMonitor<E> {
     /// The role of a row: the recording task, or the one the event names.
     fn role(&self, task: Option<&'static str>, event: &E) -> Option<String> {
-        task.map(str::to_owned).or_else(|| (self.shown.role)(event))
+        task.map(str::to_owned).or_else(|| (self.shared.shown.role)(event))
     }
 
     /// `violation` at log index `step`, with the log tail as its context.
@@ -217,7 +228,7 @@ impl<E: fmt::Debug> EventMonitor<E> {
         log: &[(Option<&'static str>, E)],
     ) -> Violation {
         let from = log.len().saturating_sub(TAIL);
-        let mut context = format!("last {} {}:\n", log.len() - from, self.shown.noun);
+        let mut context = format!("last {} {}:\n", log.len() - from, self.shared.shown.noun);
         for (i, (task, event)) in log.iter().enumerate().skip(from) {
             let role = self.role(*task, event);
             context.push_str(&format!("{i:>4}  {:<8} {event:?}\n", role.as_deref().unwrap_or("-")));
@@ -238,7 +249,7 @@ impl<E: fmt::Debug + Send + 'static> RunLog for EventMonitor<E> {
                 .map(|(step, (task, event))| Row {
                     step,
                     role: self.role(*task, event),
-                    text: (self.shown.text)(event),
+                    text: (self.shared.shown.text)(event),
                 })
                 .collect()
         })
@@ -254,7 +265,6 @@ impl<E> fmt::Debug for EventMonitor<E> {
 #[cfg(test)]
 mod tests {
     use std::panic::{AssertUnwindSafe, catch_unwind};
-    use std::sync::Arc;
 
     use pipecheck_sync::InvariantId;
 
@@ -262,7 +272,7 @@ mod tests {
     use crate::check::FnInvariant;
 
     /// Reports a `true` event when dropped, as a pipe end reports its completion.
-    struct ReportsOnDrop(Arc<EventMonitor<bool>>);
+    struct ReportsOnDrop(EventMonitor<bool>);
 
     impl Drop for ReportsOnDrop {
         fn drop(&mut self) {

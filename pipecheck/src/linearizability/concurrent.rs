@@ -222,7 +222,7 @@ pub fn run_concurrent_logged<S: OpsSpec>(
 pub fn run_monitored<S: OpsSpec>(
     spec: &S,
     threads: &[Vec<S::Input>],
-    monitor: &StdArc<EventMonitor<(S::Input, S::Output)>>,
+    monitor: &EventMonitor<(S::Input, S::Output)>,
 ) {
     const TASKS: [&str; 4] = ["thread 0", "thread 1", "thread 2", "thread 3"];
     let monitor = monitor.clone();

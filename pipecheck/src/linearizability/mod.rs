@@ -5,7 +5,7 @@
 //! * a [`SequentialModel`] is the sequential specification (porcupine's model; its docs
 //!   state the rule for blocking operations, as for dual data structures); a
 //!   [`DeterministicModel`] is one written as a single `run` function, over operation
-//!   and output types that [`operations!`](crate::check::operations) declares from one list;
+//!   and output types that [`operations!`](crate::operations) declares from one list;
 //! * a [`History`] lists each thread's operations with invocation and response stamps,
 //!   recorded by a [`Recorder`] under any engine, written by hand, or read from a
 //!   stream of call and return [`Event`]s; its precedence is real time (from the

@@ -1,4 +1,4 @@
-//! [`operations!`](crate::check::operations): an object's operation type and its output type
+//! [`operations!`](crate::operations): an object's operation type and its output type
 //! declared together from one list of its operations.
 
 /// Declares an object's operation type and its output type, one variant each per

@@ -26,7 +26,7 @@ use crate::InvariantId;
 /// # Examples
 ///
 /// ```
-/// use crate::{InvariantId, PlantedFault};
+/// use pipecheck_sync::{InvariantId, PlantedFault};
 ///
 /// static FORGETS_WAKE: PlantedFault = PlantedFault::new(
 ///     "ForgetsWake",
@@ -130,7 +130,7 @@ impl PlantedFault {
     }
 
     /// This bug, declared reachable by the target's operation sequences (the proptest
-    /// engine, [`Target::sequences`](../pipecheck_models/struct.Target.html)): the
+    /// engine, `Target::sequences` in pipecheck): the
     /// campaign adds a proptest cell for it to the kill matrix.
     pub const fn in_sequences(self) -> PlantedFault {
         PlantedFault { in_sequences: true, ..self }
@@ -200,6 +200,13 @@ impl PlantedFault {
         }
     }
 
+    /// Whether this build can switch planted bugs on at all: a verification build
+    /// (feature `faults`, `loom` or `shuttle` of this crate). A runner that cannot must
+    /// say so rather than report a bug that never ran as escaped.
+    pub const fn can_activate() -> bool {
+        cfg!(feature = "faults")
+    }
+
     /// The fault switched on for this thread (`None` outside a verification build).
     /// The facade's `thread::spawn` on std hands it to the threads it starts, so a
     /// planted bug is on in every thread of the run that switched it on.
@@ -226,11 +233,11 @@ impl PlantedFault {
 ///
 /// ```
 /// mod faults {
-///     use crate::InvariantId;
+///     use pipecheck_sync::InvariantId;
 ///
 ///     pub const WAKE: InvariantId = InvariantId::new("wakes-receiver");
 ///
-///     crate::planted_faults! {
+///     pipecheck_sync::planted_faults! {
 ///         /// `send` stores the value but does not wake the receiver.
 ///         ForgetsWake breaks WAKE, caught_in(&["send-races-recv"]);
 ///         /// `send` publishes the value with a relaxed store.

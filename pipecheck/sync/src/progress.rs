@@ -17,7 +17,7 @@
 //!
 //! ```
 //! # #[cfg(all(feature = "faults", not(any(feature = "loom", feature = "shuttle"))))] {
-//! use crate::{hint, progress};
+//! use pipecheck_sync::{hint, progress};
 //!
 //! progress::reset();
 //! for _ in 0..3 {

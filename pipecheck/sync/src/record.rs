@@ -29,8 +29,8 @@
 //!
 //! ```
 //! # #[cfg(all(feature = "faults", not(any(feature = "loom", feature = "shuttle"))))] {
-//! use crate::record::{Detail, Recording};
-//! use crate::sync::Mutex;
+//! use pipecheck_sync::record::{Detail, Recording};
+//! use pipecheck_sync::sync::Mutex;
 //!
 //! let recording = Recording::new(Detail::Sync);
 //! let lock = Mutex::new(1);
@@ -74,7 +74,7 @@ impl Detail {
     /// # Examples
     ///
     /// ```
-    /// use crate::record::Detail;
+    /// use pipecheck_sync::record::Detail;
     ///
     /// assert_eq!("all".parse::<Detail>(), Ok(Detail::All));
     /// assert!(Detail::from_env(Detail::Sync).is_ok());

@@ -35,7 +35,7 @@ fn thread_waker() -> Waker {
 ///
 #[cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
-/// assert_eq!(crate::future::block_on(async { 7 }), 7);
+/// assert_eq!(pipecheck_sync::future::block_on(async { 7 }), 7);
 /// ```
 #[inline]
 pub fn block_on<F: Future>(future: F) -> F::Output {

@@ -14,7 +14,7 @@ use crate::InvariantId;
 /// # Examples
 ///
 /// ```
-/// use crate::{InvariantId, Violation};
+/// use pipecheck_sync::{InvariantId, Violation};
 ///
 /// let caught = std::panic::catch_unwind(|| Violation::new(InvariantId::new("byte-exact"), "a byte was lost").raise());
 /// let violation = caught.unwrap_err().downcast::<Violation>().unwrap();

@@ -92,6 +92,14 @@ pub(crate) fn run_one(job: &Job, budget: Budget) -> JobResult {
             ),
         );
     }
+    if job.fault.is_some() && !pipecheck_sync::PlantedFault::can_activate() {
+        return JobResult::error(
+            job,
+            "this build cannot switch planted bugs on: it needs pipecheck's `faults`, `loom` or \
+             `shuttle` feature"
+                .to_owned(),
+        );
+    }
     if job.engine == Engine::Proptest {
         return proptest::run(job, budget);
     }

@@ -16,8 +16,8 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pipecheck_sync::sync::Mutex;
 use pipecheck_pipe::{AsyncMutex, PartitionedPool};
+use pipecheck_sync::sync::Mutex;
 
 fn async_mutex(c: &mut Criterion) {
     let mut group = c.benchmark_group("async_mutex");

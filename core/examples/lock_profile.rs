@@ -18,8 +18,8 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use pipecheck_sync::future::block_on;
 use pipecheck_pipe::{PipeEnd, PipeEvent, PipeObserver, PipeOperation, PipeOptions};
+use pipecheck_sync::future::block_on;
 
 /// Events counted by kind.
 #[derive(Default)]

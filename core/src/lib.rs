@@ -67,3 +67,9 @@ pub use seeds::primitive_event::{Handover, PrimitiveEvent, PrimitiveId, Primitiv
 pub fn pipe() -> (Writer, Reader) {
     PipeOptions::new().build().expect("default options are valid")
 }
+
+/// README's Rust examples, compiled and run as doctests (not under loom or shuttle: their
+/// sync primitives only work inside a model, and the examples build pipes outside one).
+#[cfg(all(doctest, not(any(feature = "loom", feature = "shuttle"))))]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

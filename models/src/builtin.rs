@@ -8,17 +8,20 @@ use std::time::Duration;
 use pipecheck::PlantedFault;
 use pipecheck_pipe::fault;
 
-use pipecheck::{SequencesFailure, SequencesRun, Target};
 use crate::Scenario;
+use pipecheck::{SequencesFailure, SequencesRun, Target};
 
 /// The pipe's scenarios (everything but the seed primitives') as a target.
 pub fn pipe() -> Target {
     let primitives: Vec<&str> = crate::primitives::SCENARIOS.iter().map(|s| s.name).collect();
     let scenarios: Vec<Scenario> =
         crate::all().into_iter().filter(|s| !primitives.contains(&s.name)).collect();
-    crate::scenario::declare(Target::new("pipe", "the segmented single-reader/single-writer byte pipe"), &scenarios)
-        .faults(&claimed_in(&scenarios))
-        .sequences(pipe_sequences)
+    crate::scenario::declare(
+        Target::new("pipe", "the segmented single-reader/single-writer byte pipe"),
+        &scenarios,
+    )
+    .faults(&claimed_in(&scenarios))
+    .sequences(pipe_sequences)
 }
 
 /// The pipe's operation sequences against its reference model, every invariant checked

@@ -18,19 +18,19 @@ use std::pin::pin;
 use std::sync::Arc as StdArc;
 use std::task::{Context, Waker};
 
+use pipecheck::InvariantId;
+use pipecheck::ensure;
 use pipecheck::future::block_on;
 use pipecheck::sync::Arc;
 use pipecheck::sync::atomic::{AtomicUsize, Ordering};
 use pipecheck::thread;
-use pipecheck_pipe::{AsyncMutex, CompletionError, CompletionSource, Message, PartitionedPool};
-use pipecheck::InvariantId;
 use pipecheck_pipe::message_channel_observed;
+use pipecheck_pipe::{AsyncMutex, CompletionError, CompletionSource, Message, PartitionedPool};
 use pipecheck_properties::{CheckConfig, Monitor};
-use pipecheck::ensure;
 
+use crate::Scenario;
 use crate::scenarios::join;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// The primitives' scenarios, for the campaign runner and its kill matrix.
 pub(crate) const SCENARIOS: &[Scenario] = &[
@@ -158,7 +158,9 @@ pub fn mutex_mutual_exclusion(monitor: &StdArc<Monitor>) {
         join(other);
     }
     let count = block_on(mutex.lock()).load(Ordering::Relaxed);
-    ensure(count == 3, pipecheck_pipe::invariant::MUTUAL_EXCLUSION, || format!("{count} of 3 increments survived"));
+    ensure(count == 3, pipecheck_pipe::invariant::MUTUAL_EXCLUSION, || {
+        format!("{count} of 3 increments survived")
+    });
 }
 
 /// The holder exits while another task enters: the entrant may have counted itself in
@@ -339,7 +341,9 @@ pub fn completion_stale_token(monitor: &StdArc<Monitor>) {
         })
     };
     let result = block_on(source.wait(first));
-    ensure(result == Ok(1), pipecheck_pipe::invariant::TOKEN_REUSE, || format!("operation 1 got {result:?}, not Ok(1)"));
+    ensure(result == Ok(1), pipecheck_pipe::invariant::TOKEN_REUSE, || {
+        format!("operation 1 got {result:?}, not Ok(1)")
+    });
     let second = source.reset();
     let own = source.set_result(second, 2);
     let late = join(completer);

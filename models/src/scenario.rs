@@ -5,9 +5,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use pipecheck::{Execution, RunLog, Scale, TargetScenario};
 use pipecheck::{InvariantId, PlantedFault, Violation};
 use pipecheck_properties::{CheckConfig, Monitor};
-use pipecheck::{Execution, RunLog, Scale, TargetScenario};
 
 /// A named concurrent scenario, runnable under any engine.
 #[derive(Clone, Copy)]

@@ -27,7 +27,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pipecheck::linearizability::foreign::{etcd, kv, simulate};
-use pipecheck::linearizability::{Budget, CheckReport, History, Linearization, SequentialModel, check_report, html};
+use pipecheck::linearizability::{
+    Budget, CheckReport, History, Linearization, SequentialModel, check_report, html,
+};
 
 /// The etcd histories porcupine's tests expect linearizable (the others are not; 95
 /// is absent from the data set).

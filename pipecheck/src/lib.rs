@@ -29,18 +29,19 @@ pub use pipecheck_sync::{
 
 pub use campaign::{Campaign, VERIFY_LOOM_BOUND, verify_all};
 pub use check::{
-    Boundary, Capture, Checked, Engine, EventMonitor, Execution, FIFO_STATEMENT, FailureKind, FifoInvariant, FnInvariant,
-    Invariant, Invariants, LIVELOCK_WAITS, ModelMismatch, Queued, Regressions, Reported, Restart, Row, RunLog,
-    Shown, Threads, Verdict, classify, ensure, first_line, first_violation, livelock, panic_message, reported,
-};
-pub use target::{
-    EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Scale, Sequences,
-    SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target, TargetError, TargetRun, TargetScenario,
-    TestInvocation, find_target, invariants_table, verify, verify_target, with_table,
+    Boundary, Capture, Checked, Engine, EventMonitor, Execution, FIFO_STATEMENT, FailureKind, FifoInvariant,
+    FnInvariant, Invariant, Invariants, LIVELOCK_WAITS, ModelMismatch, Queued, Regressions, Reported,
+    Restart, Row, RunLog, Shown, Threads, Verdict, classify, ensure, first_line, first_violation, livelock,
+    panic_message, reported,
 };
 #[cfg(feature = "loom")]
 pub use target::loom_harness;
 pub use target::must_fail;
+pub use target::{
+    EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Scale,
+    Sequences, SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target, TargetError, TargetRun,
+    TargetScenario, TestInvocation, find_target, invariants_table, verify, verify_target, with_table,
+};
 
 /// The engines: plain [`Threads`], and loom and shuttle behind their features.
 pub mod engine {

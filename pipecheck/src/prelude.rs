@@ -29,4 +29,6 @@ pub use crate::check::{EventMonitor, FifoInvariant, FnInvariant, Invariant, Inva
 pub use crate::linearizability::{
     DeterministicModel, Ends, OpsSpec, SequentialModel, run_concurrent, run_monitored, shared,
 };
-pub use crate::{EventScenario, GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO, Scale, Target, operations};
+pub use crate::{
+    EventScenario, GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO, Scale, Target, operations,
+};

@@ -21,12 +21,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Wake, Waker};
 
 use pipecheck::future::block_on;
-use pipecheck_pipe::{Failure, FlushCanceller, FlushResult, PipeError, Position, ReadCanceller, ReadResult, Reader, Writer};
+use pipecheck_pipe::{
+    Failure, FlushCanceller, FlushResult, PipeError, Position, ReadCanceller, ReadResult, Reader, Writer,
+};
 
 use crate::ops::{Op, POSITIONS_PER_READ, Pos, SequenceFailure, fill_byte};
 use crate::outcome::{Outcome, ReadSummary, Step, Woken};
-use pipecheck::ModelMismatch;
 use crate::{Monitor, Observation, Side};
+use pipecheck::ModelMismatch;
 
 /// How a read or flush that cannot complete at once is handled.
 #[derive(Clone, Debug)]

@@ -14,9 +14,9 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, Test
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
 use crate::machine::{PipeMachine, PipeTest};
+use crate::{CheckConfig, Op};
 use pipecheck::Capture;
 use pipecheck::{FailureKind, classify, panic_message};
-use crate::{CheckConfig, Op};
 
 /// The planted bugs that pipe operations reach, i.e. those [`hunt`] is for: the pipe's
 /// faults declared `in_sequences` (the others are planted in the seed primitives beside

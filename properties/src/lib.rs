@@ -66,13 +66,6 @@ pub use reference::ReferenceModel;
 pub use registry::{INVARIANT_IDS, registry, statements};
 pub use run_log::describe;
 
-/// README's Rust examples, compiled and run as doctests (not under loom or shuttle: their
-/// sync primitives only work inside a model or a shuttle test, and the examples build
-/// pipes outside one).
-#[cfg(all(doctest, not(any(feature = "loom", feature = "shuttle"))))]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
-
 /// docs/pipe.md's Rust examples, compiled and run as doctests like README's.
 #[cfg(all(doctest, not(any(feature = "loom", feature = "shuttle"))))]
 #[doc = include_str!("../../docs/pipe.md")]

@@ -20,14 +20,16 @@
 use std::fmt;
 use std::sync::Arc;
 
-use pipecheck_pipe::{BufferPool, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveId, PrimitiveObserver};
 use pipecheck::Violation;
+use pipecheck_pipe::{
+    BufferPool, PipeEvent, PipeObserver, PipeOptions, PrimitiveEvent, PrimitiveId, PrimitiveObserver,
+};
 
-use pipecheck::{EventMonitor, Restart, Shown};
 use pipecheck::Invariant;
+use pipecheck::{EventMonitor, Restart, Shown};
 
-use crate::registry::Constructor;
 use crate::observation::Observation;
+use crate::registry::Constructor;
 use crate::registry::{registry, restart_of};
 use crate::run_log::describe;
 
@@ -101,7 +103,10 @@ impl Monitor {
     }
 
     /// A monitor checking the given invariants.
-    pub fn with_invariants(config: CheckConfig, invariants: Vec<Box<dyn Invariant<Observation>>>) -> Arc<Monitor> {
+    pub fn with_invariants(
+        config: CheckConfig,
+        invariants: Vec<Box<dyn Invariant<Observation>>>,
+    ) -> Arc<Monitor> {
         let restarts: Vec<Option<Constructor>> = invariants.iter().map(|i| restart_of(i.as_ref())).collect();
         let for_restarts = config.clone();
         let restart: Restart<Observation> =

@@ -5,9 +5,9 @@ use pipecheck::InvariantId;
 
 use pipecheck::Invariant;
 
-use crate::observation::Observation;
 use crate::invariants::ALL;
 use crate::monitor::CheckConfig;
+use crate::observation::Observation;
 
 /// Builds the invariant from the run's settings.
 pub(crate) type Constructor = fn(&CheckConfig) -> Box<dyn Invariant<Observation>>;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use pipecheck_sync::future::block_on;
 use pipecheck_pipe::{LockScope, LockedBufferPool, PipeOptions, PoolDesign, Reader, Writer};
+use pipecheck_sync::future::block_on;
 
 use super::{IN_FLIGHT, expected_sum, source, touch};
 

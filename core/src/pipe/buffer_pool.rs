@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 use crossbeam_queue::ArrayQueue;
 
 use crate::fault;
-use pipecheck_sync::sync::Mutex;
 use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
+use pipecheck_sync::sync::Mutex;
 
 /// A source of byte buffers for segments. Rented and returned outside the pipe's lock.
 ///

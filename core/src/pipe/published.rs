@@ -54,8 +54,8 @@
 //! `AdvanceSkipsFence` planted bug.) The advance costs the word's line one load, not
 //! two read-modify-writes that the writer's next publish would wait for.
 
-use pipecheck_sync::Violation;
 use crossbeam_utils::CachePadded;
+use pipecheck_sync::Violation;
 
 use pipecheck_sync::sync::atomic::{AtomicU64, Ordering, fence};
 
@@ -207,7 +207,11 @@ impl Published {
                 "only the writer moves the committed end",
             );
             // Only the writer parks, and it parks only a head it holds.
-            Violation::raise_unless(actual & parked == 0, crate::invariant::RELEASE_ONCE, "a head was parked twice");
+            Violation::raise_unless(
+                actual & parked == 0,
+                crate::invariant::RELEASE_ONCE,
+                "a head was parked twice",
+            );
             *carried = actual & CARRIED;
             if actual & FLAG_MASK & !CARRIED != 0 {
                 return false;
@@ -252,7 +256,11 @@ impl Published {
     pub(crate) fn publish_locked(&self, bytes: u64, park: bool) -> u64 {
         let parked = if park { HEAD_PARKED } else { 0 };
         let before = self.word.fetch_add(bytes << FLAG_BITS | parked, Ordering::AcqRel);
-        Violation::raise_unless(before & parked == 0, crate::invariant::RELEASE_ONCE, "a head was parked twice");
+        Violation::raise_unless(
+            before & parked == 0,
+            crate::invariant::RELEASE_ONCE,
+            "a head was parked twice",
+        );
         (before >> FLAG_BITS) + bytes
     }
 

@@ -19,8 +19,8 @@ use crate::pipe::pool::{PoolReturner, Shell};
 use crate::pipe::published::READER_PARKED;
 use crate::pipe::read_buf::{Position, ReadBuf, ReadResult};
 use crate::pipe::{Shared, State, hand_over, register_end_waker, spin};
-use pipecheck_sync::sync::Arc;
 use fast::FastMiss;
+use pipecheck_sync::sync::Arc;
 
 /// The single reader of a pipe.
 ///
@@ -631,8 +631,11 @@ fn reclaim_idle_head(shared: &Shared, consumed: u64, last_linked: Option<&Shell>
         return None;
     };
     let Some(head) = last_linked else {
-        pipecheck_sync::Violation::new(crate::invariant::RELEASE_ONCE, "a head was parked without being linked")
-            .raise();
+        pipecheck_sync::Violation::new(
+            crate::invariant::RELEASE_ONCE,
+            "a head was parked without being linked",
+        )
+        .raise();
     };
     // The writer's count is the reader's now, whatever the end: the writer starts a new
     // head at its next `get_memory`.

@@ -16,8 +16,8 @@ use crate::pipe::pool::{PoolTaker, Shell};
 use crate::pipe::segment::{Segment, SegmentMemory};
 use crate::pipe::{Shared, State, hand_over, register_end_waker, spin};
 
-use pipecheck_sync::sync::Arc;
 use commit::{Committed, canceled_flush_result, emit_flush_returned};
+use pipecheck_sync::sync::Arc;
 
 /// What a completed flush reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -36,11 +36,11 @@ use std::task::{Context, Poll, Waker};
 use crossbeam_utils::CachePadded;
 
 use crate::fault;
+use crate::seeds::primitive_event::{Handover, PrimitiveEvent, PrimitiveObserver, Probe};
+use pipecheck_sync::Violation;
 use pipecheck_sync::cell::UnsafeCell;
 use pipecheck_sync::sync::Mutex;
 use pipecheck_sync::sync::atomic::{AtomicUsize, Ordering};
-use crate::seeds::primitive_event::{Handover, PrimitiveEvent, PrimitiveObserver, Probe};
-use pipecheck_sync::Violation;
 
 /// An async mutual-exclusion lock: `lock().await` yields a guard; dropping the guard
 /// hands the lock to the oldest waiter.
@@ -267,7 +267,8 @@ impl<T> AsyncMutex<T> {
                 // held would unwind through its release and let other tasks run meanwhile.
                 drop(queue);
                 if second {
-                    Violation::new(crate::invariant::MUTUAL_EXCLUSION, "an exit reserved a second permit").raise();
+                    Violation::new(crate::invariant::MUTUAL_EXCLUSION, "an exit reserved a second permit")
+                        .raise();
                 }
             }
             break;

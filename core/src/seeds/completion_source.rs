@@ -22,8 +22,8 @@ use std::task::{Context, Poll, Waker};
 
 use crate::fault;
 use crate::pipe::register_waker;
-use pipecheck_sync::sync::{Arc, Mutex};
 use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
+use pipecheck_sync::sync::{Arc, Mutex};
 
 /// Names one operation of a [`CompletionSource`]; only the current operation's token
 /// is accepted.

@@ -19,9 +19,9 @@ use std::fmt;
 use crossbeam_utils::CachePadded;
 
 use crate::fault;
+use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 use pipecheck_sync::sync::Mutex;
 use pipecheck_sync::sync::atomic::{AtomicUsize, Ordering};
-use crate::seeds::primitive_event::{PrimitiveEvent, PrimitiveObserver, Probe};
 
 /// Fixed-size byte buffers in `N` partitions, each behind its own lock.
 ///

@@ -7,7 +7,10 @@ use crate::common::watchdog::{Watch, phase};
 use std::pin::pin;
 use std::task::{Context, Waker};
 
-use pipecheck_pipe::{AsyncMutex, ChannelError, CompletionError, CompletionSource, Message, PartitionedPool, PipeOptions, message_channel};
+use pipecheck_pipe::{
+    AsyncMutex, ChannelError, CompletionError, CompletionSource, Message, PartitionedPool, PipeOptions,
+    message_channel,
+};
 
 #[test]
 fn stale_token_is_refused_everywhere() {

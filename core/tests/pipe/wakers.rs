@@ -27,8 +27,8 @@ mod crate_block_on {
     use std::future::poll_fn;
     use std::task::Poll;
 
-    use pipecheck_sync::future::block_on;
     use pipecheck_pipe::{PipeEvent, PipeOptions};
+    use pipecheck_sync::future::block_on;
 
     use crate::common::Recorder;
     use crate::common::watchdog::Watch;

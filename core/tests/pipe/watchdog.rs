@@ -76,7 +76,6 @@ fn a_completion_wakes_the_pending_read() {
     assert_eq!(completed.ok(), Some(true));
 }
 
-
 #[test]
 fn a_lost_wakeup_fails_within_the_deadline_naming_the_read() {
     use pipecheck_pipe::fault;

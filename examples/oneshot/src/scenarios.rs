@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 
+use pipecheck::EventMonitor;
 use pipecheck::future::block_on;
 use pipecheck::thread;
 use pipecheck::{EventScenario, GeneratedScenarios, Target};
-use pipecheck::EventMonitor;
 
 use crate::events::{OneshotEvent, OneshotObserver};
 use crate::faults::ALL;

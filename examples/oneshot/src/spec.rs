@@ -17,8 +17,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use pipecheck::future::block_on;
-use pipecheck::sync::Mutex;
 use pipecheck::linearizability::{OpsSpec, shared};
+use pipecheck::sync::Mutex;
 use proptest::prelude::{Just, prop_oneof};
 use proptest::strategy::{BoxedStrategy, Strategy};
 

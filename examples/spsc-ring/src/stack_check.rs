@@ -2,8 +2,8 @@
 //! sequential model whose generated scenarios run pushes and pops on any thread.
 use std::sync::Arc;
 
-use pipecheck::thread;
 use pipecheck::prelude::*;
+use pipecheck::thread;
 
 use crate::ring_check::{Op, Out};
 use crate::stack::Stack;

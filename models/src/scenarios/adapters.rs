@@ -23,16 +23,16 @@ use std::future::poll_fn;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::future::block_on;
 use pipecheck::thread;
 use pipecheck_pipe::{Reader, Writer};
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
-use pipecheck::ensure;
 
 use super::data::one_segment_of_four;
 use super::drive::{expect_bytes, join};
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

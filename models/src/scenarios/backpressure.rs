@@ -7,8 +7,8 @@ use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
 use super::drive::{expect_bytes, join, read_to_end};
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {

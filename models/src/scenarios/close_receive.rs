@@ -10,13 +10,13 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
-use pipecheck::ensure;
 
 use super::drive::{expect_bytes, join, read_to_end};
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[
@@ -110,7 +110,9 @@ fn cancel_races_read(monitor: &Arc<Monitor>) {
     expect_bytes(&bytes, b"");
     // The cancel comes before the completion, and the reader reads until it sees the
     // completion: some read after the cancel reports it, exactly one.
-    ensure(cancels == 1, pipecheck_pipe::invariant::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
+    ensure(cancels == 1, pipecheck_pipe::invariant::CANCEL_OBSERVED, || {
+        format!("{cancels} reads reported the one cancel")
+    });
 }
 
 /// As `cancel-races-read`, with the cancel on a thread of its own (seed 004's
@@ -131,7 +133,9 @@ fn cancel_from_third_thread_races_read(monitor: &Arc<Monitor>) {
     expect_bytes(&bytes, b"a");
     // The cancel may come after the last read (then no read reports it), never twice;
     // the monitor's cancel-observed checks that a read after it reports it.
-    ensure(cancels <= 1, pipecheck_pipe::invariant::CANCEL_OBSERVED, || format!("{cancels} reads reported the one cancel"));
+    ensure(cancels <= 1, pipecheck_pipe::invariant::CANCEL_OBSERVED, || {
+        format!("{cancels} reads reported the one cancel")
+    });
 }
 
 /// The reader consumes only whole two-byte frames but examines everything, so after

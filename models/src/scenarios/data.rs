@@ -15,8 +15,8 @@ use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, checked_pipe_with
 use super::drive::{expect_bytes, join, read_to_end};
 use super::frames::expect_frames;
 use super::read_at_least::read_frames_at_least;
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck_pipe::PipeError;
 use pipecheck_properties::{CheckedReader, Monitor, Observation};
-use pipecheck::ensure;
 
 /// Reads until the writer has completed and every byte is consumed, consuming
 /// `consume(len)` bytes of each read (and examining all of them); records

@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_pipe::{Failure, PipeError};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
-use pipecheck::ensure;
 
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {
@@ -40,10 +40,12 @@ fn writer_failure_reaches_reader(monitor: &Arc<Monitor>) {
     writer.join().unwrap();
     let failure = failure.map_err(|other| format!("the read failed with {other}, not the writer's failure"));
     let kind = failure.as_ref().map(|f| f.downcast_ref::<std::io::Error>().map(std::io::Error::kind));
-    ensure(matches!(kind, Ok(Some(std::io::ErrorKind::ConnectionReset))), pipecheck_pipe::invariant::FAILURE_CAUSE, || {
-        match &failure {
+    ensure(
+        matches!(kind, Ok(Some(std::io::ErrorKind::ConnectionReset))),
+        pipecheck_pipe::invariant::FAILURE_CAUSE,
+        || match &failure {
             Err(other) => other.clone(),
             Ok(f) => format!("the reader got {f:?}, which is not the writer's io::Error (ConnectionReset)"),
-        }
-    });
+        },
+    );
 }

@@ -25,14 +25,14 @@
 use std::cell::Cell;
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
-use pipecheck::ensure;
 
 use super::data::one_segment_of_four;
 use super::drive::{join, read_to_end};
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[
@@ -101,7 +101,9 @@ fn read_parks_while_flush_publishes(monitor: &Arc<Monitor>) {
         }
         // Completing would wake a parked read: wait for the reply first.
         let reply = reply_reader.drain().unwrap();
-        ensure(reply == b"r", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reply was {reply:?}, not \"r\""));
+        ensure(reply == b"r", pipecheck_pipe::invariant::BYTE_EXACT, || {
+            format!("the reply was {reply:?}, not \"r\"")
+        });
         reply_reader.complete(None);
         writer.complete(None);
     });
@@ -171,7 +173,9 @@ fn pause_crossed_while_consuming(monitor: &Arc<Monitor>) {
         writer.complete(None);
     });
     let bytes = read_to_end(&mut reader, monitor, |len| len.min(1)).unwrap();
-    ensure(bytes == b"ab", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reader got {bytes:?}, not \"ab\""));
+    ensure(bytes == b"ab", pipecheck_pipe::invariant::BYTE_EXACT, || {
+        format!("the reader got {bytes:?}, not \"ab\"")
+    });
     reader.complete(None);
     join(writer);
 }
@@ -193,7 +197,9 @@ fn advance_races_locked_flush(monitor: &Arc<Monitor>) {
         take
     })
     .unwrap();
-    ensure(bytes == b"abc", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reader got {bytes:?}, not \"abc\""));
+    ensure(bytes == b"abc", pipecheck_pipe::invariant::BYTE_EXACT, || {
+        format!("the reader got {bytes:?}, not \"abc\"")
+    });
     reader.complete(None);
     join(writer);
 }

@@ -10,14 +10,14 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation, checked_pipe};
-use pipecheck::ensure;
 
 use super::drive::held;
 use super::large_stream::message;
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -8,9 +8,9 @@ use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
 use super::large_stream::{expect_all_consumed, message, read_to_end};
+use crate::Scenario;
 use crate::scenarios::drive::join;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

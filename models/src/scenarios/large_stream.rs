@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
-use pipecheck::ensure;
 
+use crate::Scenario;
 use crate::scenarios::drive::join;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -8,14 +8,14 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_properties::{Monitor, Observation, checked_pipe};
-use pipecheck::ensure;
 
 use super::drive::{expect_bytes, join};
 use super::segment_reuse::four_byte_segments;
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {

@@ -11,15 +11,18 @@
 use std::sync::Arc;
 
 use pipecheck::future::block_on;
+use pipecheck::linearizability::{Budget, Recorder, ThreadLog, ensure_linearizable};
 use pipecheck::thread;
 use pipecheck_pipe::{AsyncMutex, ChannelError, CompletionSource, Message, message_channel_observed};
-use pipecheck_properties::linearizability::{BackpressurePipeModel, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput, MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput};
-use pipecheck::linearizability::{Budget, Recorder, ThreadLog, ensure_linearizable};
+use pipecheck_properties::linearizability::{
+    BackpressurePipeModel, ChannelOp, ChannelOutput, CompletionModel, CompletionOp, CompletionOutput,
+    MessageChannelModel, MutexModel, MutexOp, PipeModel, PipeOp, PipeOutput,
+};
 use pipecheck_properties::{CheckConfig, CheckedReader, CheckedWriter, Monitor, Observation};
 
 use super::drive::join;
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[
@@ -169,8 +172,7 @@ fn pipe_linearizable(monitor: &Arc<Monitor>) {
 /// to the history.
 fn mutex_linearizable(monitor: &Arc<Monitor>) {
     let recorder = Recorder::new();
-    let mutex =
-        pipecheck::sync::Arc::new(AsyncMutex::new(()).observed(monitor.primitive_observer()));
+    let mutex = pipecheck::sync::Arc::new(AsyncMutex::new(()).observed(monitor.primitive_observer()));
     let mut locker_log = recorder.thread(0);
     let mut trier_log = recorder.thread(1);
     let locker = {
@@ -214,9 +216,7 @@ fn mutex_linearizable(monitor: &Arc<Monitor>) {
 /// asks for the old operation's result (stale).
 fn completion_linearizable(monitor: &Arc<Monitor>) {
     let recorder = Recorder::new();
-    let source = pipecheck::sync::Arc::new(
-        CompletionSource::new().observed(monitor.primitive_observer()),
-    );
+    let source = pipecheck::sync::Arc::new(CompletionSource::new().observed(monitor.primitive_observer()));
     let mut waiter_log = recorder.thread(0);
     let mut setter_log = recorder.thread(1);
     let started = waiter_log.invoke(CompletionOp::Reset);

@@ -12,14 +12,14 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_pipe::PipeError;
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, checked_pipe};
-use pipecheck::ensure;
 
+use crate::Scenario;
 use crate::scenarios::drive::{expect_bytes, join, read_to_end};
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {

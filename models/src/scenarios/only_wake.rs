@@ -17,13 +17,13 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Wake, Waker};
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
-use pipecheck::ensure;
 
 use super::drive::join;
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[
@@ -59,7 +59,9 @@ fn flush_wake_is_the_only_wake(monitor: &Arc<Monitor>) {
         writer.send(b"a").unwrap();
         // Completing before the reply would wake the reader anyway: wait for it first.
         let reply = reply_reader.drain().unwrap();
-        ensure(reply == b"r", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reply was {reply:?}, not \"r\""));
+        ensure(reply == b"r", pipecheck_pipe::invariant::BYTE_EXACT, || {
+            format!("the reply was {reply:?}, not \"r\"")
+        });
         reply_reader.complete(None);
         writer.complete(None);
     });
@@ -73,7 +75,9 @@ fn flush_wake_is_the_only_wake(monitor: &Arc<Monitor>) {
     ensure(first.bytes == b"a" && !first.completed, pipecheck_pipe::invariant::BYTE_EXACT, || {
         format!("the first read returned {first:?}: the flushed byte, before completion, was expected")
     });
-    ensure(rest.is_empty(), pipecheck_pipe::invariant::BYTE_EXACT, || format!("bytes after the only one: {rest:?}"));
+    ensure(rest.is_empty(), pipecheck_pipe::invariant::BYTE_EXACT, || {
+        format!("bytes after the only one: {rest:?}")
+    });
     replies.assert_finished();
 }
 
@@ -94,7 +98,9 @@ fn read_repolled_from_another_task(monitor: &Arc<Monitor>) {
         let mut read = reader.inner().read();
         let gone = Waker::from(Arc::new(AbandonedTask));
         let pending = Pin::new(&mut read).poll(&mut Context::from_waker(&gone)).is_pending();
-        ensure(pending, pipecheck_pipe::invariant::BYTE_EXACT, || "a read of an empty pipe returned".to_owned());
+        ensure(pending, pipecheck_pipe::invariant::BYTE_EXACT, || {
+            "a read of an empty pipe returned".to_owned()
+        });
     }
     let writer = thread::spawn(move || {
         writer.send(b"a").unwrap();
@@ -104,5 +110,7 @@ fn read_repolled_from_another_task(monitor: &Arc<Monitor>) {
     let bytes = reader.drain().unwrap();
     reader.complete(None);
     join(writer);
-    ensure(bytes == b"a", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the reader drained {bytes:?}, not \"a\""));
+    ensure(bytes == b"a", pipecheck_pipe::invariant::BYTE_EXACT, || {
+        format!("the reader drained {bytes:?}, not \"a\"")
+    });
 }

@@ -11,13 +11,13 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
-use pipecheck::ensure;
 
 use super::drive::join;
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[
@@ -68,9 +68,11 @@ fn reader_complete_races_pausing_flush(monitor: &Arc<Monitor>) {
     let writer = thread::spawn(move || {
         for frame in [b"ab", b"cd"] {
             let flushed = writer.send(frame).unwrap();
-            ensure(flushed.is_completed && !flushed.is_canceled, pipecheck_pipe::invariant::BACKPRESSURE, || {
-                format!("a flush racing the reader's completion returned {flushed:?}, not completed")
-            });
+            ensure(
+                flushed.is_completed && !flushed.is_canceled,
+                pipecheck_pipe::invariant::BACKPRESSURE,
+                || format!("a flush racing the reader's completion returned {flushed:?}, not completed"),
+            );
         }
         writer.complete(None);
     });

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
+use crate::Scenario;
 use crate::scenarios::drive::{expect_bytes, join};
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

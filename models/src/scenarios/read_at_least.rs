@@ -16,9 +16,9 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, CheckedReader, Monitor, Observation, checked_pipe};
-use pipecheck::ensure;
 
 use super::drive::{expect_bytes, join};
 use super::frames::{
@@ -26,8 +26,8 @@ use super::frames::{
     small_frames,
 };
 use super::large_stream::message;
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[
@@ -75,12 +75,16 @@ pub(super) fn read_frames_at_least(
             })
             .expect("reads succeed");
         // A short read before the end hands the reader a torn frame.
-        ensure(outcome.completed || outcome.bytes.len() >= frame_len, pipecheck_pipe::invariant::BYTE_EXACT, || {
-            format!(
-                "read_at_least({frame_len}) returned {} bytes before the writer completed",
-                outcome.bytes.len()
-            )
-        });
+        ensure(
+            outcome.completed || outcome.bytes.len() >= frame_len,
+            pipecheck_pipe::invariant::BYTE_EXACT,
+            || {
+                format!(
+                    "read_at_least({frame_len}) returned {} bytes before the writer completed",
+                    outcome.bytes.len()
+                )
+            },
+        );
         frames.extend(outcome.bytes[..whole].chunks(frame_len).map(<[u8]>::to_vec));
         if outcome.completed {
             expect_whole_frames(whole, outcome.bytes.len());
@@ -138,14 +142,18 @@ fn read_at_least_after_examining(monitor: &Arc<Monitor>) {
         let held = reader.read_held(Some(MINIMUM as usize)).expect("reads succeed");
         let outcome = &held.outcome;
         let end = outcome.start + outcome.bytes.len() as u64;
-        ensure(outcome.completed || end - examined >= MINIMUM, pipecheck_pipe::invariant::BUFFERED_LENGTH, || {
-            format!(
-                "read_at_least({MINIMUM}) returned [{}, {end}) with {} unexamined bytes (examined to {examined}) \
+        ensure(
+            outcome.completed || end - examined >= MINIMUM,
+            pipecheck_pipe::invariant::BUFFERED_LENGTH,
+            || {
+                format!(
+                    "read_at_least({MINIMUM}) returned [{}, {end}) with {} unexamined bytes (examined to {examined}) \
                  before the writer completed",
-                outcome.start,
-                end - examined
-            )
-        });
+                    outcome.start,
+                    end - examined
+                )
+            },
+        );
         if first && !outcome.completed {
             reader.advance_to(held.start(), held.end()).expect("consume nothing, examine all");
         } else {

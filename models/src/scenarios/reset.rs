@@ -22,13 +22,13 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe, reset_checked};
-use pipecheck::ensure;
 
 use super::drive::{join, read_to_end};
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[
@@ -105,7 +105,9 @@ fn reset_then_reuse(monitor: &Arc<Monitor>) {
     writer.complete(None);
     let first = reader.drain().expect("the first run's reads succeed");
     reader.complete(None);
-    ensure(first == b"a", pipecheck_pipe::invariant::BYTE_EXACT, || format!("the first run read {first:?}, not \"a\""));
+    ensure(first == b"a", pipecheck_pipe::invariant::BYTE_EXACT, || {
+        format!("the first run read {first:?}, not \"a\"")
+    });
     reset_checked(&mut writer, &mut reader).expect("both sides completed, so the pipe resets");
 
     // The second run: the writer's flush and completion race the reader's waits.

@@ -8,15 +8,15 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_pipe::PipeEvent;
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
-use pipecheck::ensure;
 
+use crate::Scenario;
 use crate::scenarios::drive::{expect_bytes, held, join};
 use crate::scenarios::only_wake::reply_monitor;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[

@@ -9,16 +9,16 @@
 
 use std::sync::Arc as StdArc;
 
+use pipecheck::ensure;
 use pipecheck::sync::Arc;
 use pipecheck::thread;
 use pipecheck_pipe::{BufferPool, LockedBufferPool};
 use pipecheck_properties::invariants::POOL_SIZE_CLASS;
 use pipecheck_properties::{CheckConfig, Monitor};
-use pipecheck::ensure;
 
+use crate::Scenario;
 use crate::scenarios::join;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[Scenario {

@@ -15,8 +15,8 @@ use pipecheck::{hint, sync, thread};
 use pipecheck_properties::{CheckConfig, Monitor, checked_pipe};
 
 use super::drive::{expect_bytes, join, read_to_end};
+use crate::Scenario;
 use pipecheck::Scale;
-use crate::{Scenario};
 
 pipecheck::planted_faults! {
     /// The writer completes but never raises the `sent` flag the reader spins on, so

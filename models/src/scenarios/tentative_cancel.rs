@@ -14,14 +14,14 @@
 
 use std::sync::Arc;
 
+use pipecheck::ensure;
 use pipecheck::thread;
 use pipecheck_pipe::PipeError;
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
-use pipecheck::ensure;
 
+use crate::Scenario;
 use crate::scenarios::drive::{expect_bytes, join, read_to_end};
 use pipecheck::Scale;
-use crate::{Scenario};
 
 /// Scenarios of this family.
 pub(crate) const SCENARIOS: &[Scenario] = &[
@@ -85,9 +85,11 @@ fn canceled_read_advanced_then_reread(monitor: &Arc<Monitor>) {
     let held = reader.read_held(None).expect("the read after the advance succeeds");
     // Not canceled: the buffer needs advance_to before another read.
     let again = reader.try_read_held().map(|read| read.map(|read| read.outcome));
-    ensure(matches!(again, Err(PipeError::AdvanceRequired)), pipecheck_pipe::invariant::TENTATIVE_CANCEL, || {
-        format!("a read before advancing past {:?} returned {again:?}, not AdvanceRequired", held.outcome)
-    });
+    ensure(
+        matches!(again, Err(PipeError::AdvanceRequired)),
+        pipecheck_pipe::invariant::TENTATIVE_CANCEL,
+        || format!("a read before advancing past {:?} returned {again:?}, not AdvanceRequired", held.outcome),
+    );
     reader.advance_to(held.end(), held.end()).expect("consume all");
     let mut bytes = held.outcome.bytes.clone();
     if !held.outcome.completed {

@@ -54,5 +54,5 @@ fn a_worker_argument_without_a_feature_is_a_usage_error() {
     let (output, _) = campaign(&["--worker", "/some/path"]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("expected `loom=<path>` or `shuttle=<path>`"), "{stderr}");
+    assert!(stderr.contains("expected `loom=<path>`, `shuttle=<path>` or `faults=<path>`"), "{stderr}");
 }

@@ -20,13 +20,14 @@ fn a_loom_jobs_reproduce_line_reruns_that_job() {
     let json: serde_json::Value =
         serde_json::from_str(result.trim_start_matches("pipecheck-result").trim()).expect("a JSON result");
     let line = json["reproduce"].as_str().unwrap_or_else(|| panic!("no reproduce line: {result}"));
-    // `LOOM_MAX_PREEMPTIONS=2 cargo campaign <args>   (a hint)`
+    // `LOOM_MAX_PREEMPTIONS=2 cargo run -p pipecheck-models --bin pipecheck -- <args>   (a hint)`
     let command = line.split("   (").next().expect("the command");
-    let (assignment, rest) = command.split_once(' ').expect("VAR=value cargo campaign ...");
+    let (assignment, rest) = command.split_once(' ').expect("VAR=value cargo run ...");
     let (var, bound) = assignment.split_once('=').expect("VAR=value");
     assert_eq!((var, bound), ("LOOM_MAX_PREEMPTIONS", "2"));
-    let args =
-        rest.strip_prefix("cargo campaign ").unwrap_or_else(|| panic!("not a campaign command: {line}"));
+    let args = rest
+        .strip_prefix("cargo run -p pipecheck-models --bin pipecheck -- ")
+        .unwrap_or_else(|| panic!("not a campaign command: {line}"));
     assert_eq!(args, "--engine loom --scenario consume-to-segment-boundary --fault KeepsConsumedSegment");
 
     let dir = std::env::temp_dir().join(format!("pipecheck-reproduce-{}", std::process::id()));

@@ -2,11 +2,10 @@
 //! must be even; `AddsOne` makes it odd (every run shows it), `Inert` plants nothing (no
 //! run can).
 
-
 use pipecheck::InvariantId;
 use pipecheck::thread;
-use pipecheck::{EventScenario, Target};
 use pipecheck::{EventMonitor, FnInvariant, Invariant};
+use pipecheck::{EventScenario, Target};
 
 const EVEN: InvariantId = InvariantId::new("even-total");
 

@@ -18,13 +18,13 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
+use pipecheck::ensure;
 use pipecheck::future::block_on;
+use pipecheck::loom_harness::{expect_model_caught, explore};
 use pipecheck::sync::atomic::{AtomicUsize, Ordering};
 use pipecheck::thread;
 use pipecheck::{InvariantId, Violation};
 use pipecheck_pipe::{PipeOptions, Reader, Writer};
-use pipecheck::loom_harness::{expect_model_caught, explore};
-use pipecheck::ensure;
 
 /// Bound 4, as the pipe's own families: a re-poll race needs one preemption in the
 /// polling side's step and one to bring the other side in, and the stale-waker twin is

@@ -1,8 +1,8 @@
 //! Loom: the back-pressure family (**backpressure**): pause and resume thresholds
 //! crossed concurrently by flushes and consumes.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 3. A flush crossing the pause threshold against a consume crossing the resume
 /// threshold is two lock sections, interleaved every way at bound 2 (which finds the

@@ -1,8 +1,8 @@
 //! Loom: the tentative-cancel family (**tentative-cancel**): a canceled read needs no
 //! `advance_to` before the next read, whichever way the cancel races the read.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 4: the cancel can land before, during or after the reader's wait, and the
 /// second read after it. It was 5, as the other two-thread close/receive models, until

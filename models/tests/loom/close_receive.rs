@@ -1,9 +1,9 @@
 //! Loom: the close/receive family — every waiting side wakes, every time
 //! (**no-lost-wakeup**). A lost wake leaves both threads blocked: loom's deadlock,
 //! which the harness reports as a no-lost-wakeup violation.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 4. A lost wake needs only two preemptions: the waiting side between its
 /// check and registering its waker, and the waking side inside its transition (every

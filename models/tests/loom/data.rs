@@ -2,9 +2,9 @@
 //! sides complete (**release-once**), and the writer's tail against the reader's
 //! front (**no-data-race**, found by loom's own race detector).
 use pipecheck::InvariantId;
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_model_caught, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 use pipecheck_properties::{Monitor, registry};
 
 /// Bound 4. Each race is a read (or its advance) against one flush or completion; bound

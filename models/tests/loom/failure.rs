@@ -1,8 +1,8 @@
 //! Loom: the failure family (**failure-cause**): the writer's typed failure reaches the
 //! reader intact, however its completion races the reader's reads.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 5, as the other two-thread close/receive models: the completion can land
 /// before, during or after each of the reader's reads.

@@ -16,9 +16,9 @@
 //!   completion made returnable, **segments-in-use**);
 //! * cancel and complete racing each other on both ends (no planted bug of its own:
 //!   the existing cancel and completion bugs are caught by their families).
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 2: each race needs one preemption inside the reader's or the writer's step and
 /// one to bring the other side in (figures in models/LOOM.md).

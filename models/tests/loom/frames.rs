@@ -1,9 +1,9 @@
 //! Loom: the framing family (**backpressure**): a frame four times the pause threshold
 //! crosses the pipe while the reader examines everything and consumes nothing until
 //! the frame is whole.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 2. Both flushes pause the writer and each examine-all releases it: the race is a
 /// flush against the reader's advance, both lock sections; bound 1 finds the planted

@@ -7,9 +7,9 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom -- generated::`.
 use pipecheck::InvariantId;
-use pipecheck_pipe::fault;
-use pipecheck::loom_harness::{expect_model_caught, explore};
 use pipecheck::linearizability::{ConcurrentShape, fixed_scenarios, run_concurrent};
+use pipecheck::loom_harness::{expect_model_caught, explore};
+use pipecheck_pipe::fault;
 use pipecheck_properties::linearizability::{MutexOp, MutexSpec};
 
 /// Bound 2: two threads of one lock/try_lock–unlock section each (`ConcurrentShape::SMALL`);

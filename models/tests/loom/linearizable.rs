@@ -1,8 +1,8 @@
 //! Loom: concurrent pipe histories are **linearizable** against the pipe's sequential
 //! model, in every interleaving within the bound.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 2 for this three-thread model (see models/LOOM.md for its size and time).
 const BOUND: usize = 2;

@@ -2,9 +2,9 @@
 //! before consumed) while the writer flushes and completes; each misuse must be
 //! refused with its typed error and change nothing (**buffered-length** checks the
 //! count the reader sees right after, **monotonic-offsets** the offsets released).
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 2: the reader's steps are sequential; two preemptions put the writer's two
 /// flushes and its completion anywhere among them.

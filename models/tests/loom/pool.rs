@@ -1,9 +1,9 @@
 //! Loom: the segment pool family (**no-double-return**, **fifo-pool**,
 //! **bounded-pool**): the reader returning segments outside the lock while the writer
 //! takes them, and the pool at its maximum.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 4. The race that matters is one return batch (count, push, count, push,
 /// outside the pipe lock) against the writer's take (a pop) for its next segment: two

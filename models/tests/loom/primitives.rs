@@ -5,9 +5,9 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom -- primitives::`.
 use pipecheck::PlantedFault;
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Explores scenario `name` with no planted bug.
 fn explore(name: &str, bound: usize) {

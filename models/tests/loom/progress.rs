@@ -2,8 +2,8 @@
 //! (`SentFlagNeverRaised`) runs until loom's branch limit, and the verdict is a livelock
 //! naming the spinning thread and where it spun.
 use pipecheck::InvariantId;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
 
 /// Bound 2: one writer, one spinning reader.
 const BOUND: usize = 2;

@@ -1,9 +1,9 @@
 //! Loom: the read-at-least family (**backpressure**): `read_at_least(4)` with a pause
 //! threshold of 1 races the two flushes that would pause the writer, and the length
 //! family (**buffered-length**): the length a reader sees while the writer flushes.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 3, as the framing model it mirrors: each flush races the read-at-least's
 /// registration (and its release of the paused writer), both lock sections; three

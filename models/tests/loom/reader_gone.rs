@@ -1,9 +1,9 @@
 //! Loom: the reader-gone family (**bounded-after-reader-complete**): whenever the
 //! reader's completion lands among the writer's writes, the writer holds at most one
 //! segment more.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 4. The race is the reader's completion (one lock section) against each point
 /// where the writer can learn of it (a flush under the lock, or a new segment, where a

@@ -2,9 +2,9 @@
 //! reset, then a second run whose flush and completion race the reader's waits. The
 //! monitor restarts the pipe's invariants at the reset, so **backpressure** counts the
 //! second run from 0 and catches a reset that keeps the examined offset.
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 5, as the other two-thread pipe models (`data.rs`): the second run has
 /// two threads taking the pipe lock a few times each (flush, complete; read, register,

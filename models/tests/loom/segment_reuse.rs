@@ -6,10 +6,10 @@
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
-use pipecheck_pipe::{PipeEvent, fault};
+use pipecheck::loom_harness::{check_target, expect_target_caught, explore};
 use pipecheck_models::builtin;
 use pipecheck_models::find;
-use pipecheck::loom_harness::{check_target, expect_target_caught, explore};
+use pipecheck_pipe::{PipeEvent, fault};
 use pipecheck_properties::Observation;
 
 /// Bound 3. The race is one swap against one swap: the reader's take of the parked head

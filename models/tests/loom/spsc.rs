@@ -12,13 +12,13 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use pipecheck::ensure;
+use pipecheck::loom_harness::{expect_model_caught, explore};
 use pipecheck::thread;
 use pipecheck_pipe::spsc;
 use pipecheck_pipe::spsc::{Consumer, Producer};
 use pipecheck_pipe::{PipeEvent, SegmentId, fault};
-use pipecheck::loom_harness::{expect_model_caught, explore};
 use pipecheck_properties::{CheckConfig, Monitor, Observation};
-use pipecheck::ensure;
 
 /// Bound 5. A batch of returns is a handful of queue operations (count, push, count,
 /// push across a chunk boundary); three preemptions place the consumer's pops at any

@@ -13,14 +13,14 @@ use std::task::{Poll, Waker};
 
 use pipecheck::InvariantId;
 use pipecheck::cell::UnsafeCell;
+use pipecheck::engine::loom::Loom;
 use pipecheck::future::block_on;
+use pipecheck::loom_harness::{check_target, expect_model_caught};
+use pipecheck::must_fail::{in_child, must_fail_in_child};
 use pipecheck::sync::atomic;
 use pipecheck::sync::atomic::Ordering;
 use pipecheck::sync::{Arc, Mutex};
 use pipecheck::thread;
-use pipecheck::engine::loom::Loom;
-use pipecheck::loom_harness::{check_target, expect_model_caught};
-use pipecheck::must_fail::{in_child, must_fail_in_child};
 use pipecheck::{Engine, Verdict};
 
 /// The preemption bound of the green model (`LOOM_MAX_PREEMPTIONS` wins).

@@ -4,9 +4,9 @@
 //! deadlock a lost wake may lead to, and also where a later wake (the writer's
 //! completion) would have rescued the wait.
 use pipecheck::PlantedFault;
-use pipecheck_pipe::fault;
-use pipecheck_models::builtin;
 use pipecheck::loom_harness::{check_target, expect_target_caught};
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// Bound 3: a lost wake needs two preemptions (the reader between its check and its
 /// registration, the writer inside its flush); the two-pipe model stays small at 3

@@ -5,11 +5,13 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- generated::`.
 use pipecheck::InvariantId;
-use pipecheck_pipe::fault;
 use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
-use pipecheck::linearizability::{ConcurrentConfig, ConcurrentShape, concurrent_execution, shrink_concurrent};
-use pipecheck_properties::linearizability::{MutexOp, MutexSpec};
+use pipecheck::linearizability::{
+    ConcurrentConfig, ConcurrentShape, concurrent_execution, shrink_concurrent,
+};
 use pipecheck::{Engine, FailureKind, Verdict};
+use pipecheck_pipe::fault;
+use pipecheck_properties::linearizability::{MutexOp, MutexSpec};
 
 /// The shuttle seed (the proptest seed is `ConcurrentConfig::seed`, printed by each run).
 const SEED: u64 = 0x5eed;

@@ -4,11 +4,11 @@
 //!
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- primitives::`.
 use pipecheck::PlantedFault;
-use pipecheck_pipe::fault;
 use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, SchedulerKind, Shuttle};
-use pipecheck_models::find;
 use pipecheck::must_fail::{CHILD_TEST_ENV, must_fail_in_child};
 use pipecheck::{Engine, Verdict};
+use pipecheck_models::find;
+use pipecheck_pipe::fault;
 
 /// Schedules per scheduler for a green model.
 const ITERATIONS: usize = 1_000;

@@ -7,9 +7,9 @@
 
 use pipecheck::InvariantId;
 use pipecheck::engine::shuttle::{PCT_DEPTHS, SchedulerKind, Shuttle};
+use pipecheck::{Engine, FailureKind, Verdict};
 use pipecheck_models::find;
 use pipecheck_models::scenarios::spin_wait::SentFlagNeverRaised;
-use pipecheck::{Engine, FailureKind, Verdict};
 
 /// A step bound well above the clean run's few hundred steps, and small enough that
 /// the spin reaches it quickly.

@@ -7,11 +7,11 @@
 //! Run: `cargo test -p pipecheck-models --features shuttle --test shuttle -- user_lock_free::`.
 
 use pipecheck::cell::UnsafeCell;
+use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, REPLAY_VAR, SchedulerKind, Shuttle};
+use pipecheck::must_fail::in_child;
 use pipecheck::sync::Arc;
 use pipecheck::sync::atomic::{AtomicBool, Ordering};
 use pipecheck::thread;
-use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, PCT_DEPTHS, REPLAY_VAR, SchedulerKind, Shuttle};
-use pipecheck::must_fail::in_child;
 use pipecheck::{Engine, FailureKind, Verdict};
 
 /// Values sent through the ring per execution.

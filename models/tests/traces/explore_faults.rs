@@ -5,13 +5,13 @@
 //! `PIPECHECK_SHUTTLE_PCT_DEPTH`, `PIPECHECK_SHUTTLE_MAX_STEPS` (see traces/README.md).
 #![cfg(feature = "shuttle")]
 
-use pipecheck_pipe::fault;
 use pipecheck::Scale;
-use pipecheck_models::builtin;
 use pipecheck::trace::explore::{Exploration, Settings, explore_in, hunt_in};
 use pipecheck::trace::location;
 use pipecheck::trace::minimize::{DEFAULT_RUNS, minimized_trace};
 use pipecheck::trace::trace_file::replay_command;
+use pipecheck_models::builtin;
+use pipecheck_pipe::fault;
 
 /// The least budget of a fault hunt (`PIPECHECK_SHUTTLE_ITERATIONS` when larger).
 const HUNT_ITERATIONS: usize = 1_000;
@@ -85,7 +85,11 @@ fn every_fault_is_caught_under_random_and_under_pct() {
                 (Some(found), spent) => {
                     let invariant = &found.failure.invariant;
                     assert!(
-                        pipecheck_models::invariants().iter().map(|(id, _)| id.name()).collect::<Vec<_>>().contains(&invariant.as_str()),
+                        pipecheck_models::invariants()
+                            .iter()
+                            .map(|(id, _)| id.name())
+                            .collect::<Vec<_>>()
+                            .contains(&invariant.as_str()),
                         "{fault}: {}",
                         found.failure.message()
                     );

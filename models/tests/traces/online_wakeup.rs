@@ -7,10 +7,10 @@
 //! Budgets and seeds: as `explore_faults.rs` (`PIPECHECK_SHUTTLE_SEED`, ...).
 #![cfg(feature = "shuttle")]
 
-use pipecheck::PlantedFault;
-use pipecheck_pipe::fault;
 use pipecheck::FailureKind;
+use pipecheck::PlantedFault;
 use pipecheck::trace::explore::{Exploration, Settings, explore_in};
+use pipecheck_pipe::fault;
 
 const FAULTS: &[&PlantedFault] = &[
     &fault::FlushForgetsWake,

@@ -20,10 +20,13 @@ fn every_committed_trace_fails_as_recorded_ten_times_over() {
     let files = corpus();
     assert!(!files.is_empty(), "traces/corpus/ holds the corpus");
     for path in files {
-        let trace = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
-        let first = replay(&trace, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let trace = Trace::load(&path, &pipecheck_models::builtin::all())
+            .unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let first = replay(&trace, &path, &pipecheck_models::builtin::all())
+            .unwrap_or_else(|e| panic!("{}", stale_message(&e)));
         for _ in 1..10 {
-            let again = replay(&trace, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+            let again = replay(&trace, &path, &pipecheck_models::builtin::all())
+                .unwrap_or_else(|e| panic!("{}", stale_message(&e)));
             assert_eq!(again.fingerprint(), first.fingerprint(), "{}: replays differ", path.display());
         }
         eprintln!("{}: `{}` broke, 10 identical replays", path.display(), trace.invariant);
@@ -33,9 +36,10 @@ fn every_committed_trace_fails_as_recorded_ten_times_over() {
 #[test]
 fn every_committed_trace_passes_with_its_fault_off() {
     for path in corpus() {
-        let trace = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
-        let replayed =
-            replay_without_fault(&trace, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let trace = Trace::load(&path, &pipecheck_models::builtin::all())
+            .unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let replayed = replay_without_fault(&trace, &path, &pipecheck_models::builtin::all())
+            .unwrap_or_else(|e| panic!("{}", stale_message(&e)));
         if let Some(f) = replayed.failure {
             let why = format!(
                 "{}: with the fault off it still breaks `{}`: {}",
@@ -78,7 +82,8 @@ fn the_replay_line_of_every_committed_trace_runs_as_written() {
         .to_owned();
     for path in corpus() {
         let text = std::fs::read_to_string(&path).expect("readable");
-        let trace = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{}", stale_message(&e)));
+        let trace = Trace::load(&path, &pipecheck_models::builtin::all())
+            .unwrap_or_else(|e| panic!("{}", stale_message(&e)));
         let line = text
             .lines()
             .find_map(|l| l.strip_prefix("# replay: "))

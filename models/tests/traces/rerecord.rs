@@ -5,12 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use pipecheck_models::builtin;
 use pipecheck::trace::explore::{Found, Settings};
 use pipecheck::trace::location;
 use pipecheck::trace::minimize::{DEFAULT_RUNS, minimized_trace};
 use pipecheck::trace::rerecord::{Rerecorder, Status, stale_message, staleness};
 use pipecheck::trace::trace_file::{RERECORD_COMMAND, Size, Trace};
+use pipecheck_models::builtin;
 
 /// A small committed trace: 14 steps, caught at the first iteration.
 const SMALL: &str = "FlushForgetsWake-flush-races-read-random-104374622666974.trace";
@@ -68,7 +68,8 @@ fn a_stale_trace_says_so_and_names_the_command() {
     let dir = temp_dir("stale-message");
     let path = copy_of(SMALL, &dir);
     make_stale(&path);
-    let why = staleness(&path, &pipecheck_models::builtin::all()).expect("a cut schedule no longer replays as recorded");
+    let why = staleness(&path, &pipecheck_models::builtin::all())
+        .expect("a cut schedule no longer replays as recorded");
     let message = stale_message(&why);
     assert!(message.contains(&path.display().to_string()), "{message}");
     assert!(message.contains("the trace is stale") && message.contains(RERECORD_COMMAND), "{message}");
@@ -192,7 +193,8 @@ fn a_status_line_reads_back_whatever_its_message_holds() {
 fn corpus_keeps_the_trace_of_a_fault_that_nothing_changed() {
     use pipecheck::trace::rerecord::current_trace;
     let targets = builtin::all();
-    let header = Trace::load(&location::corpus_dir().join(SMALL), &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
+    let header = Trace::load(&location::corpus_dir().join(SMALL), &pipecheck_models::builtin::all())
+        .unwrap_or_else(|e| panic!("{e}"));
     let target = targets.iter().find(|t| t.name() == header.target).expect("its target");
     let fault = target.fault(header.fault.as_deref().expect("a fault")).expect("declared");
 

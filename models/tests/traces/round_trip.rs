@@ -4,12 +4,12 @@
 
 use std::path::PathBuf;
 
-use pipecheck_pipe::fault;
 use pipecheck::trace::explore::{Exploration, SchedulerKind, Settings, explore_in};
 use pipecheck::trace::minimize::{DEFAULT_RUNS, minimize};
 use pipecheck::trace::replay::{replay, replay_without_fault};
 use pipecheck::trace::table::render;
 use pipecheck::trace::trace_file::{Size, Trace};
+use pipecheck_pipe::fault;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pipecheck-traces-{name}-{}", std::process::id()));
@@ -44,13 +44,15 @@ fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
     let (path, saved) = saved_trace(&dir);
     let loaded = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.schedule, saved.schedule);
-    let replayed = replay(&loaded, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
+    let replayed =
+        replay(&loaded, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(replayed.failure.as_ref().expect("fails").invariant, "bounded-pool");
     assert_eq!(replayed.size, saved.minimized);
     let table = render(&replayed, None);
     assert!(table.contains("task 0 (reader)") && table.contains("(writer)"), "{table}");
     assert!(table.contains("✗ `bounded-pool` broke"), "{table}");
-    let fixed = replay_without_fault(&loaded, &path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
+    let fixed = replay_without_fault(&loaded, &path, &pipecheck_models::builtin::all())
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(fixed.failure.is_none(), "passes with the fault off");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -98,7 +100,8 @@ fn a_trace_that_passes_now_says_so() {
     let path = dir.join("nofault-large-pool-churn-fixed.trace");
     fixed.save(&path).expect("saved");
     let loaded = Trace::load(&path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
-    let error = replay(&loaded, &path, &pipecheck_models::builtin::all()).expect_err("the bug is gone").to_string();
+    let error =
+        replay(&loaded, &path, &pipecheck_models::builtin::all()).expect_err("the bug is gone").to_string();
     assert!(error.contains("the recorded failure no longer happens: this trace passes now"), "{error}");
     assert!(error.contains("nofault-large-pool-churn-fixed.trace"), "names the file: {error}");
     assert!(error.find("passes now") < error.find("was the scenario or the pipe changed"), "{error}");

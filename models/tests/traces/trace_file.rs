@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use pipecheck_pipe::fault;
 use pipecheck::trace::location;
 use pipecheck::trace::schedule::{Schedule, Step};
 use pipecheck::trace::trace_file::{Header, RERECORD_COMMAND, SHUTTLE_VERSION, Size, Trace, TraceError};
+use pipecheck_pipe::fault;
 
 /// The committed corpus, `traces/corpus/` (never the traces runs save under `target/`).
 fn corpus() -> Vec<PathBuf> {
@@ -60,7 +60,8 @@ fn every_committed_trace_parses() {
 
 #[test]
 fn the_corpus_holds_a_trace_for_every_fault_a_scenario_declares() {
-    let traces: Vec<Trace> = corpus().iter().map(|p| Trace::load(p, &pipecheck_models::builtin::all()).expect("parses")).collect();
+    let traces: Vec<Trace> =
+        corpus().iter().map(|p| Trace::load(p, &pipecheck_models::builtin::all()).expect("parses")).collect();
     for &fault in fault::ALL {
         let declared = !fault.scenarios().is_empty();
         if !declared {
@@ -77,7 +78,11 @@ fn the_corpus_holds_a_trace_for_every_fault_a_scenario_declares() {
         // Usually the fault's own invariant; a fault can break another one first (a
         // returned write head is reused and overwritten: byte-exact).
         assert!(
-            pipecheck_models::invariants().iter().map(|(id, _)| id.name()).collect::<Vec<_>>().contains(&trace.invariant.as_str()),
+            pipecheck_models::invariants()
+                .iter()
+                .map(|(id, _)| id.name())
+                .collect::<Vec<_>>()
+                .contains(&trace.invariant.as_str()),
             "{fault}'s trace breaks an invariant"
         );
         assert!(trace.minimized <= trace.original, "{fault}'s trace is minimized");
@@ -154,7 +159,8 @@ fn the_header_alone_reads_a_trace_whose_schedule_cannot_be_used() {
     let not_hex = format!("{no_schedule}zz\n");
     for text in [other_shuttle, no_schedule, not_hex] {
         assert!(parse(&text).is_err(), "the whole trace is refused:\n{text}");
-        let header = Header::parse(&text, path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
+        let header =
+            Header::parse(&text, path, &pipecheck_models::builtin::all()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (header.target.as_str(), header.scenario.as_str(), header.fault.as_deref(), header.seed),
             ("pipe", "large-stream", Some("LifoPool"), 7)
@@ -163,7 +169,10 @@ fn the_header_alone_reads_a_trace_whose_schedule_cannot_be_used() {
     }
     // A trace from before targets existed belongs to the target that has its scenario.
     let untargeted = sample().replace("# target: pipe\n", "");
-    assert_eq!(Header::parse(&untargeted, path, &pipecheck_models::builtin::all()).expect("parses").target, "pipe");
+    assert_eq!(
+        Header::parse(&untargeted, path, &pipecheck_models::builtin::all()).expect("parses").target,
+        "pipe"
+    );
     // The header's own checks still name file and line.
     let text = sample().replace("# target: pipe", "# target: counter");
     let e = Header::parse(&text, path, &pipecheck_models::builtin::all()).unwrap_err();

@@ -10,9 +10,9 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use pipecheck_sync::PlantedFault;
 use crate::linearizability::corpus::{Corpus, CorpusResult};
 use crate::linearizability::faults;
+use pipecheck_sync::PlantedFault;
 use serde::Serialize;
 
 use crate::campaign::report::table_with;

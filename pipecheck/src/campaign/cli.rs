@@ -131,7 +131,8 @@ pub(crate) fn main() -> ExitCode {
         }
         Some(Command::Backend) => {
             // A std build that can switch planted bugs on is a `faults` worker.
-            let std_with_faults = pipecheck_sync::BACKEND == "std" && pipecheck_sync::PlantedFault::can_activate();
+            let std_with_faults =
+                pipecheck_sync::BACKEND == "std" && pipecheck_sync::PlantedFault::can_activate();
             println!("{}", if std_with_faults { "faults" } else { pipecheck_sync::BACKEND });
             ExitCode::SUCCESS
         }

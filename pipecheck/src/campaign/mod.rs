@@ -27,6 +27,8 @@
 
 mod checker_corpus;
 mod cli;
+#[cfg(test)]
+pub(crate) mod fixture;
 mod jobs;
 mod orchestrate;
 mod outcome;
@@ -109,8 +111,12 @@ pub fn verify_all(targets: fn() -> Vec<Target>) {
 macro_rules! campaign_main {
     ($targets:expr) => {
         fn main() -> ::std::process::ExitCode {
-            $crate::Campaign { package: env!("CARGO_PKG_NAME"), bin: env!("CARGO_BIN_NAME"), targets: $targets }
-                .run()
+            $crate::Campaign {
+                package: env!("CARGO_PKG_NAME"),
+                bin: env!("CARGO_BIN_NAME"),
+                targets: $targets,
+            }
+            .run()
         }
 
         /// Every target of the campaign and its sequential model, under the engine the

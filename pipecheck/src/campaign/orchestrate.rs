@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::campaign::jobs::Job;
-use crate::target::must_fail::ChildVerdict;
 use crate::check::first_line;
+use crate::target::must_fail::ChildVerdict;
 
 use crate::campaign::outcome::{Fired, JobResult, RESULT_PREFIX, START_PREFIX};
 use crate::campaign::worker::{self, Budget};

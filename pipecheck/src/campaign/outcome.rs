@@ -2,8 +2,8 @@
 //! object per line on the worker's stdout) and written by `--json`, and how a job with
 //! a planted bug is judged: caught only as the invariant the bug breaks.
 
-use pipecheck_sync::{InvariantId, PlantedFault};
 use crate::check::{FailureKind, first_line};
+use pipecheck_sync::{InvariantId, PlantedFault};
 use serde::{Deserialize, Serialize};
 
 use crate::campaign::jobs::Job;
@@ -138,11 +138,13 @@ mod tests {
 
     #[test]
     fn only_the_faults_own_invariant_counts_as_caught() {
-        let expected = Some(InvariantId::new("fifo-pool"));
-        let own =
-            FailureKind::InvariantViolated(crate::check::Violation::new(InvariantId::new("fifo-pool"), "x"));
+        let expected = Some(InvariantId::new("counts-every-add"));
+        let own = FailureKind::InvariantViolated(crate::check::Violation::new(
+            InvariantId::new("counts-every-add"),
+            "x",
+        ));
         let other = FailureKind::InvariantViolated(crate::check::Violation::new(
-            InvariantId::new("byte-exact"),
+            InvariantId::new("another-invariant"),
             "x",
         ));
         let panic = FailureKind::Panic { message: "index out of bounds".into(), location: None };
@@ -155,18 +157,26 @@ mod tests {
         assert_eq!(judge(expected, None), Outcome::Escaped);
     }
 
+    /// A job of the fixture campaign's (`campaign::fixture`) counter with `StuckAtZero`,
+    /// which breaks `counts-every-add`.
     #[test]
     fn caught_results_carry_the_faults_own_invariant() {
         let job = Job {
             id: 0,
             engine: Engine::Proptest,
-            target: "pipe".into(),
+            target: "counter".into(),
             scenario: "x".into(),
-            fault: Some("LifoPool".into()),
+            fault: Some("StuckAtZero".into()),
         };
-        let own =
-            FailureKind::InvariantViolated(crate::check::Violation::new(InvariantId::new("fifo-pool"), "x"));
+        assert_eq!(job.planted().map(|f| f.breaks()), Some(crate::campaign::fixture::COUNTS));
+        let own = FailureKind::InvariantViolated(crate::check::Violation::new(
+            InvariantId::new("counts-every-add"),
+            "x",
+        ));
         let result = JobResult::new(&job, Some(fired(&own)), 1, 0.0);
-        assert_eq!((result.outcome, result.invariant.as_deref()), (Outcome::Caught, Some("fifo-pool")));
+        assert_eq!(
+            (result.outcome, result.invariant.as_deref()),
+            (Outcome::Caught, Some("counts-every-add"))
+        );
     }
 }

@@ -4,8 +4,8 @@
 
 use std::sync::OnceLock;
 
-use pipecheck_sync::PlantedFault;
 use crate::target::{Target, TargetScenario};
+use pipecheck_sync::PlantedFault;
 
 use crate::campaign::Campaign;
 
@@ -18,7 +18,19 @@ pub(crate) fn register(campaign: Campaign) {
 }
 
 fn registered() -> &'static (Campaign, Vec<Target>) {
+    // The framework's unit tests run no campaign binary: they plan, run and report over
+    // the fixture campaign (`campaign::fixture`).
+    #[cfg(test)]
+    register_fixture();
     REGISTERED.get().expect("`campaign::main` registers its campaign before anything asks for it")
+}
+
+/// Registers the fixture campaign, unless a campaign is registered already.
+#[cfg(test)]
+fn register_fixture() {
+    if REGISTERED.get().is_none() {
+        crate::campaign::fixture::register();
+    }
 }
 
 /// The campaign being run.

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use pipecheck_sync::{InvariantId, PlantedFault};
 use crate::target::Target;
+use pipecheck_sync::{InvariantId, PlantedFault};
 use serde::Serialize;
 
 use crate::campaign::jobs::Engine;
@@ -78,7 +78,7 @@ fn linearizable_cell(runs: &[&JobResult]) -> String {
 }
 
 /// The `linearizable` column for the `--json` document: each scenario with a
-/// sequential model that had clean runs, and its cell (`green (pipe)`, ...).
+/// sequential model that had clean runs, and its cell (`green (OneshotModel)`, ...).
 pub(crate) fn linearizable_column(results: &[JobResult]) -> BTreeMap<String, String> {
     let mut runs: BTreeMap<&str, Vec<&JobResult>> = BTreeMap::new();
     for r in results.iter().filter(|r| r.job.fault.is_none()) {
@@ -326,21 +326,23 @@ pub(crate) struct Document<'a> {
     pub(crate) checker_corpus: &'a [crate::campaign::checker_corpus::Section],
 }
 
-// The tests run real proptest jobs, whose pipe runs on std primitives: not in the loom or
-// shuttle worker builds, where the primitives only work inside a model.
+// The tests run real proptest jobs of the fixture campaign (`campaign::fixture`), whose
+// counter runs on std primitives: not in the loom or shuttle worker builds, where the
+// primitives only work inside a model.
 #[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
 mod tests {
     use super::*;
     use crate::campaign::jobs::{Job, OP_SEQUENCES};
     use crate::campaign::outcome::{Fired, judge};
     use crate::campaign::worker::{Budget, run_one};
+    use crate::target::{LARGE_SCENARIO, SMALL_SCENARIO};
 
-    /// A real proptest job with `fault`, small budget.
+    /// A real proptest job of the fixture's counter with `fault`, small budget.
     fn run(fault: &str) -> JobResult {
         let job = Job {
             id: 0,
             engine: Engine::Proptest,
-            target: "pipe".into(),
+            target: "counter".into(),
             scenario: OP_SEQUENCES.into(),
             fault: Some(fault.into()),
         };
@@ -356,16 +358,16 @@ mod tests {
 
     #[test]
     fn a_planted_bug_caught_as_its_invariant_is_green() {
-        let results = vec![run("LifoPool")];
+        let results = vec![run("StuckAtZero")];
         assert_eq!(results[0].outcome, Outcome::Caught, "{:?}", results[0]);
         let kills = kills(&results);
-        assert!(kills[0].caught && kills[0].invariant.as_deref() == Some("fifo-pool"));
+        assert!(kills[0].caught && kills[0].invariant.as_deref() == Some("counts-every-add"), "{kills:?}");
         assert!(green(&results, &kills));
     }
 
-    /// The built-in target that has `scenario`.
+    /// The fixture target that has `scenario`.
     fn target_of(scenario: &str) -> &'static str {
-        registry::targets().iter().find(|t| t.scenario(scenario).is_ok()).expect("a built-in scenario").name()
+        registry::targets().iter().find(|t| t.scenario(scenario).is_ok()).expect("a fixture scenario").name()
     }
 
     /// A clean result of `scenario` under `engine`, as a worker reports it.
@@ -392,28 +394,31 @@ mod tests {
     }
 
     /// The `linearizable` column: green for a scenario with a model whose clean runs
-    /// all passed, FAIL when one failed as `linearizable`, `-` without a model.
+    /// all passed, FAIL when one failed as `linearizable`, `-` without a model. The
+    /// fixture's counter checks its generated scenarios against `CounterSpec`; its
+    /// `two-adds` has no model.
     #[test]
     fn the_summary_shows_the_linearizable_column() {
         let results = vec![
-            clean("channel-linearizable", Engine::Loom, Outcome::Passed, None),
-            clean("channel-linearizable", Engine::ShuttleRandom, Outcome::Passed, None),
-            clean("pipe-linearizable", Engine::Loom, Outcome::Failed, Some("linearizable")),
-            clean("bytes-across-segments", Engine::Loom, Outcome::Passed, None),
+            clean(SMALL_SCENARIO, Engine::Loom, Outcome::Passed, None),
+            clean(SMALL_SCENARIO, Engine::ShuttleRandom, Outcome::Passed, None),
+            clean(LARGE_SCENARIO, Engine::ShuttleRandom, Outcome::Passed, None),
+            clean(LARGE_SCENARIO, Engine::ShuttlePct, Outcome::Failed, Some("linearizable")),
+            clean("two-adds", Engine::Loom, Outcome::Passed, None),
         ];
         let table = summary(&results).expect("a table");
         let row =
             |name: &str| table.lines().find(|l| l.starts_with(&format!("| {name} "))).expect(name).to_owned();
         assert!(table.lines().next().expect("a header").contains("| linearizable"), "{table}");
-        assert!(row("channel-linearizable").contains("green (message channel)"), "{table}");
-        assert!(row("pipe-linearizable").contains("FAIL (pipe)"), "{table}");
+        assert!(row(SMALL_SCENARIO).contains("green (CounterSpec)"), "{table}");
+        assert!(row(LARGE_SCENARIO).contains("FAIL (CounterSpec)"), "{table}");
         let last =
             |name: &str| row(name).split('|').map(str::trim).rfind(|c| !c.is_empty()).map(str::to_owned);
-        assert_eq!(last("bytes-across-segments").as_deref(), Some("-"), "{table}");
+        assert_eq!(last("two-adds").as_deref(), Some("-"), "{table}");
         let column = linearizable_column(&results);
-        assert_eq!(column.get("channel-linearizable").map(String::as_str), Some("green (message channel)"));
-        assert_eq!(column.get("pipe-linearizable").map(String::as_str), Some("FAIL (pipe)"));
-        assert!(!column.contains_key("bytes-across-segments"));
+        assert_eq!(column.get(SMALL_SCENARIO).map(String::as_str), Some("green (CounterSpec)"));
+        assert_eq!(column.get(LARGE_SCENARIO).map(String::as_str), Some("FAIL (CounterSpec)"));
+        assert!(!column.contains_key("two-adds"));
     }
 
     /// A broken checker: the fault's own invariant is not what fires (here, as if
@@ -422,7 +427,7 @@ mod tests {
     /// `caught`, and the campaign is not green.
     #[test]
     fn a_fault_whose_checker_is_broken_escapes_and_fails_the_campaign() {
-        let mut result = run("LifoPool");
+        let mut result = run("StuckAtZero");
         let fired = Fired {
             kind: result.kind.clone().expect("it failed"),
             invariant: result.invariant.as_deref().map(InvariantId::intern),
@@ -434,11 +439,11 @@ mod tests {
         let results = vec![result];
         let kills = kills(&results);
         assert!(!kills[0].caught);
-        assert_eq!(kills[0].instead.as_deref(), Some("fifo-pool"));
-        assert_eq!(escaped_everywhere(&kills), ["LifoPool"]);
+        assert_eq!(kills[0].instead.as_deref(), Some("counts-every-add"));
+        assert_eq!(escaped_everywhere(&kills), ["StuckAtZero"]);
         assert!(!green(&results, &kills));
         let table = kill_matrix(&kills, &[]).expect("a row");
-        assert!(table.contains("ESCAPED (failed as fifo-pool)"), "{table}");
+        assert!(table.contains("ESCAPED (failed as counts-every-add)"), "{table}");
         let not_run = not_run_here(registry::targets(), &[Engine::ShuttleRandom], &[]);
         assert!(not_run.iter().any(|n| n.fault == "RelaxedPublish"), "{not_run:?}");
         let table = kill_matrix(&kills, &not_run).expect("rows");

@@ -2,7 +2,6 @@
 
 use pipecheck_sync::{InvariantId, Violation};
 
-
 /// A named property every run of a target must keep, checked over the events `E` the
 /// run reports (by an [`EventMonitor`](crate::check::EventMonitor)).
 ///

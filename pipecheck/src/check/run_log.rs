@@ -2,8 +2,6 @@
 //! [`EventMonitor`](crate::check::EventMonitor) is one, so the traces tool's per-task table and a loom failure's log tail read any
 //! target's run the same way.
 
-
-
 /// One logged event, described.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {

@@ -14,9 +14,9 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use pipecheck_sync::{InvariantId, PlantedFault};
-use crate::linearizability::{ConcurrentShape, OpsSpec, fixed_scenarios, run_concurrent};
 use crate::check::{Checked, Engine, FailureKind, Row, RunLog, Verdict};
+use crate::linearizability::{ConcurrentShape, OpsSpec, fixed_scenarios, run_concurrent};
+use pipecheck_sync::{InvariantId, PlantedFault};
 
 use crate::target::engine::loom::Loom;
 pub use crate::target::engine::loom::with_loom_log;
@@ -149,7 +149,14 @@ pub const CHILD_RUN_ENV: &str = "PIPECHECK_CHILD_RUN";
 /// # Examples
 ///
 /// ```no_run
-/// # fn my_target() -> pipecheck::Target { pipecheck_models::builtin::primitives() }
+/// # use pipecheck::prelude::*;
+/// # fn my_target() -> Target {
+/// #     let ones = FnInvariant::new(InvariantId::new("only-ones"), "every event is 1", (), |_, e: &u32| {
+/// #         if *e == 1 { Ok(()) } else { Err(format!("{e}")) }
+/// #     });
+/// #     let scenarios = [EventScenario::small("one", "records 1", |m| m.record(1))];
+/// #     Target::new("ones", "ones").checked(ones, &scenarios)
+/// # }
 /// #[test]
 /// fn every_loom_run_of_my_target() {
 ///     pipecheck::loom_harness::check_target_all(&my_target(), 3);

@@ -11,8 +11,8 @@
 use std::io::Write;
 use std::process::Command;
 
-use pipecheck_sync::InvariantId;
 use crate::check::{Checked, FailureKind, Verdict};
+use pipecheck_sync::InvariantId;
 
 /// Set in a child test process to the name of the test it must run for its parent.
 pub const CHILD_TEST_ENV: &str = "PIPECHECK_CHILD_TEST";

@@ -25,7 +25,14 @@ use crate::target::Target;
 /// # Examples
 ///
 /// ```no_run
-/// # fn my_target() -> pipecheck::Target { pipecheck_models::builtin::primitives() }
+/// # use pipecheck::prelude::*;
+/// # fn my_target() -> Target {
+/// #     let ones = FnInvariant::new(InvariantId::new("only-ones"), "every event is 1", (), |_, e: &u32| {
+/// #         if *e == 1 { Ok(()) } else { Err(format!("{e}")) }
+/// #     });
+/// #     let scenarios = [EventScenario::small("one", "records 1", |m| m.record(1))];
+/// #     Target::new("ones", "ones").checked(ones, &scenarios)
+/// # }
 /// #[test]
 /// fn every_run_of_my_target() {
 ///     pipecheck::verify(&my_target(), 3);
@@ -98,9 +105,9 @@ pub(crate) fn check_model<S: OpsSpec>(
     {
         use std::sync::Arc;
 
-        use pipecheck_sync::InvariantId;
         use crate::check::Engine as _;
         use crate::linearizability::run_concurrent;
+        use pipecheck_sync::InvariantId;
 
         use crate::target::loom_harness::{CHILD_RUN_ENV, check_generated};
         use crate::target::must_fail::must_fail_in_child_as;

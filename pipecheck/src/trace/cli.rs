@@ -25,9 +25,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::target::Target;
 use clap::{Parser, Subcommand};
 use pipecheck_sync::record::Detail;
-use crate::target::Target;
 
 /// Which targets the command serves and where their traces live.
 // Without shuttle only `list` runs, which reads none of the directories but the list's.
@@ -308,12 +308,12 @@ fn minimized_trace(
 
 #[cfg(feature = "shuttle")]
 fn run(setup: &Setup, command: Command) -> Result<(), String> {
+    use crate::target::find_target;
     use crate::trace::explore::{Exploration, Found, SchedulerKind, Settings, explore_in, hunt_in};
     use crate::trace::location;
     use crate::trace::replay::{replay_recording, replay_without_fault};
     use crate::trace::table::{DEFAULT_WIDTH, TableOptions, render_with};
     use crate::trace::trace_file::{Trace, replay_command};
-    use crate::target::find_target;
     let targets = &setup.targets;
 
     /// Minimizes and saves a found failure.
@@ -450,7 +450,8 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
         Command::RerecordOne { file, force } => {
             let file = locate(setup, file);
             let minimize = |found: &Found| minimize_here(found, &settings);
-            let rerecorder = crate::trace::rerecord::Rerecorder { targets, settings, force, minimize: &minimize };
+            let rerecorder =
+                crate::trace::rerecord::Rerecorder { targets, settings, force, minimize: &minimize };
             println!("{}", rerecorder.file(&file).status.to_line());
         }
         Command::Corpus { out, rerecord: true, force, faults } => {

@@ -4,12 +4,12 @@
 use std::str::FromStr;
 use std::time::Instant;
 
-use pipecheck_sync::{InvariantId, PlantedFault};
+use crate::check::{FailureKind, Violation};
 use crate::target::TargetScenario;
 use crate::target::engine::shuttle::PCT_DEPTHS;
 pub use crate::target::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind};
 use crate::target::{Target, find_target};
-use crate::check::{FailureKind, Violation};
+use pipecheck_sync::{InvariantId, PlantedFault};
 
 use crate::trace::record::Recorder;
 use crate::trace::run::{Failure, fresh, run};

@@ -84,7 +84,9 @@ pub fn from_root(path: &Path) -> PathBuf {
 /// # Errors
 ///
 /// The I/O error, naming the directory or the file.
-pub fn save_found(trace: &crate::trace::trace_file::Trace) -> Result<PathBuf, crate::trace::trace_file::TraceError> {
+pub fn save_found(
+    trace: &crate::trace::trace_file::Trace,
+) -> Result<PathBuf, crate::trace::trace_file::TraceError> {
     let dir = found_dir();
     std::fs::create_dir_all(&dir).map_err(|e| {
         crate::trace::trace_file::TraceError::new(&dir, None, format!("cannot create the directory: {e}"))

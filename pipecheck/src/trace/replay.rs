@@ -3,14 +3,14 @@
 
 use std::path::Path;
 
-use pipecheck_sync::record::{Detail, FacadeOp};
-use crate::target::{Target, find_target};
 use crate::check::{Row, first_line};
+use crate::target::{Target, find_target};
+use pipecheck_sync::record::{Detail, FacadeOp};
 
+use crate::target::engine::shuttle::DEFAULT_MAX_STEPS;
 use crate::trace::record::{Guided, Plan};
 use crate::trace::run::{Failure, fresh, run};
 use crate::trace::trace_file::{Size, Trace, TraceError};
-use crate::target::engine::shuttle::DEFAULT_MAX_STEPS;
 
 /// A replayed execution.
 #[derive(Clone, Debug)]
@@ -112,11 +112,7 @@ fn passes_now(trace: &Trace, path: &Path, targets: &[Target], exact: &str) -> Op
 /// # Errors
 ///
 /// As [`replay_without_fault`], and for a target not among `targets`.
-pub fn replay_without_fault(
-    trace: &Trace,
-    path: &Path,
-    targets: &[Target],
-) -> Result<Replayed, TraceError> {
+pub fn replay_without_fault(trace: &Trace, path: &Path, targets: &[Target]) -> Result<Replayed, TraceError> {
     execute(trace, path, false, false, targets, default_detail())
 }
 

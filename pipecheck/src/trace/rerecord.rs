@@ -222,8 +222,7 @@ fn verify(trace: &Trace, path: &Path, invariant: &str, targets: &[Target]) -> Re
         return Err(format!("breaks `{}`, not `{invariant}`", trace.invariant));
     }
     let first = replay(trace, path, targets).map_err(|e| format!("does not replay: {}", e.message))?;
-    let again =
-        replay(trace, path, targets).map_err(|e| format!("does not replay twice: {}", e.message))?;
+    let again = replay(trace, path, targets).map_err(|e| format!("does not replay twice: {}", e.message))?;
     if first.fingerprint() != again.fingerprint() {
         return Err("replays differently each time".to_owned());
     }

@@ -4,11 +4,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use pipecheck_sync::PlantedFault;
-use pipecheck_sync::record::{Detail, FacadeOp, Recording};
+use crate::check::{FailureKind, Row, Verdict};
 use crate::target::TargetScenario;
 use crate::target::engine::shuttle::run_with;
-use crate::check::{FailureKind, Row, Verdict};
+use pipecheck_sync::PlantedFault;
+use pipecheck_sync::record::{Detail, FacadeOp, Recording};
 use shuttle::scheduler::Scheduler;
 
 use crate::trace::record::{MonitorSlot, SharedTape, Tape, lock};

@@ -17,7 +17,6 @@ use crate::check::{FailureKind, Row, first_line};
 
 use crate::trace::replay::Replayed;
 
-
 /// The task that logged each entry.
 fn owners(log: &[Row], marks: &[(usize, usize)]) -> Vec<usize> {
     let mut owners = Vec::with_capacity(log.len());
@@ -371,8 +370,8 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 mod tests {
     use std::panic::Location;
 
-    use pipecheck_sync::record::{FacadeOp, OpKind, Value};
     use crate::check::Row;
+    use pipecheck_sync::record::{FacadeOp, OpKind, Value};
 
     use super::{DEFAULT_WIDTH, TableOptions, name_tasks, render, render_with};
     use crate::trace::replay::Replayed;

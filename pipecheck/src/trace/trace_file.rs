@@ -34,8 +34,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use pipecheck_sync::InvariantId;
 use crate::target::{Target, find_target};
+use pipecheck_sync::InvariantId;
 
 use crate::trace::schedule::Schedule;
 

@@ -16,9 +16,9 @@
 //! reader, so a return placed at its flush's response sees the same state as one
 //! placed at the release: `split_flushes` puts it there.
 
-use pipecheck::linearizability::{History, OpId, Operation};
-use pipecheck::linearizability::SequentialModel;
 use super::pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
+use pipecheck::linearizability::SequentialModel;
+use pipecheck::linearizability::{History, OpId, Operation};
 
 /// An operation of [`BackpressurePipeModel`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -26,8 +26,8 @@
 
 use std::collections::VecDeque;
 
-use pipecheck::linearizability::{History, OpId, Operation};
 use pipecheck::linearizability::SequentialModel;
+use pipecheck::linearizability::{History, OpId, Operation};
 
 /// A message-channel operation.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -17,8 +17,8 @@ use proptest::collection::vec;
 use proptest::prelude::{Just, prop_oneof};
 use proptest::strategy::{BoxedStrategy, Strategy};
 
-use pipecheck::linearizability::SequentialModel;
 use super::mutex_model::{MutexModel, MutexOp};
+use pipecheck::linearizability::SequentialModel;
 use pipecheck::linearizability::{OpsSpec, shared};
 
 /// The async mutex as an [`OpsSpec`], with the planted bugs in `faults` switched on.

@@ -1,9 +1,9 @@
 //! [`synthetic_pipe_history`]: a large, linearizable pipe history made by simulation,
 //! for the checker's benchmark and its scale tests.
 
-use pipecheck::linearizability::{History, Operation};
-use pipecheck::linearizability::SequentialModel;
 use super::pipe_model::{PipeModel, PipeOp, PipeOutput, PipeState};
+use pipecheck::linearizability::SequentialModel;
+use pipecheck::linearizability::{History, Operation};
 
 /// Where a simulated thread is in its current operation.
 #[derive(Clone, Copy, PartialEq, Eq)]

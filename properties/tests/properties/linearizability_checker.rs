@@ -5,7 +5,9 @@
 
 use std::collections::VecDeque;
 
-use pipecheck::linearizability::{Budget, Exhausted, History, HistoryError, Linearization, OpId, SequentialModel, check, explain};
+use pipecheck::linearizability::{
+    Budget, Exhausted, History, HistoryError, Linearization, OpId, SequentialModel, check, explain,
+};
 
 /// A read/write register holding 0 at first.
 #[derive(Debug)]

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use pipecheck::linearizability::foreign::etcd::{EtcdOp, EtcdOutput, EtcdRegister};
 use pipecheck::linearizability::foreign::kv::{KvOp, KvStore};
 use pipecheck::linearizability::foreign::{etcd, kv, simulate};
-use pipecheck::linearizability::{Budget, Event, Exhausted, History, HistoryError, Linearization, OpId, PendingPolicy, check, check_report};
+use pipecheck::linearizability::{
+    Budget, Event, Exhausted, History, HistoryError, Linearization, OpId, PendingPolicy, check, check_report,
+};
 
 mod html_in_browser;
 

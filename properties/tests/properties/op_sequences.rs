@@ -8,9 +8,11 @@
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 
 use arbitrary::{Arbitrary, Unstructured};
-use pipecheck_pipe::{FlushResult, PipeError};
-use pipecheck_properties::{CheckConfig, Driver, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, Step, Woken, check_sequence};
 use pipecheck::{FailureKind, Regressions, Reported};
+use pipecheck_pipe::{FlushResult, PipeError};
+use pipecheck_properties::{
+    CheckConfig, Driver, Monitor, Op, Outcome, PipeTest, Pos, ReferenceModel, Step, Woken, check_sequence,
+};
 use proptest_state_machine::prop_state_machine;
 
 prop_state_machine! {
@@ -198,7 +200,10 @@ fn a_proptest_failure_prints_the_violation() {
     let quiet = pipecheck::Capture::start(true);
     let result = TestRunner::new(config).run(&proptest::num::u8::ANY, |_| {
         pipecheck::reported(|| {
-            std::panic::panic_any(Violation::new(pipecheck_pipe::invariant::FIFO_POOL, "segment 2 reused before segment 1"))
+            std::panic::panic_any(Violation::new(
+                pipecheck_pipe::invariant::FIFO_POOL,
+                "segment 2 reused before segment 1",
+            ))
         })
     });
     drop(quiet.finish());

@@ -10,10 +10,13 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
+use pipecheck::linearizability::{
+    ConcurrentConfig, ConcurrentShape, DeterministicModel, Ends, OpsSpec, SequenceConfig, check_sequences,
+    fixed_scenarios, run_concurrent, run_monitored, shared, shrink_concurrent,
+};
 use pipecheck::sync::atomic::{AtomicU64, Ordering};
 use pipecheck::{InvariantId, Violation};
 use pipecheck_pipe::fault;
-use pipecheck::linearizability::{ConcurrentConfig, ConcurrentShape, DeterministicModel, Ends, OpsSpec, SequenceConfig, check_sequences, fixed_scenarios, run_concurrent, run_monitored, shared, shrink_concurrent};
 use pipecheck_properties::linearizability::{MutexOp, MutexSpec};
 use proptest::prelude::*;
 

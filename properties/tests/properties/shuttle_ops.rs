@@ -15,12 +15,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use pipecheck::thread;
 use pipecheck::PlantedFault;
+use pipecheck::thread;
+use pipecheck::{classify, panic_message};
 use pipecheck_pipe::fault;
 use pipecheck_properties::driver::{Wait, driven_pipe};
 use pipecheck_properties::{CheckConfig, Monitor, Op, PipeMachine, Side};
-use pipecheck::{classify, panic_message};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use proptest_state_machine::ReferenceStateMachine;
@@ -38,10 +38,9 @@ fn run_split(config: CheckConfig, ops: &[Op], seed: u64) {
     let ops = ops.to_vec();
     // The planted bug switched on here goes with the case's thread.
     let fault = PlantedFault::active();
-    let outcome = std::thread::spawn(move || {
-        PlantedFault::activate_opt(fault, || run_split_here(config, &ops, seed))
-    })
-    .join();
+    let outcome =
+        std::thread::spawn(move || PlantedFault::activate_opt(fault, || run_split_here(config, &ops, seed)))
+            .join();
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic);
     }

@@ -5,10 +5,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use pipecheck::PlantedFault;
+use pipecheck::{FailureKind, Invariant, classify};
 use pipecheck_pipe::fault;
 use pipecheck_properties::invariants::MonotonicOffsets;
 use pipecheck_properties::{CheckConfig, Monitor, Observation, checked_pipe};
-use pipecheck::{FailureKind, Invariant, classify};
 
 /// Writes 40 bytes in 3-byte pieces, reading everything after every sixth, then
 /// completes both sides,

@@ -1,13 +1,13 @@
 //! The flush's commit: the lock-free fast path (seed 001's uncontended flush) and the
 //! single-lock slow path, and the flush results they report.
 
-use pipecheck_sync::Violation;
 use crate::fault;
 use crate::pipe::error::PipeError;
 use crate::pipe::observe::{PipeEvent, PipeOperation};
 use crate::pipe::parked_head::ParkedHead;
 use crate::pipe::writer::{FlushResult, Writer, give_back_memory, link};
 use crate::pipe::{Shared, State, hand_over};
+use pipecheck_sync::Violation;
 
 impl Writer {
     /// Publishes advanced bytes: without the lock when it can ([`fast_commit`](Self::fast_commit)),

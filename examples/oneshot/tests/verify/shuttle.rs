@@ -3,8 +3,8 @@
 //! saved and replayed, the traces command's re-recording, and the sequential model's
 //! generated scenarios shrunk to a minimal failing split.
 
-use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind, Shuttle};
 use pipecheck::Engine;
+use pipecheck::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind, Shuttle};
 
 const SEED: u64 = 1;
 const ITERATIONS: usize = 200;

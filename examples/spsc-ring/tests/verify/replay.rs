@@ -3,11 +3,11 @@
 //! default table of a many-thread failure fits 120 columns.
 use pipecheck::PlantedFault;
 use pipecheck::record::{Detail, FacadeOp, OpKind, Value};
-use pipecheck::{LARGE_SCENARIO, Target};
 use pipecheck::trace::explore::{Exploration, SchedulerKind, Settings, explore_in};
 use pipecheck::trace::minimize::{DEFAULT_RUNS, minimize};
 use pipecheck::trace::replay::{Replayed, replay_recording};
 use pipecheck::trace::table::{DEFAULT_WIDTH, TableOptions, render, render_with};
+use pipecheck::{LARGE_SCENARIO, Target};
 use spsc_ring::ring_check::{ClosedWithoutRecheck, target};
 
 /// The line of `src/ring.rs` that holds `code` (once).

@@ -1,9 +1,9 @@
 //! Loom jobs: every interleaving of a small scenario within the preemption bound,
 //! through the models' [`Loom`] engine.
 
+use crate::check::Engine;
 use crate::target::TargetScenario;
 use crate::target::engine::loom::Loom;
-use crate::check::Engine;
 
 use super::Budget;
 use crate::campaign::jobs::Job;

@@ -6,10 +6,10 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once, PoisonError};
 
-use pipecheck_sync::progress;
-use pipecheck_sync::record::Recording;
 use crate::check::engine::{conclude, timed};
 use crate::check::{Checked, Engine, Execution, Verdict};
+use pipecheck_sync::progress;
+use pipecheck_sync::record::Recording;
 use shuttle::scheduler::{PctScheduler, RandomScheduler, ReplayScheduler, RoundRobinScheduler, Scheduler};
 use shuttle_engine::scheduler::serialization::deserialize_schedule;
 

@@ -16,7 +16,14 @@ use crate::target::{EngineClass, Target};
 /// # Examples
 ///
 /// ```no_run
-/// # fn my_target() -> pipecheck::Target { pipecheck_models::builtin::primitives() }
+/// # use pipecheck::prelude::*;
+/// # fn my_target() -> Target {
+/// #     let ones = FnInvariant::new(InvariantId::new("only-ones"), "every event is 1", (), |_, e: &u32| {
+/// #         if *e == 1 { Ok(()) } else { Err(format!("{e}")) }
+/// #     });
+/// #     let scenarios = [EventScenario::small("one", "records 1", |m| m.record(1))];
+/// #     Target::new("ones", "ones").checked(ones, &scenarios)
+/// # }
 /// #[test]
 /// fn every_shuttle_run_of_my_target() {
 ///     pipecheck::engine::shuttle::check_target_all(&my_target(), 1, 300);

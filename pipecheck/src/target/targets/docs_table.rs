@@ -1,6 +1,7 @@
 //! [`invariants_table`]: the markdown table of targets' invariants and the planted bugs
 //! that break them, generated from their declarations, so a README's table cannot drift
-//! from the code (`docs/invariants.md` holds the pipe's; a test compares the two).
+//! from the code (a project keeps the table in its docs, and a test of its own compares
+//! the two).
 
 use pipecheck_sync::{InvariantId, PlantedFault};
 
@@ -65,4 +66,40 @@ pub fn with_table(markdown: &str, table: &str) -> Result<String, String> {
         .map(|at| body + at)
         .ok_or_else(|| format!("no line `{TABLE_END}` after the table's start"))?;
     Ok(format!("{}{table}{}", &markdown[..body], &markdown[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linearizability::STATEMENT;
+
+    /// The campaign's test target: a row per invariant, its own bugs in declaration
+    /// order (the weak-memory one marked), and `linearizable`, which it declares through
+    /// its sequential model, with none.
+    #[test]
+    fn the_table_lists_each_invariant_with_the_bugs_that_break_it() {
+        let table = invariants_table(&[crate::campaign::fixture::counter()]);
+        let expected = [
+            "| invariant | statement | planted bugs |".to_owned(),
+            "|---|---|---|".to_owned(),
+            "| `counts-every-add` | a total read back is the number of adds before it | `LostUpdate`, \
+             `StuckAtZero`, `RelaxedPublish` (loom only) |"
+                .to_owned(),
+            format!("| `linearizable` | {STATEMENT} | none of its own |"),
+        ];
+        assert_eq!(table, expected.join("\n") + "\n");
+    }
+
+    #[test]
+    fn a_table_without_its_markers_is_refused_by_name() {
+        let error = with_table("# no table\n", "| x |\n").unwrap_err();
+        assert!(error.contains("no line `<!-- generated"), "{error}");
+        let only_start = format!("{TABLE_START}\n| old |\n");
+        assert!(with_table(&only_start, "| x |\n").unwrap_err().contains("end of the generated table"));
+        let both = format!("before\n{TABLE_START}\n| old |\n{TABLE_END}\nafter\n");
+        assert_eq!(
+            with_table(&both, "| new |\n").unwrap(),
+            format!("before\n{TABLE_START}\n| new |\n{TABLE_END}\nafter\n")
+        );
+    }
 }

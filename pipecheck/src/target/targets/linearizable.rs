@@ -139,7 +139,8 @@ impl Target {
         ];
         let model = short_type_name::<S>();
         let scenarios = scenarios.into_iter().map(|s| s.checking_model(model)).collect();
-        let statement: (InvariantId, &'static str) = (InvariantId::LINEARIZABLE, crate::linearizability::STATEMENT);
+        let statement: (InvariantId, &'static str) =
+            (InvariantId::LINEARIZABLE, crate::linearizability::STATEMENT);
         let mut target = self.scenarios(vec![statement], scenarios);
         target.model = Some(model);
         let name = target.name;
@@ -156,4 +157,107 @@ fn short_type_name<S>() -> &'static str {
     let full = std::any::type_name::<S>();
     let path = &full[..full.find('<').unwrap_or(full.len())];
     path.rfind("::").map_or(full, |i| &full[i + 2..])
+}
+
+#[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
+mod tests {
+    use crate::linearizability::{OpsSpec, SequentialModel, shared};
+    use crate::sync::atomic::{AtomicBool, Ordering};
+    use proptest::prelude::{BoxedStrategy, Just, Strategy, prop_oneof};
+
+    use super::*;
+
+    /// A latch operation.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    enum LatchOp {
+        /// Opens the latch for good; returns whether it was open already.
+        Open,
+        /// Waits until the latch is open (blocking); returns `true`.
+        Wait,
+    }
+
+    /// A latch on the sync facade, specified by its state: open or not. `Wait` blocks
+    /// while it is closed, so a split in which every thread waits before it opens may
+    /// deadlock.
+    #[derive(Clone, Copy, Debug)]
+    struct LatchSpec;
+
+    impl SequentialModel for LatchSpec {
+        type State = bool;
+        type Input = LatchOp;
+        type Output = bool;
+
+        fn init(&self) -> bool {
+            false
+        }
+
+        fn step(&self, open: &bool, op: &LatchOp, output: &bool) -> Option<bool> {
+            match op {
+                LatchOp::Open => (*output == *open).then_some(true),
+                LatchOp::Wait => (*open && *output).then_some(true),
+            }
+        }
+    }
+
+    impl OpsSpec for LatchSpec {
+        type Handle = std::sync::Arc<AtomicBool>;
+
+        fn handles(&self, threads: usize) -> Vec<std::sync::Arc<AtomicBool>> {
+            shared(AtomicBool::new(false), threads)
+        }
+
+        fn apply(&self, latch: &mut std::sync::Arc<AtomicBool>, op: &LatchOp) -> bool {
+            match op {
+                LatchOp::Open => latch.swap(true, Ordering::SeqCst),
+                LatchOp::Wait => {
+                    while !latch.load(Ordering::SeqCst) {
+                        crate::thread::yield_now();
+                    }
+                    true
+                }
+            }
+        }
+
+        fn inputs(&self) -> BoxedStrategy<LatchOp> {
+            prop_oneof![Just(LatchOp::Open), Just(LatchOp::Wait)].boxed()
+        }
+
+        fn enabled(&self, open: &bool, op: &LatchOp) -> bool {
+            *open || *op == LatchOp::Open
+        }
+
+        /// No thread waits forever when some thread opens before it waits itself.
+        fn deadlock_free(&self, threads: &[Vec<LatchOp>]) -> bool {
+            let waits = threads.iter().flatten().any(|op| *op == LatchOp::Wait);
+            !waits || threads.iter().any(|ops| ops.first() == Some(&LatchOp::Open))
+        }
+    }
+
+    #[test]
+    fn a_spec_adds_a_small_and_a_large_scenario_and_the_linearizable_invariant() {
+        let target = Target::new("latch-spec", "a latch from its spec")
+            .linearizable(LatchSpec, GeneratedScenarios::new());
+        target.validate().unwrap();
+        let scales: Vec<_> = target.all_scenarios().iter().map(|s| (s.name, s.scale)).collect();
+        assert_eq!(scales, [(SMALL_SCENARIO, Scale::Small), (LARGE_SCENARIO, Scale::Large)]);
+        assert!(target.invariants().iter().any(|(id, _)| *id == InvariantId::LINEARIZABLE));
+        assert_eq!(target.sequential_model(), Some("LatchSpec"));
+        let checked: Vec<_> = target.linearizability_scenarios().map(|s| s.name).collect();
+        assert_eq!(checked, [SMALL_SCENARIO, LARGE_SCENARIO]);
+        assert_eq!(Target::new("t", "t").sequential_model(), None);
+        // On std threads: the generated runs finish and are linearizable.
+        for scenario in target.all_scenarios() {
+            scenario.run_once(None, &|_| {});
+        }
+    }
+
+    #[test]
+    fn a_small_scenario_that_may_deadlock_is_refused() {
+        let deadlocks = vec![vec![LatchOp::Wait, LatchOp::Open], vec![LatchOp::Wait]];
+        let refused = std::panic::catch_unwind(|| {
+            Target::new("t", "t").linearizable(LatchSpec, GeneratedScenarios::new().small(deadlocks))
+        });
+        let message = crate::check::panic_message(refused.unwrap_err().as_ref());
+        assert!(message.contains("may deadlock"), "{message}");
+    }
 }

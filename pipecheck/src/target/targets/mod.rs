@@ -52,7 +52,7 @@
 //!     vec![invariant.boxed()]
 //! }
 //!
-//! fn one_add(monitor: &Arc<EventMonitor<Ev>>) {
+//! fn one_add(monitor: &EventMonitor<Ev>) {
 //!     monitor.record(Ev::Added);
 //!     monitor.record(Ev::Total(if LosesAdd.is_active() { 0 } else { 1 }));
 //! }
@@ -80,8 +80,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use pipecheck_sync::{InvariantId, PlantedFault};
 use crate::check::{FailureKind, Invariants};
+use pipecheck_sync::{InvariantId, PlantedFault};
 
 pub use docs_table::{TABLE_END, TABLE_START, invariants_table, with_table};
 pub use error::TargetError;

@@ -30,14 +30,34 @@ impl Target {
     /// # Examples
     ///
     /// ```
-    /// use pipecheck::EngineClass;
-    /// use pipecheck_models::builtin;
+    /// use pipecheck::prelude::*;
+    /// use pipecheck::{EngineClass, TargetRun};
     ///
-    /// let primitives = builtin::primitives();
-    /// let loom = primitives.runs(EngineClass::Exhaustive);
-    /// assert!(loom.iter().all(|(_, fault)| fault.is_none_or(|f| !f.needs_real_time())));
-    /// let shuttle = primitives.runs(EngineClass::Sampling);
-    /// assert!(shuttle.iter().all(|(_, fault)| fault.is_none_or(|f| !f.needs_weak_memory())));
+    /// const ONES: InvariantId = InvariantId::new("only-ones");
+    /// pipecheck::planted_faults! {
+    ///     /// Seen only under a weak memory model.
+    ///     StaleRead breaks ONES, caught_in(&["one", "many"]), weak_memory;
+    ///     /// Seen only in real-time order.
+    ///     LateWrite breaks ONES, caught_in(&["one", "many"]), real_time;
+    /// }
+    /// let ones = FnInvariant::new(ONES, "every event is 1", (), |_, event: &u32| {
+    ///     if *event == 1 { Ok(()) } else { Err(format!("{event}")) }
+    /// });
+    /// let scenarios = [
+    ///     EventScenario::small("one", "records 1", |m| m.record(1)),
+    ///     EventScenario::large("many", "records 1 a hundred times", |m| (0..100).for_each(|_| m.record(1))),
+    /// ];
+    /// let target = Target::new("ones", "ones").faults(ALL).checked(ones, &scenarios);
+    /// let named = |runs: Vec<TargetRun<'_>>| -> Vec<(&str, Option<&str>)> {
+    ///     runs.into_iter().map(|(scenario, fault)| (scenario.name, fault.map(|f| f.name()))).collect()
+    /// };
+    /// // loom: small scenarios only; weak memory, no real time.
+    /// assert_eq!(named(target.runs(EngineClass::Exhaustive)), [("one", None), ("one", Some("StaleRead"))]);
+    /// // shuttle: every scenario; real time, no weak memory.
+    /// assert_eq!(
+    ///     named(target.runs(EngineClass::Sampling)),
+    ///     [("one", None), ("many", None), ("one", Some("LateWrite")), ("many", Some("LateWrite"))]
+    /// );
     /// ```
     pub fn runs(&self, class: EngineClass) -> Vec<TargetRun<'_>> {
         let affordable =

@@ -5,8 +5,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use pipecheck_sync::PlantedFault;
 use crate::check::{EventMonitor, Execution, Invariants, RunLog};
+use pipecheck_sync::PlantedFault;
 
 use crate::target::Scale;
 
@@ -62,7 +62,7 @@ impl TargetScenario {
         TargetScenario::new(name, summary, scale, move |fault, publish| {
             PlantedFault::activate_opt(fault, || {
                 let monitor = EventMonitor::new(invariants.fresh());
-                publish(monitor.clone());
+                publish(Arc::new(monitor.clone()));
                 body(&monitor);
                 monitor.assert_finished();
             });
@@ -120,7 +120,7 @@ pub struct EventScenario<E: 'static> {
     /// Small (loom and shuttle) or large (shuttle only).
     pub scale: Scale,
     /// The body.
-    pub body: fn(&Arc<EventMonitor<E>>),
+    pub body: fn(&EventMonitor<E>),
 }
 
 impl<E> EventScenario<E> {
@@ -140,7 +140,7 @@ impl<E> EventScenario<E> {
     pub const fn small(
         name: &'static str,
         summary: &'static str,
-        body: fn(&Arc<EventMonitor<E>>),
+        body: fn(&EventMonitor<E>),
     ) -> EventScenario<E> {
         EventScenario { name, summary, scale: Scale::Small, body }
     }
@@ -149,7 +149,7 @@ impl<E> EventScenario<E> {
     pub const fn large(
         name: &'static str,
         summary: &'static str,
-        body: fn(&Arc<EventMonitor<E>>),
+        body: fn(&EventMonitor<E>),
     ) -> EventScenario<E> {
         EventScenario { name, summary, scale: Scale::Large, body }
     }

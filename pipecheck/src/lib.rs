@@ -27,7 +27,7 @@ pub use pipecheck_sync::{
     skip_locking_cleanup, sync, thread,
 };
 
-pub use campaign::{Campaign, VERIFY_LOOM_BOUND, verify_all};
+pub use campaign::{Campaign, verify_all};
 pub use check::{
     Boundary, Capture, Checked, Engine, EventMonitor, Execution, FIFO_STATEMENT, FailureKind, FifoInvariant,
     FnInvariant, Invariant, Invariants, LIVELOCK_WAITS, ModelMismatch, Queued, Regressions, Reported,
@@ -38,9 +38,10 @@ pub use check::{
 pub use target::loom_harness;
 pub use target::must_fail;
 pub use target::{
-    EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Scale,
-    Sequences, SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target, TargetError, TargetRun,
-    TargetScenario, TestInvocation, find_target, invariants_table, verify, verify_target, with_table,
+    DEFAULT_LOOM_BOUND, EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish,
+    SMALL_SCENARIO, Scale, Sequences, SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target,
+    TargetError, TargetRun, TargetScenario, TestInvocation, find_target, invariants_table, verify,
+    verify_target, with_table,
 };
 
 /// The engines: plain [`Threads`], and loom and shuttle behind their features.

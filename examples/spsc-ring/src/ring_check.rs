@@ -42,10 +42,17 @@ impl DeterministicModel for RingModel {
         match *op {
             Op::Push(v) if *closed => Out::Push(Err(PushError::Closed(v))),
             Op::Push(v) if q.len() == self.0 => Out::Push(Err(PushError::Full(v))),
-            Op::Push(v) => (q.push(v), Out::Push(Ok(()))).1,
+            Op::Push(v) => {
+                q.push(v);
+                Out::Push(Ok(()))
+            }
             Op::Pop if !q.is_empty() => Out::Pop(Ok(q.remove(0))),
-            Op::Pop => Out::Pop(Err([PopError::Empty, PopError::Closed][usize::from(*closed)])),
-            Op::Close => (*closed = true, Out::Close(())).1,
+            Op::Pop if *closed => Out::Pop(Err(PopError::Closed)),
+            Op::Pop => Out::Pop(Err(PopError::Empty)),
+            Op::Close => {
+                *closed = true;
+                Out::Close(())
+            }
         }
     }
 }
@@ -57,7 +64,10 @@ impl OpsSpec for RingModel {
     fn apply(&self, end: &mut Self::Handle, op: &Op) -> Out {
         match (end, *op) {
             (Ends::First(tx), Op::Push(v)) => Out::Push(tx.push(v)),
-            (Ends::First(tx), _) => (tx.close(), Out::Close(())).1,
+            (Ends::First(tx), _) => {
+                tx.close();
+                Out::Close(())
+            }
             (Ends::Second(rx), _) => Out::Pop(rx.pop()),
         }
     }
@@ -88,7 +98,9 @@ pub fn target() -> Target {
     let generated = GeneratedScenarios::new().small(vec![vec![Op::Push(1), Op::Close], vec![Op::Pop; 2]]);
     // Store buffering (C11 allows it): `Push(3)` may see a stale head (Full), a pop a stale tail (Empty).
     let sb = vec![vec![Op::Push(1), Op::Push(2), Op::Push(3)], vec![Op::Pop; 2]];
+    // Bound 3: a slot reused before it is read (HeadBeforeRead) takes three preemptions.
     Target::new("spsc-ring", "a lock-free bounded SPSC ring")
+        .with_loom_bound(3)
         .faults(ALL)
         .checked(fifo, scenarios)
         .linearizable(RingModel(2), generated.non_linearizable_under_c11(sb))

@@ -35,7 +35,10 @@ impl DeterministicModel for StackModel {
     fn run(&self, stack: &mut Vec<u64>, op: &Op) -> Out {
         match *op {
             Op::Push(v) if stack.len() == self.0 => Out::Push(Err(PushError::Full(v))),
-            Op::Push(v) => (stack.push(v), Out::Push(Ok(()))).1,
+            Op::Push(v) => {
+                stack.push(v);
+                Out::Push(Ok(()))
+            }
             _ => Out::Pop(stack.pop().ok_or(PopError::Empty)),
         }
     }
@@ -98,6 +101,7 @@ pub fn target() -> Target {
         &[EventScenario::small("pushes-race-pop", "push 1 || push 2, pop; then drained", pushes_race_pop)];
     let generated = GeneratedScenarios::new().small(vec![vec![Op::Push(1), Op::Pop], vec![Op::Pop]]);
     Target::new("treiber-stack", "a lock-free Treiber stack over a fixed arena, its head tagged")
+        .with_loom_bound(3)
         .faults(ALL)
         .checked(conserved, scenarios)
         .linearizable(StackModel(12), generated)

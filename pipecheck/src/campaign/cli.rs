@@ -79,6 +79,10 @@ struct CampaignArgs {
     /// Also write the results as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Also check the linearizability checker itself against its corpus of histories
+    /// with known verdicts (a `--fault` naming a planted checker bug implies it).
+    #[arg(long)]
+    checker_corpus: bool,
     /// List the planned jobs and exit.
     #[arg(long)]
     list: bool,
@@ -98,7 +102,8 @@ struct BudgetArgs {
     /// Wall-clock limit per job, in seconds.
     #[arg(long, default_value_t = 60.0)]
     time: f64,
-    /// Loom's preemption bound (default: LOOM_MAX_PREEMPTIONS, else 2).
+    /// Loom's preemption bound for every scenario (default: LOOM_MAX_PREEMPTIONS, else
+    /// each scenario's own, as its target declares it).
     #[arg(long)]
     loom_bound: Option<usize>,
     /// Base seed of randomized engines; each job derives its own (printed on failure).
@@ -115,7 +120,7 @@ impl BudgetArgs {
         Budget {
             iterations: self.iterations.max(1),
             time: Duration::from_secs_f64(self.time.max(0.1)),
-            loom_bound: self.loom_bound.or(env_bound).unwrap_or(2),
+            loom_bound: self.loom_bound.or(env_bound),
             seed: self.seed,
             exact_seed: self.exact_seed,
         }
@@ -227,7 +232,10 @@ fn campaign(args: CampaignArgs) -> ExitCode {
     running.sort();
     running.dedup();
     let loom_bound = if running.contains(&Engine::Loom) {
-        format!(", loom preemption bound {}", budget.loom_bound)
+        match budget.loom_bound {
+            Some(bound) => format!(", loom preemption bound {bound} (every scenario)"),
+            None => ", loom preemption bound as each scenario declares".to_owned(),
+        }
     } else {
         String::new()
     };
@@ -241,9 +249,7 @@ fn campaign(args: CampaignArgs) -> ExitCode {
         budget.time.as_secs_f64(),
         args.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count)),
     );
-    let log_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
-        .join("pipecheck-campaign");
+    let log_dir = crate::trace::location::target_dir().join("pipecheck-campaign");
     let _ = std::fs::create_dir_all(&log_dir);
     let start = Instant::now();
     let results = orchestrate::run(&jobs, budget, &log_dir, &args.workers);
@@ -257,7 +263,7 @@ fn campaign(args: CampaignArgs) -> ExitCode {
     } else {
         Vec::new()
     };
-    if let Some(table) = report::kill_matrix(&kills, &not_run) {
+    if let Some(table) = report::kill_matrix(&engines, &kills, &not_run) {
         println!(
             "\nKill matrix: each planted bug under each engine (caught only as the invariant it breaks; \
              first catch: executions, time)\n\n{table}\n{}",
@@ -289,12 +295,13 @@ fn campaign(args: CampaignArgs) -> ExitCode {
     for fault in &escaped {
         println!("\nESCAPED: planted bug {fault} was caught as its own invariant by no engine");
     }
-    // The corpus takes milliseconds: every campaign checks it, and a sharded one in its
-    // first shard. A planted checker bug named by `--fault` runs against it instead.
+    // The checker's own corpus, when asked for: a sharded campaign checks it in its first
+    // shard. A planted checker bug named by `--fault` runs against it instead.
     let checker_faults: Vec<_> = args.faults.iter().filter_map(|f| checker_corpus::fault(f)).collect();
+    let wanted = args.checker_corpus || !checker_faults.is_empty();
     let corpus_runs =
         if checker_faults.is_empty() { vec![None] } else { checker_faults.into_iter().map(Some).collect() };
-    let corpus: Vec<checker_corpus::Section> = if args.shard.is_none_or(|s| s.index == 1) {
+    let corpus: Vec<checker_corpus::Section> = if wanted && args.shard.is_none_or(|s| s.index == 1) {
         corpus_runs.into_iter().map(checker_corpus::run).collect()
     } else {
         Vec::new()

@@ -82,12 +82,8 @@ pub(crate) fn run(campaign: Campaign) -> ExitCode {
     cli::main()
 }
 
-/// The loom preemption bound of [`verify_all`]: the bound the examples' planted bugs
-/// need (a slot reused before it is read takes three preemptions).
-pub const VERIFY_LOOM_BOUND: usize = 3;
-
 /// Checks every target `targets` returns, and the sequential model it declares, with
-/// [`pipecheck::verify`] at loom bound [`VERIFY_LOOM_BOUND`], under the engine the
+/// [`pipecheck::verify`] at each scenario's own loom bound, under the engine the
 /// features select: the test [`campaign_main!`] adds to a campaign binary, so that
 /// `cargo test`, `cargo test --features loom` and `cargo test --features shuttle` check
 /// the campaign's targets with no test file of the crate's own.
@@ -98,7 +94,7 @@ pub const VERIFY_LOOM_BOUND: usize = 3;
 pub fn verify_all(targets: fn() -> Vec<Target>) {
     for target in targets() {
         eprintln!("verifying target `{}`", target.name());
-        crate::target::verify(&target, VERIFY_LOOM_BOUND);
+        crate::target::verify(&target);
     }
 }
 

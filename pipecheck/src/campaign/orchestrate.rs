@@ -278,7 +278,9 @@ impl Workers<'_> {
             .arg("worker")
             .args(["--iterations", &budget.iterations.to_string()])
             .args(["--time", &budget.time.as_secs_f64().to_string()])
-            .args(["--loom-bound", &budget.loom_bound.to_string()])
+            .args(
+                budget.loom_bound.map(|b| vec!["--loom-bound".to_owned(), b.to_string()]).unwrap_or_default(),
+            )
             .args(["--seed", &budget.seed.to_string()])
             .args(
                 budget.exact_seed.map(|s| vec!["--exact-seed".to_owned(), s.to_string()]).unwrap_or_default(),

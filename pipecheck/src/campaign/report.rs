@@ -226,11 +226,16 @@ pub(crate) fn not_run_here(targets: &[Target], engines: &[Engine], wanted: &[Str
 
 /// The kill matrix as a table: a row per planted bug that ran (and one per bug not run
 /// here, saying so).
-pub(crate) fn kill_matrix(kills: &[Kill], not_run: &[NotRun]) -> Option<String> {
+/// The kill matrix: a column per engine a planted bug ran under, or, when none ran (a
+/// plan may hold only bugs that no engine of the run can see), per engine `requested`.
+pub(crate) fn kill_matrix(requested: &[Engine], kills: &[Kill], not_run: &[NotRun]) -> Option<String> {
     if kills.is_empty() && not_run.is_empty() {
         return None;
     }
     let mut engines: Vec<Engine> = kills.iter().map(|k| k.engine).collect();
+    if engines.is_empty() {
+        engines = requested.to_vec();
+    }
     engines.sort();
     engines.dedup();
     let several = registry::targets().len() > 1;
@@ -266,9 +271,6 @@ pub(crate) fn kill_matrix(kills: &[Kill], not_run: &[NotRun]) -> Option<String> 
             })
             .collect();
         rows.push((label, cells));
-    }
-    if engines.is_empty() {
-        engines.push(Engine::ShuttleRandom);
     }
     Some(table("fault (invariant it breaks)", &rows, &engines))
 }
@@ -349,7 +351,7 @@ mod tests {
         let budget = Budget {
             iterations: 2_000,
             time: std::time::Duration::from_secs(60),
-            loom_bound: 2,
+            loom_bound: Some(2),
             seed: 1,
             exact_seed: None,
         };
@@ -442,12 +444,15 @@ mod tests {
         assert_eq!(kills[0].instead.as_deref(), Some("counts-every-add"));
         assert_eq!(escaped_everywhere(&kills), ["StuckAtZero"]);
         assert!(!green(&results, &kills));
-        let table = kill_matrix(&kills, &[]).expect("a row");
+        let table = kill_matrix(&[Engine::Proptest], &kills, &[]).expect("a row");
         assert!(table.contains("ESCAPED (failed as counts-every-add)"), "{table}");
         let not_run = not_run_here(registry::targets(), &[Engine::ShuttleRandom], &[]);
         assert!(not_run.iter().any(|n| n.fault == "RelaxedPublish"), "{not_run:?}");
-        let table = kill_matrix(&kills, &not_run).expect("rows");
+        let table = kill_matrix(&[Engine::Proptest], &kills, &not_run).expect("rows");
         assert!(table.contains("not run here"), "{table}");
+        // Only bugs no engine of the run can see: every row "not run here", no panic.
+        let table = kill_matrix(&[Engine::ShuttleRandom], &[], &not_run).expect("rows");
+        assert!(table.contains("| RelaxedPublish (counts-every-add) | not run here"), "{table}");
         let json = serde_json::to_string(&Document {
             jobs: &results,
             kill_matrix: &kills,

@@ -92,13 +92,10 @@ impl Regressions {
     /// The persistence of the suite `name` of the package at `manifest_dir` (pass
     /// `env!("CARGO_MANIFEST_DIR")`): reads `<manifest_dir>/proptest-regressions/<name>.txt`,
     /// writes `<target>/pipecheck/proptest-regressions/<name>.txt`, where `<target>` is
-    /// `CARGO_TARGET_DIR` or the workspace's `target/`.
+    /// the [target directory](crate::trace::location::target_dir) of the workspace checked.
     pub fn new(manifest_dir: &str, name: &str) -> Regressions {
         let manifest = Path::new(manifest_dir);
-        let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| {
-            let workspace = manifest.ancestors().find(|d| d.join("Cargo.lock").exists()).unwrap_or(manifest);
-            workspace.join("target")
-        });
+        let target = crate::trace::location::target_dir();
         let committed = manifest.join("proptest-regressions").join(format!("{name}.txt"));
         let found_path = target.join("pipecheck").join("proptest-regressions").join(format!("{name}.txt"));
         // proptest names files with `&'static str`; one leak per suite and run.

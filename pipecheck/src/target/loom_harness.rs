@@ -159,7 +159,7 @@ pub const CHILD_RUN_ENV: &str = "PIPECHECK_CHILD_RUN";
 /// # }
 /// #[test]
 /// fn every_loom_run_of_my_target() {
-///     pipecheck::loom_harness::check_target_all(&my_target(), 3);
+///     pipecheck::loom_harness::check_target_all(&my_target());
 /// }
 /// ```
 ///
@@ -167,7 +167,7 @@ pub const CHILD_RUN_ENV: &str = "PIPECHECK_CHILD_RUN";
 ///
 /// When a clean run fails (with the failure and how to reproduce it), or a planted bug
 /// passes or is reported as another invariant.
-pub fn check_target_all(target: &Target, bound: usize) {
+pub fn check_target_all(target: &Target) {
     let test = std::thread::current().name().unwrap_or("<test name>").to_owned();
     let runs = target.runs(EngineClass::Exhaustive);
     // The target's name too: one test may check several targets (`pipecheck::verify_all`).
@@ -177,6 +177,7 @@ pub fn check_target_all(target: &Target, bound: usize) {
     let child = std::env::var(CHILD_RUN_ENV).ok();
     for (scenario, fault) in runs {
         let model = format!("{}/{}", target.name(), scenario.name);
+        let bound = target.loom_bound_for(scenario);
         let scenario = scenario.clone();
         match fault {
             None if child.is_none() => {

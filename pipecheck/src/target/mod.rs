@@ -14,8 +14,8 @@ mod verify;
 pub use invocation::TestInvocation;
 pub use scale::Scale;
 pub use targets::{
-    EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish, SMALL_SCENARIO, Sequences,
-    SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target, TargetError, TargetRun, TargetScenario,
-    find_target, invariants_table, with_table,
+    DEFAULT_LOOM_BOUND, EngineClass, EventScenario, GeneratedScenarios, LARGE_SCENARIO, Publish,
+    SMALL_SCENARIO, Sequences, SequencesFailure, SequencesRun, TABLE_END, TABLE_START, Target, TargetError,
+    TargetRun, TargetScenario, find_target, invariants_table, with_table,
 };
 pub use verify::{verify, verify_target};

@@ -11,7 +11,8 @@ use crate::target::Target;
 /// with those features):
 ///
 /// * **loom**: `loom_harness::check_target_all` at preemption
-///   bound `loom_bound` (every scenario clean, every planted bug caught as its invariant),
+///   each scenario's own bound ([`Target::loom_bound_for`]; every scenario clean, every
+///   planted bug caught as its invariant),
 ///   then 12 of the model's generated scenarios
 ///   (`loom_harness::check_generated`), and each split declared
 ///   [`non_linearizable_under_c11`](crate::target::GeneratedScenarios::non_linearizable_under_c11),
@@ -35,17 +36,17 @@ use crate::target::Target;
 /// # }
 /// #[test]
 /// fn every_run_of_my_target() {
-///     pipecheck::verify(&my_target(), 3);
+///     pipecheck::verify(&my_target());
 /// }
 /// ```
 ///
 /// # Panics
 ///
 /// When a check fails: with the failure and how to reproduce it.
-pub fn verify(target: &Target, loom_bound: usize) {
-    verify_scenarios(target, loom_bound);
+pub fn verify(target: &Target) {
+    verify_scenarios(target);
     if let Some(model) = &target.model_check {
-        model(loom_bound);
+        model(target.loom_bound());
     }
 }
 
@@ -58,7 +59,7 @@ pub fn verify(target: &Target, loom_bound: usize) {
 /// # fn demo<S: pipecheck::linearizability::OpsSpec>(my_target: pipecheck::Target, my_spec: S) {
 /// #[test]
 /// fn every_run_of_my_target() {
-///     pipecheck::verify_target(&my_target, my_spec, 3);
+///     pipecheck::verify_target(&my_target, my_spec);
 /// }
 /// # }
 /// ```
@@ -66,24 +67,20 @@ pub fn verify(target: &Target, loom_bound: usize) {
 /// # Panics
 ///
 /// When a check fails: with the failure and how to reproduce it.
-pub fn verify_target<S: OpsSpec>(target: &Target, spec: S, loom_bound: usize) {
-    verify_scenarios(target, loom_bound);
-    check_model(target.name(), &spec, &[], loom_bound);
+pub fn verify_target<S: OpsSpec>(target: &Target, spec: S) {
+    verify_scenarios(target);
+    check_model(target.name(), &spec, &[], target.loom_bound());
 }
 
 /// The target's scenarios and planted bugs under the engine the features select.
-fn verify_scenarios(target: &Target, loom_bound: usize) {
+fn verify_scenarios(target: &Target) {
     #[cfg(feature = "loom")]
-    crate::target::loom_harness::check_target_all(target, loom_bound);
+    crate::target::loom_harness::check_target_all(target);
     // Not with loom too: that build only documents (feature `docs`).
     #[cfg(all(feature = "shuttle", not(feature = "loom")))]
-    {
-        let _ = loom_bound;
-        crate::target::engine::shuttle::check_target_all(target, 1, 300);
-    }
+    crate::target::engine::shuttle::check_target_all(target, 1, 300);
     #[cfg(not(any(feature = "loom", feature = "shuttle")))]
     {
-        let _ = loom_bound;
         target.validate().unwrap_or_else(|error| panic!("{error}"));
         for scenario in target.all_scenarios() {
             (0..20).for_each(|_| scenario.run_once(None, &|_| {}));

@@ -1,20 +1,42 @@
-//! Where traces live: the committed corpus in `traces/corpus/`, and the failing
-//! schedules that runs find, saved under the build's target directory
-//! (`target/pipecheck/traces/`, or `$CARGO_TARGET_DIR/pipecheck/traces/`), never in
-//! the source tree. One naming scheme for both:
+//! Where what runs find is saved: one rule, [`target_dir`], for every saved trace,
+//! shuttle schedule, proptest seed and campaign log: under the target directory of the
+//! workspace being checked (`$CARGO_TARGET_DIR`, else its `target/`), never in the
+//! source tree. A committed corpus (`traces/corpus/` in the workspace root) is read from
+//! there. One naming scheme for traces:
 //! `<fault or nofault>-<scenario>-<scheduler>-<seed>.trace`.
 
 use std::path::{Path, PathBuf};
 
-/// The workspace root (the directory that holds `traces/`).
+/// The root of the workspace being checked: the nearest directory holding a
+/// `Cargo.lock` above the package cargo runs (`CARGO_MANIFEST_DIR`, which cargo sets
+/// for `cargo run` and `cargo test`), else above the current directory.
 ///
 /// # Examples
 ///
 /// ```
-/// assert!(pipecheck::trace::location::workspace_root().join("traces").is_dir());
+/// assert!(pipecheck::trace::location::workspace_root().join("Cargo.lock").is_file());
 /// ```
-pub fn workspace_root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("traces/ lies in the workspace root")
+pub fn workspace_root() -> PathBuf {
+    let start = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default();
+    start.ancestors().find(|dir| dir.join("Cargo.lock").is_file()).map_or(start.clone(), Path::to_owned)
+}
+
+/// The target directory of the workspace being checked: `CARGO_TARGET_DIR` (relative
+/// to the workspace root if relative), else the workspace's `target/`. Everything a run
+/// saves goes below it.
+///
+/// # Examples
+///
+/// ```
+/// let target = pipecheck::trace::location::target_dir();
+/// assert!(!target.starts_with(pipecheck::trace::location::workspace_root().join("src")));
+/// ```
+pub fn target_dir() -> PathBuf {
+    let root = workspace_root();
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir))
 }
 
 /// The committed corpus: `traces/corpus/`, one minimized trace per planted bug.
@@ -39,10 +61,7 @@ pub fn corpus_dir() -> PathBuf {
 /// assert!(dir.ends_with("pipecheck/traces"));
 /// ```
 pub fn found_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map_or_else(|| workspace_root().join("target"), |dir| workspace_root().join(dir));
-    target.join("pipecheck").join("traces")
+    target_dir().join("pipecheck").join("traces")
 }
 
 /// The file name of a trace: `<fault or nofault>-<scenario>-<scheduler>-<seed>.trace`,

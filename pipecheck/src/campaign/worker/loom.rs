@@ -11,7 +11,10 @@ use crate::campaign::outcome::{Fired, JobResult};
 use crate::campaign::registry;
 
 pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
-    let engine = Loom { bound: budget.loom_bound, max_duration: Some(budget.time) };
+    let declared = registry::target(&job.target)
+        .map_or(crate::target::DEFAULT_LOOM_BOUND, |t| t.loom_bound_for(scenario));
+    let bound = budget.loom_bound.unwrap_or(declared);
+    let engine = Loom { bound, max_duration: Some(budget.time) };
     let checked = engine.check(scenario.execution(job.planted()));
     let fired = checked.verdict.failure().map(Fired::from);
     let mut result = JobResult::new(job, fired, checked.executions, checked.elapsed.as_secs_f64());
@@ -19,7 +22,7 @@ pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobRe
         let fault = job.fault.as_deref().map_or(String::new(), |f| format!(" --fault {f}"));
         result.reproduce = Some(format!(
             "LOOM_MAX_PREEMPTIONS={} {} --engine loom --scenario {}{fault}   (add LOOM_LOG=1 for loom's interleaving log)",
-            budget.loom_bound,
+            bound,
             registry::campaign().command(),
             scenario.name
         ));

@@ -25,8 +25,9 @@ pub(crate) struct Budget {
     pub(crate) iterations: u64,
     /// Wall-clock limit per job.
     pub(crate) time: Duration,
-    /// Loom's preemption bound.
-    pub(crate) loom_bound: usize,
+    /// Loom's preemption bound for every job (`--loom-bound`), instead of each
+    /// scenario's own.
+    pub(crate) loom_bound: Option<usize>,
     /// Base seed; each job derives its own from it and what the job runs.
     pub(crate) seed: u64,
     /// A seed to use as is, to reproduce one job.
@@ -135,7 +136,7 @@ mod tests {
     use super::*;
 
     fn budget(exact_seed: Option<u64>) -> Budget {
-        Budget { iterations: 1, time: Duration::from_secs(1), loom_bound: 1, seed: 7, exact_seed }
+        Budget { iterations: 1, time: Duration::from_secs(1), loom_bound: Some(1), seed: 7, exact_seed }
     }
 
     fn job(id: usize, scenario: &str, fault: Option<&str>) -> Job {

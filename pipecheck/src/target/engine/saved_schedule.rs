@@ -139,14 +139,7 @@ impl CheckSite {
     }
 }
 
-/// `<target>/pipecheck/shuttle`: `CARGO_TARGET_DIR`, or the `target/` beside the
-/// workspace's `Cargo.lock` (found from the package cargo runs the test in).
+/// `<target>/pipecheck/shuttle` ([`target_dir`](crate::trace::location::target_dir)).
 fn directory() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
-        let workspace =
-            manifest.ancestors().find(|d| d.join("Cargo.lock").exists()).unwrap_or(Path::new("."));
-        workspace.join("target")
-    });
-    target.join("pipecheck").join("shuttle")
+    crate::trace::location::target_dir().join("pipecheck").join("shuttle")
 }

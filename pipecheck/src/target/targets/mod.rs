@@ -1,25 +1,22 @@
-//! [`Target`]: a checked piece of concurrent code — pipecheck's pipe, its seed
-//! primitives, or a user's own type — as every engine and tool sees it.
+//! [`Target`]: a checked piece of concurrent code, as every engine and tool sees it.
 //!
 //! A target declares, in one value:
 //!
-//! * its **scenarios** ([`TargetScenario`]): named bodies over the sync facade
-//!   (`pipecheck`), small ones for loom and large ones for shuttle;
+//! * its **scenarios** ([`TargetScenario`]): named bodies over the sync facade, small
+//!   ones for loom and large ones for shuttle, each with its loom bound
+//!   ([`Target::with_loom_bound`]);
 //! * its **invariants**: checkers over its own event type, run online by an
-//!   [`EventMonitor`](pipecheck::EventMonitor) (the pipe's are run by its
-//!   [`Monitor`](pipecheck_properties::Monitor));
+//!   [`EventMonitor`](crate::EventMonitor) (a target with a monitor of its own adds
+//!   type-erased scenarios with [`Target::scenarios`]);
 //! * optionally a **sequential model** ([`Target::linearizable`] with an
-//!   [`OpsSpec`](pipecheck::linearizability::OpsSpec)): generated concurrent
-//!   scenarios checked for `linearizable`;
-//! * its **planted faults** ([`PlantedFault`]): an open set of named bugs, each breaking
-//!   one invariant, that the code under test asks [`PlantedFault::is_active`] about.
+//!   [`OpsSpec`](crate::linearizability::OpsSpec)): generated concurrent scenarios
+//!   checked for `linearizable`;
+//! * its **planted faults** ([`PlantedFault`]): an open set of bugs, each breaking one
+//!   invariant, that the code under test asks [`PlantedFault::is_active`] about.
 //!
-//! The loom harness (`loom_harness::check_target`, feature `loom`), the shuttle engine
-//! ([`TargetScenario::execution`] with `engine::shuttle::Shuttle`, feature `shuttle`), the traces
-//! tool (`pipecheck::trace::replay_main`) and the campaign (`pipecheck::main`) all
-//! take targets, and the
-//! pipe and the seed primitives are registered through this same API
-//! ([`builtin`]).
+//! The loom harness (`loom_harness`, feature `loom`), the shuttle engine
+//! (`engine::shuttle`, feature `shuttle`), the traces tool ([`crate::trace`]) and the
+//! campaign ([`campaign_main!`](crate::campaign_main)) all take targets.
 //!
 //! # Examples
 //!
@@ -89,6 +86,11 @@ pub use linearizable::{GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO};
 pub use runs::{EngineClass, TargetRun};
 pub use scenario::{EventScenario, Publish, TargetScenario};
 
+/// The loom preemption bound of a scenario that declares none, on a target that declares
+/// none ([`Target::with_loom_bound`]): two preemptions find most bugs of small scenarios
+/// (loom's and tokio's own guidance) within seconds.
+pub const DEFAULT_LOOM_BOUND: usize = 2;
+
 /// A checked piece of concurrent code: its scenarios, invariants and planted faults.
 #[derive(Clone)]
 pub struct Target {
@@ -99,6 +101,7 @@ pub struct Target {
     scenarios: Vec<TargetScenario>,
     model: Option<&'static str>,
     sequences: Option<Sequences>,
+    loom_bound: usize,
     /// The declared sequential model's own checks at a loom bound ([`crate::target::verify`]).
     pub(crate) model_check: Option<Arc<dyn Fn(usize) + Send + Sync>>,
 }
@@ -140,8 +143,29 @@ impl Target {
             scenarios: Vec::new(),
             model: None,
             sequences: None,
+            loom_bound: DEFAULT_LOOM_BOUND,
             model_check: None,
         }
+    }
+
+    /// Declares the loom preemption bound of every scenario that declares none of its
+    /// own ([`DEFAULT_LOOM_BOUND`] if this is never called). The campaign, `cargo test
+    /// --features loom` ([`verify`](crate::verify)) and the loom harness all explore
+    /// each scenario at its bound, so no command needs a flag to explore the same thing.
+    pub fn with_loom_bound(mut self, bound: usize) -> Target {
+        self.loom_bound = bound;
+        self
+    }
+
+    /// The loom preemption bound `scenario` is explored at: its own, else the target's.
+    pub fn loom_bound_for(&self, scenario: &TargetScenario) -> usize {
+        scenario.loom_bound.unwrap_or(self.loom_bound)
+    }
+
+    /// The loom bound of the target's sequential-model checks (its generated scenarios):
+    /// the target's own.
+    pub fn loom_bound(&self) -> usize {
+        self.loom_bound
     }
 
     /// Declares the target's operation sequences: the campaign runs them as its

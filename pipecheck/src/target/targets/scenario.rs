@@ -31,6 +31,9 @@ pub struct TargetScenario {
     /// The sequential model whose histories it checks for `linearizable`, if any (the
     /// campaign's `linearizable` column).
     pub model: Option<&'static str>,
+    /// The loom preemption bound it is explored at, if it declares one; otherwise its
+    /// target's ([`Target::loom_bound_for`](super::Target::loom_bound_for)).
+    pub loom_bound: Option<usize>,
     run: Arc<Run>,
 }
 
@@ -43,7 +46,21 @@ impl TargetScenario {
         scale: Scale,
         run: impl Fn(Option<&'static PlantedFault>, &Publish) + Send + Sync + 'static,
     ) -> TargetScenario {
-        TargetScenario { name, summary, scale, catches: Vec::new(), model: None, run: Arc::new(run) }
+        TargetScenario {
+            name,
+            summary,
+            scale,
+            catches: Vec::new(),
+            model: None,
+            loom_bound: None,
+            run: Arc::new(run),
+        }
+    }
+
+    /// This scenario, explored by loom at preemption bound `bound` (by the campaign,
+    /// `cargo test --features loom` and [`verify`](crate::verify) alike).
+    pub fn with_loom_bound(self, bound: usize) -> TargetScenario {
+        TargetScenario { loom_bound: Some(bound), ..self }
     }
 
     /// This scenario, declared to check its recorded histories against the sequential
@@ -58,15 +75,16 @@ impl TargetScenario {
         scenario: EventScenario<E>,
         invariants: Arc<dyn Invariants<E>>,
     ) -> TargetScenario {
-        let EventScenario { name, summary, scale, body } = scenario;
-        TargetScenario::new(name, summary, scale, move |fault, publish| {
+        let EventScenario { name, summary, scale, body, loom_bound } = scenario;
+        let erased = TargetScenario::new(name, summary, scale, move |fault, publish| {
             PlantedFault::activate_opt(fault, || {
                 let monitor = EventMonitor::new(invariants.fresh());
                 publish(Arc::new(monitor.clone()));
                 body(&monitor);
                 monitor.assert_finished();
             });
-        })
+        });
+        TargetScenario { loom_bound, ..erased }
     }
 
     /// One execution with `fault` switched on; `publish` receives its log first. Call
@@ -121,6 +139,8 @@ pub struct EventScenario<E: 'static> {
     pub scale: Scale,
     /// The body.
     pub body: fn(&EventMonitor<E>),
+    /// Its loom preemption bound, if it declares one ([`with_loom_bound`](Self::with_loom_bound)).
+    pub loom_bound: Option<usize>,
 }
 
 impl<E> EventScenario<E> {
@@ -142,7 +162,7 @@ impl<E> EventScenario<E> {
         summary: &'static str,
         body: fn(&EventMonitor<E>),
     ) -> EventScenario<E> {
-        EventScenario { name, summary, scale: Scale::Small, body }
+        EventScenario { name, summary, scale: Scale::Small, body, loom_bound: None }
     }
 
     /// A [`Scale::Large`] scenario (shuttle only), as a `const` list entry.
@@ -151,7 +171,16 @@ impl<E> EventScenario<E> {
         summary: &'static str,
         body: fn(&EventMonitor<E>),
     ) -> EventScenario<E> {
-        EventScenario { name, summary, scale: Scale::Large, body }
+        EventScenario { name, summary, scale: Scale::Large, body, loom_bound: None }
+    }
+}
+
+impl<E> EventScenario<E> {
+    /// This scenario, explored by loom at preemption bound `bound` instead of its
+    /// target's ([`Target::with_loom_bound`](super::Target::with_loom_bound)), by every
+    /// command alike.
+    pub const fn with_loom_bound(self, bound: usize) -> EventScenario<E> {
+        EventScenario { loom_bound: Some(bound), ..self }
     }
 }
 

@@ -69,12 +69,13 @@ fn stock_shuttle_replays_a_trace_body_to_the_same_invariant() {
     assert_eq!(failure.invariant().map(|i| i.name()), Some(trace.invariant.as_str()), "{failure}");
 }
 
-/// The replay line a trace carries, run as written (the `pipecheck-traces` binary that
-/// `cargo run -p pipecheck-traces --features shuttle --` runs, from the workspace root),
+/// The replay line a trace carries, run as written (the campaign binary that
+/// `cargo run -p pipecheck-models --features shuttle --bin pipecheck --` runs, from the
+/// workspace root),
 /// fails again as recorded, and says which invariant broke.
 #[test]
 fn the_replay_line_of_every_committed_trace_runs_as_written() {
-    const CARGO_RUN: &str = "cargo run -p pipecheck-traces --features shuttle -- ";
+    const CARGO_RUN: &str = "cargo run -p pipecheck-models --features shuttle --bin pipecheck -- ";
     let root = location::corpus_dir()
         .parent()
         .and_then(|traces| traces.parent())

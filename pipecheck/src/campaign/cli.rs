@@ -99,7 +99,8 @@ struct BudgetArgs {
     /// Shuttle iterations and proptest cases per job.
     #[arg(long, default_value_t = 300)]
     iterations: u64,
-    /// Wall-clock limit per job, in seconds.
+    /// Wall-clock limit per job, in seconds: a loom exploration still running then stops
+    /// and its job is INCOMPLETE (not a pass).
     #[arg(long, default_value_t = 60.0)]
     time: f64,
     /// Loom's preemption bound for every scenario (default: LOOM_MAX_PREEMPTIONS, else
@@ -119,7 +120,7 @@ impl BudgetArgs {
         let env_bound = std::env::var("LOOM_MAX_PREEMPTIONS").ok().and_then(|v| v.parse().ok());
         Budget {
             iterations: self.iterations.max(1),
-            time: Duration::from_secs_f64(self.time.max(0.1)),
+            time: Duration::from_secs_f64(self.time.max(0.0)),
             loom_bound: self.loom_bound.or(env_bound),
             seed: self.seed,
             exact_seed: self.exact_seed,
@@ -270,8 +271,10 @@ fn campaign(args: CampaignArgs) -> ExitCode {
             report::legend(&kills)
         );
     }
-    let problems: Vec<_> =
-        results.iter().filter(|r| matches!(r.outcome, Outcome::Failed | Outcome::Error)).collect();
+    let problems: Vec<_> = results
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Failed | Outcome::Error | Outcome::Incomplete))
+        .collect();
     for r in &problems {
         println!(
             "\n{:?}: {} {}/{} — {}",

@@ -58,6 +58,13 @@ impl Campaign {
         run(self)
     }
 
+    /// Checks every target with [`verify_all`], as the unit test of this campaign's
+    /// binary: the reproduce commands of its failures name that binary (`--bin <bin>`).
+    pub fn verify(&self) {
+        crate::target::invocation::declare_bin(self.bin);
+        verify_all(self.targets);
+    }
+
     /// The command that runs this campaign again: `cargo run -p <package> --bin <bin> --`.
     pub fn command(&self) -> String {
         format!("cargo run -p {} --bin {} --", self.package, self.bin)
@@ -120,7 +127,12 @@ macro_rules! campaign_main {
         #[cfg(test)]
         #[test]
         fn verify_every_target() {
-            $crate::verify_all($targets);
+            $crate::Campaign {
+                package: env!("CARGO_PKG_NAME"),
+                bin: env!("CARGO_BIN_NAME"),
+                targets: $targets,
+            }
+            .verify();
         }
     };
 }

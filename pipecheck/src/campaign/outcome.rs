@@ -30,6 +30,10 @@ pub(crate) enum Outcome {
     Escaped,
     /// The job could not run (unknown scenario, worker crash, ...).
     Error,
+    /// The engine stopped at the job's time limit before it ran everything it promised
+    /// (loom: not every interleaving within the bound), and nothing failed before: not
+    /// a pass, and for a planted bug not a catch.
+    Incomplete,
 }
 
 /// What a failing job's verdict said, in the fields a result records.

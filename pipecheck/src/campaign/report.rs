@@ -21,6 +21,7 @@ fn cell(result: &JobResult) -> String {
         Outcome::Misattributed => "NOT-ITS-INVARIANT",
         Outcome::Escaped => "ESCAPED",
         Outcome::Error => "error",
+        Outcome::Incomplete => "INCOMPLETE",
     };
     format!("{verdict} {} it {:.1}s", result.iterations, result.seconds)
 }
@@ -308,7 +309,8 @@ pub(crate) fn escaped_everywhere(kills: &[Kill]) -> Vec<String> {
 /// Whether the campaign is green: no real failure, no job that could not run, and
 /// every planted bug caught as its own invariant by at least one engine.
 pub(crate) fn green(results: &[JobResult], kills: &[Kill]) -> bool {
-    let problems = results.iter().any(|r| matches!(r.outcome, Outcome::Failed | Outcome::Error));
+    let problems =
+        results.iter().any(|r| matches!(r.outcome, Outcome::Failed | Outcome::Error | Outcome::Incomplete));
     !problems && escaped_everywhere(kills).is_empty()
 }
 

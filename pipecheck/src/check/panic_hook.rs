@@ -39,6 +39,10 @@ pub(crate) fn install() {
                 // Borrowed: a panic inside the hook's own work; stay silent.
                 let Ok(mut c) = c.try_borrow_mut() else { return Some(true) };
                 let captured = c.as_mut()?;
+                // An engine stopping its exploration on purpose is no failure.
+                if info.payload().is::<crate::check::engine::Cut>() {
+                    return Some(true);
+                }
                 if captured.first.is_none() {
                     // The engines panic at their step bound inside the running thread,
                     // where the failing execution's waits are still noted.

@@ -14,17 +14,24 @@ use pipecheck_sync::{InvariantId, Violation};
 /// The result of checking a target under an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every execution the engine ran kept every checked invariant.
+    /// Every execution the engine promised to run ran, and kept every checked invariant
+    /// (for loom: every interleaving within the bound).
     Pass,
     /// An execution failed.
     Fail(FailureKind),
+    /// Every execution that ran kept every invariant, but the engine stopped before it
+    /// ran all it promised (a time limit cut loom's exploration): not a pass.
+    Incomplete {
+        /// Why it stopped, and how far it got.
+        reason: String,
+    },
 }
 
 impl Verdict {
     /// The failure, if any.
     pub fn failure(&self) -> Option<&FailureKind> {
         match self {
-            Verdict::Pass => None,
+            Verdict::Pass | Verdict::Incomplete { .. } => None,
             Verdict::Fail(kind) => Some(kind),
         }
     }
@@ -163,6 +170,7 @@ impl fmt::Display for Verdict {
         match self {
             Verdict::Pass => f.write_str("pass"),
             Verdict::Fail(kind) => write!(f, "{kind}"),
+            Verdict::Incomplete { reason } => write!(f, "incomplete: {reason}"),
         }
     }
 }

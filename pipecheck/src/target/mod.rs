@@ -3,7 +3,7 @@
 //! plain threads, each failure with the command that reproduces it.
 
 pub(crate) mod engine;
-mod invocation;
+pub(crate) mod invocation;
 #[cfg(feature = "loom")]
 pub mod loom_harness;
 pub mod must_fail;

@@ -99,6 +99,9 @@ pub fn must_fail_in_child_as(
             Verdict::Pass => {
                 let _ = writeln!(std::io::stderr(), "{VERDICT_PREFIX}pass\t-");
             }
+            Verdict::Incomplete { reason } => {
+                let _ = writeln!(std::io::stderr(), "{VERDICT_PREFIX}incomplete\t-\n{reason}");
+            }
             Verdict::Fail(failure) => announce(&failure),
         }
         // The caller's own checks belong to the parent.
@@ -110,6 +113,11 @@ pub fn must_fail_in_child_as(
     };
     let named = expected.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(" or ");
     assert!(verdict.kind != "pass", "`{test}`: the planted bug went unnoticed ({named} should break)");
+    assert!(
+        verdict.kind != "incomplete",
+        "`{test}`: the exploration was cut before it caught the planted bug ({named} should break):\n{}",
+        verdict.report
+    );
     let Some(caught) = verdict.invariant.filter(|i| expected.contains(i)) else {
         panic!(
             "`{test}`: the planted bug should be reported as a violation of {named}, got {}:\n{}",

@@ -1,4 +1,4 @@
-//! The traces command line, for pipecheck's own targets (`pipecheck-traces`) and for a
+//! The traces command line, for any campaign binary's targets, and for a
 //! user crate's ([`main`]; its campaign binary, `pipecheck::campaign_main!`,
 //! hands these commands to it, so one `src/main.rs` serves both):
 //!
@@ -46,8 +46,10 @@ struct Setup {
 
 /// The traces command line for `targets` defined in the calling crate: call it from a
 /// small binary of that crate (built with its `shuttle` feature for everything but
-/// `list`). Failing schedules are saved under the crate's `traces/` directory and
-/// carry the command that replays them, which runs this binary.
+/// `list`). Failing schedules that `explore` finds are saved under the target directory
+/// (`target/pipecheck/traces/`, [`found_dir`](crate::trace::location::found_dir)); the
+/// committed corpus is the crate's `traces/` (`corpus`). Each carries the command that
+/// replays it, which runs this binary.
 ///
 /// # Examples
 ///
@@ -72,14 +74,22 @@ pub fn main(targets: Vec<Target>) -> ExitCode {
         .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "<bin>".to_owned());
     let command = format!("cargo run -p {package} --features shuttle --bin {bin} --");
-    crate::trace::trace_file::set_replay_command(format!("{command} replay"), base.clone());
+    // Shown relative to the workspace root, where `cargo run -p` is typed.
+    crate::trace::trace_file::set_replay_command(
+        format!("{command} replay"),
+        crate::trace::location::workspace_root(),
+    );
     crate::trace::trace_file::set_rerecord_command(format!("{command} corpus --rerecord"));
-    let traces = base.join("traces");
+    // What `explore` finds goes under the target directory, never into the source
+    // tree; the committed corpus is the crate's `traces/`, written only when asked
+    // (`corpus`).
+    let found = crate::trace::location::found_dir();
+    let corpus = base.join("traces");
     run_main(Setup {
         targets,
-        trace_dirs: vec![("saved", traces.clone())],
-        found_dir: traces.clone(),
-        corpus_dir: traces,
+        trace_dirs: vec![("found", found.clone()), ("committed", corpus.clone())],
+        found_dir: found,
+        corpus_dir: corpus,
         base: Some(base),
     })
 }
@@ -261,7 +271,7 @@ fn run(setup: &Setup, command: Command) -> Result<(), String> {
             Ok(())
         }
         _ => Err("this command runs shuttle: build with `--features shuttle`, e.g. \
-                  `cargo run -p pipecheck-traces --features shuttle -- replay traces/corpus/<file>`"
+                  `cargo run --features shuttle -- replay <file>`"
             .into()),
     }
 }

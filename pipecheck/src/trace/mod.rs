@@ -1,4 +1,4 @@
-//! # pipecheck-traces
+//! # Traces
 //!
 //! Saved failing shuttle schedules (the corpus in `traces/corpus/`, new finds under
 //! `target/pipecheck/traces/`: [`location`]) and the tooling that finds,

@@ -16,7 +16,7 @@
 //! # date: 2026-11-30
 //! # original: 2113 steps, 371 preemptions
 //! # minimized: 95 steps, 1 preemptions
-//! # replay: cargo run -p pipecheck-traces --features shuttle -- replay traces/corpus/LifoPool-large-stream-random-1234.trace
+//! # replay: cargo run -p pipecheck-models --features shuttle --bin pipecheck -- replay traces/corpus/LifoPool-large-stream-random-1234.trace
 //! 9103...
 //! ```
 //!
@@ -74,9 +74,9 @@ pub fn set_replay_command(command: String, base: PathBuf) {
     let _ = USER_COMMAND.set((command, base));
 }
 
-/// The command that replays `path`: pipecheck's traces tool run from the workspace
-/// root (the path relative to it when it lies inside), or the command a user crate set
-/// with [`set_replay_command`].
+/// The command that replays `path`: the one the campaign binary set with
+/// [`set_replay_command`], else the package's campaign binary run from the workspace
+/// root (the path relative to it when it lies inside).
 pub fn replay_command(path: &Path) -> String {
     match USER_COMMAND.get() {
         Some((command, base)) => {
@@ -84,8 +84,10 @@ pub fn replay_command(path: &Path) -> String {
             let shown = absolute.strip_prefix(base).unwrap_or(&absolute);
             format!("{command} {}", shown.display())
         }
+        // Not run from a campaign binary (a library's test): the campaign binary of the
+        // package replays it.
         None => format!(
-            "cargo run -p pipecheck-traces --features shuttle -- replay {}",
+            "cargo run --features shuttle -- replay {}",
             crate::trace::location::from_root(path).display()
         ),
     }
@@ -330,13 +332,13 @@ impl Trace {
     }
 }
 
-/// The command that re-records every trace of pipecheck's committed corpus after a
-/// change to the pipe, the primitives or the scenarios moved their scheduling points
-/// (see `traces/README.md`). A user crate's command is [`rerecord_command`].
-pub const RERECORD_COMMAND: &str = "cargo traces corpus --rerecord";
+/// The command that re-records every trace of a committed corpus after a change moved
+/// the code's scheduling points, when no campaign binary set its own
+/// ([`rerecord_command`]).
+pub const RERECORD_COMMAND: &str = "cargo run --features shuttle -- corpus --rerecord";
 
 /// The re-record command a user crate's traces command set (see
-/// [`set_rerecord_command`]); unset for pipecheck's own.
+/// [`set_rerecord_command`]).
 static USER_RERECORD: OnceLock<String> = OnceLock::new();
 
 /// Makes [`rerecord_command`] name `command` (e.g. `cargo run -p my-crate --features

@@ -7,8 +7,9 @@ use crate::target::engine::loom::Loom;
 
 use super::Budget;
 use crate::campaign::jobs::Job;
-use crate::campaign::outcome::{Fired, JobResult};
+use crate::campaign::outcome::{Fired, JobResult, Outcome};
 use crate::campaign::registry;
+use crate::check::Verdict;
 
 pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
     let declared = registry::target(&job.target)
@@ -18,6 +19,10 @@ pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobRe
     let checked = engine.check(scenario.execution(job.planted()));
     let fired = checked.verdict.failure().map(Fired::from);
     let mut result = JobResult::new(job, fired, checked.executions, checked.elapsed.as_secs_f64());
+    if let Verdict::Incomplete { reason } = &checked.verdict {
+        result.outcome = Outcome::Incomplete;
+        result.message = Some(reason.clone());
+    }
     if result.message.is_some() {
         let fault = job.fault.as_deref().map_or(String::new(), |f| format!(" --fault {f}"));
         result.reproduce = Some(format!(

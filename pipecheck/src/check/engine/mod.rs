@@ -54,6 +54,10 @@ pub fn conclude(on_first: Option<fn(&FailureKind)>, body: impl FnOnce()) -> Verd
     let first = capture.finish();
     match result {
         Ok(()) => Verdict::Pass,
+        Err(payload) if payload.is::<Cut>() => {
+            let cut = payload.downcast::<Cut>().expect("checked above");
+            Verdict::Incomplete { reason: cut.0 }
+        }
         Err(payload) => {
             let kind = first.unwrap_or_else(|| classify(payload.as_ref(), None));
             // The waits are the failing execution's: the engines reset them as each starts.
@@ -61,6 +65,12 @@ pub fn conclude(on_first: Option<fn(&FailureKind)>, body: impl FnOnce()) -> Verd
         }
     }
 }
+
+/// The payload an engine panics with to stop exploring before it has run everything it
+/// promised (loom at its time limit, as the next execution starts): [`conclude`] turns
+/// it into [`Verdict::Incomplete`] with the reason it carries, never a failure.
+#[derive(Debug)]
+pub struct Cut(pub String);
 
 /// Times `body`.
 pub fn timed<T>(body: impl FnOnce() -> T) -> (T, Duration) {

@@ -3,7 +3,7 @@
 use std::cell::Cell;
 use std::time::Duration;
 
-use crate::check::engine::{conclude, timed};
+use crate::check::engine::{Cut, conclude, timed};
 use crate::check::{Checked, Engine, Execution};
 
 use crate::target::must_fail::announce_after;
@@ -25,7 +25,8 @@ fn announce(failure: &crate::check::FailureKind) {
 pub struct Loom {
     /// The preemption bound.
     pub bound: usize,
-    /// Stop exploring after this long (the verdict is then a pass of what was explored).
+    /// Stop exploring after this long: the verdict is then [`Verdict::Incomplete`]
+    /// (crate::Verdict::Incomplete), never a pass, unless the exploration finished first.
     pub max_duration: Option<Duration>,
 }
 
@@ -46,7 +47,11 @@ impl Engine for Loom {
     fn check(&self, execution: Execution) -> Checked {
         let mut builder = loom::model::Builder::new();
         builder.preemption_bound = Some(self.bound);
-        builder.max_duration = self.max_duration;
+        // Not loom's own `max_duration`: loom then returns as if it had explored
+        // everything. An execution that starts past the limit stops the exploration
+        // instead, and the verdict says it was cut.
+        let (limit, started) = (self.max_duration, std::time::Instant::now());
+        let bound = self.bound;
         EXECUTIONS.with(|n| n.set(0));
         // A failure inside loom often panics again while unwinding through loom objects,
         // which aborts the process: the first failure is announced as it happens.
@@ -54,6 +59,15 @@ impl Engine for Loom {
             conclude(Some(announce), move || {
                 with_loom_log(|| {
                     builder.check(move || {
+                        let explored = EXECUTIONS.with(Cell::get);
+                        if let Some(limit) = limit.filter(|l| explored > 0 && started.elapsed() > *l) {
+                            std::panic::panic_any(Cut(format!(
+                                "loom explored {explored} interleavings at bound {bound} in {:.1}s and was \
+                                 stopped by the {:.1}s time limit with more to explore",
+                                started.elapsed().as_secs_f64(),
+                                limit.as_secs_f64()
+                            )));
+                        }
                         EXECUTIONS.with(|n| n.set(n.get() + 1));
                         pipecheck_sync::progress::reset();
                         execution();
@@ -89,4 +103,43 @@ pub fn with_loom_log<T>(explore: impl FnOnce() -> T) -> T {
         .without_time()
         .finish();
     tracing::subscriber::with_default(subscriber, explore)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use pipecheck_sync::sync::atomic::{AtomicUsize, Ordering};
+    use pipecheck_sync::thread;
+
+    use super::Loom;
+    use crate::check::{Engine, Verdict};
+
+    /// Two threads that each add twice: more than one interleaving to explore.
+    fn racing_adds() {
+        let counter = pipecheck_sync::sync::Arc::new(AtomicUsize::new(0));
+        let other = counter.clone();
+        let handle = thread::spawn(move || {
+            other.fetch_add(1, Ordering::SeqCst);
+            other.fetch_add(1, Ordering::SeqCst);
+        });
+        counter.fetch_add(1, Ordering::SeqCst);
+        counter.fetch_add(1, Ordering::SeqCst);
+        handle.join().unwrap();
+    }
+
+    /// A time limit that cuts the exploration gives `Incomplete`, never `Pass`.
+    #[test]
+    fn an_exploration_cut_by_its_time_limit_is_incomplete() {
+        let cut = Loom { bound: 3, max_duration: Some(Duration::ZERO) }.check(Arc::new(racing_adds));
+        match &cut.verdict {
+            Verdict::Incomplete { reason } => assert!(reason.contains("time limit"), "{reason}"),
+            other => panic!("expected an incomplete exploration, got {other:?}"),
+        }
+        assert_eq!(cut.executions, 1);
+        let whole = Loom { bound: 3, max_duration: None }.check(Arc::new(racing_adds));
+        assert_eq!(whole.verdict, Verdict::Pass);
+        assert!(whole.executions > 1);
+    }
 }

@@ -11,7 +11,7 @@
 //! checks explore as usual.
 
 use std::cell::Cell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};

@@ -141,10 +141,16 @@ impl Engine for Shuttle {
             let body = counted(&execution);
             let (verdict, elapsed) =
                 timed(|| run_with(ReplayScheduler::new_from_schedule(schedule), self.max_steps, body));
+            let executions = executions.load(Ordering::Relaxed);
             if verdict == Verdict::Pass {
                 eprintln!("{}: the saved schedule passes now", site.path().display());
+            } else {
+                eprintln!(
+                    "{}: the saved schedule, replayed in {executions} execution(s): {verdict}",
+                    site.path().display()
+                );
             }
-            return Checked { verdict, executions: executions.load(Ordering::Relaxed), elapsed };
+            return Checked { verdict, executions, elapsed };
         }
         let tape = Tape::default();
         let (verdict, elapsed) = timed(|| {

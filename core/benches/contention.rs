@@ -1,4 +1,4 @@
-//! Seed 000's A/B (issue 7): the same pipe in two designs, measured in one run.
+//! Seed 000's A/B: the same pipe in two designs, measured in one run.
 //!
 //! * **before**: a LIFO segment stack behind a mutex, buffers rented and returned
 //!   inside the pipe lock, the lock taken by every operation

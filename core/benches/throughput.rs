@@ -1,4 +1,4 @@
-//! Pipe throughput against its peers (issue 7): 256 MiB from a writer thread to a reader
+//! Pipe throughput against its peers: 256 MiB from a writer thread to a reader
 //! thread in 64 B, 4 KiB and 64 KiB chunks, the reader touching every byte, through
 //! pipecheck's pipe, `tokio::io::duplex`, an `rtrb` SPSC ring, `std::sync::mpsc::sync_channel<Vec<u8>>`, a
 //! crossbeam channel with buffer recycling, and a plain memory copy as the

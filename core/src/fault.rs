@@ -84,7 +84,7 @@ pipecheck_sync::planted_faults! {
     /// not pass the lock on: the next waiter sleeps forever. Breaks **no-lost-wakeup**.
     MutexDropLosesHandoff breaks InvariantId::NO_LOST_WAKEUP, caught_in(&["mutex-lock-dropped-at-handoff"]);
     /// The completion source's `reset` drops the registered waker of the operation it
-    /// ends without waking it (pipecheck's behaviour before issue 13): a task awaiting
+    /// ends without waking it: a task awaiting
     /// the old operation never learns that its token went stale. Breaks **no-lost-wakeup**.
     ResetStrandsWaiter breaks InvariantId::NO_LOST_WAKEUP, caught_in(&["completion-reset-wakes-stale-waiter"]);
     /// A reader that consumes everything leaves the idle writing head rented instead of

@@ -428,7 +428,7 @@ impl Driver {
             ModelMismatch {
                 index,
                 op: format!("{op:?}"),
-                pipe: format!("{actual:?}"),
+                actual: format!("{actual:?}"),
                 model: format!("{expected:?}"),
             }
             .raise();

@@ -1,4 +1,4 @@
-//! The observable length and options (issue 12, rule 6): `Reader::buffered_len` is
+//! The observable length and options: `Reader::buffered_len` is
 //! committed − examined bytes (unflushed bytes do not count, examined ones no longer
 //! do); `PipeOptions` reports every option; and `reset_pipe` makes a pipe whose both
 //! ends completed usable again, reusing its pooled segments, and refuses while an end

@@ -221,8 +221,8 @@ impl std::task::Wake for CountingWaker {
     }
 }
 
-// Before issue 13, `reset` dropped this waker without waking it: the waiter slept on
-// although its token was stale (the planted `ResetStrandsWaiter`).
+// A `reset` that dropped this waker without waking it would leave the waiter asleep
+// although its token is stale (the planted `ResetStrandsWaiter`).
 #[test]
 fn reset_wakes_a_waiter_of_the_operation_it_ends() {
     let source = CompletionSource::<u8>::new();

@@ -1,4 +1,4 @@
-//! The fast-path family (issue 14): the races of the lock-free flush and read protocol
+//! The fast-path family: the races of the lock-free flush and read protocol
 //! (`core/src/pipe/published.rs`, `core/src/pipe/reader/fast.rs`).
 //!
 //! * a read registers its waker while a flush publishes without the lock: the second

@@ -1,4 +1,4 @@
-//! The length family (issue 12, rule 6): the buffered length a reader sees while a
+//! The length family: the buffered length a reader sees while a
 //! writer flushes, checked against the monitor's replay of committed − examined.
 //!
 //! The reader examines everything and consumes nothing until the frame is whole, and

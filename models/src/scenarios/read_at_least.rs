@@ -1,4 +1,4 @@
-//! The read-at-least family (issue 12, rule 5): `read_at_least(n)` with `n` above the
+//! The read-at-least family: `read_at_least(n)` with `n` above the
 //! pause threshold, racing flushes that would pause the writer.
 //!
 //! The reader waits for a whole frame with `read_at_least(frame)` and examines only

@@ -1,4 +1,4 @@
-//! The reset family (issue 12, rule 6): a pipe whose both sides completed is reset and
+//! The reset family: a pipe whose both sides completed is reset and
 //! used again, as Kestrel pools pipes. The monitor starts the pipe's invariants afresh
 //! at the reset (after checking the ending run's obligations), so the second run is
 //! checked as a new pipe: offsets from 0, every byte once, the back-pressure count.

@@ -1,4 +1,4 @@
-//! Loom: the lock-free flush protocol (issue 14, `core/src/pipe/published.rs`), one
+//! Loom: the lock-free flush protocol (`core/src/pipe/published.rs`), one
 //! model per race, each with the planted bug of its classic mistake:
 //!
 //! * a read registering its waker while a flush publishes — check-then-park without

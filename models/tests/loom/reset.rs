@@ -1,4 +1,4 @@
-//! Loom: the reset family (issue 12, rule 6): a pipe used, completed on both sides and
+//! Loom: the reset family: a pipe used, completed on both sides and
 //! reset, then a second run whose flush and completion race the reader's waits. The
 //! monitor restarts the pipe's invariants at the reset, so **backpressure** counts the
 //! second run from 0 and catches a reset that keeps the examined offset.

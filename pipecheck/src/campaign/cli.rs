@@ -328,7 +328,19 @@ fn campaign(args: CampaignArgs) -> ExitCode {
         }
     }
     let green = report::green(&results, &kills) && corpus.iter().all(checker_corpus::Section::green);
-    let verdict = if green { "all green" } else { "PROBLEMS FOUND" };
-    println!("\n{verdict}: {} jobs in {:.1}s", results.len(), start.elapsed().as_secs_f64());
+    let seconds = start.elapsed().as_secs_f64();
+    if green && results.is_empty() {
+        println!("\nnothing run: 0 jobs; no planted bug selected can be seen by an engine of this run");
+    } else if green {
+        println!("\nall green: {} jobs in {seconds:.1}s", results.len());
+    } else {
+        let escaped = report::escaped_everywhere(&kills).len();
+        println!(
+            "\nPROBLEMS FOUND: {} of {} jobs failed, could not run or were cut, {escaped} planted bugs \
+             escaped every engine ({seconds:.1}s)",
+            problems.len(),
+            results.len()
+        );
+    }
     if green { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

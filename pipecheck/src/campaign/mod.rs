@@ -1,5 +1,5 @@
-//! The verification campaign in one command, for any set of [`Target`]s: pipecheck's
-//! own pipe's or a user's crate (a two-line binary, below). Every scenario
+//! The verification campaign in one command, for any set of [`Target`]s, declared by a
+//! crate's campaign binary (a two-line binary, below). Every scenario
 //! runs clean under every engine (loom, shuttle random, shuttle PCT, and the target's
 //! operation sequences under proptest), then every planted bug runs on the scenarios
 //! that claim it: the kill matrix, where a bug counts as caught only when the verdict

@@ -3,10 +3,10 @@
 //! A user's concurrent code reports events of its own type `E` to an
 //! `EventMonitor<E>`, which logs them and runs the target's [`Invariant<E>`]s on each, as
 //! it happens ([`EventMonitor::with_wiring`] adds a way of showing events and a boundary
-//! event that restarts some invariants, as the pipe's monitor does for its reset). At
+//! event that restarts some invariants, as a structure that can be reset needs). At
 //! the first violation it raises a typed
 //! [`Violation`](pipecheck::Violation) with the log tail as its context, which every
-//! engine turns into a failing, reproducible case, exactly as for the pipe.
+//! engine turns into a failing, reproducible case.
 //!
 //! The lock is a plain `std` mutex on purpose: it must add no happens-before edge that
 //! loom could see (that would hide the user's races), and no checker primitive runs
@@ -23,7 +23,7 @@ use crate::check::run_log::{Row, RunLog};
 /// How many log rows a violation's context shows.
 const TAIL: usize = 16;
 
-/// At an event that ends a run of some invariants (the pipe's reset): their end-of-run
+/// At an event that ends a run of some invariants (a structure's reset): their end-of-run
 /// checks, then fresh instances. Returns the first violation.
 pub type Restart<E> = Box<dyn FnMut(&mut [Box<dyn Invariant<E>>]) -> Option<Violation> + Send>;
 

@@ -7,7 +7,7 @@
 pub struct Row {
     /// Position in the log.
     pub step: usize,
-    /// Who logged it (a task name the scenario gave, or the pipe side), when known.
+    /// Who logged it (a task name the scenario gave, or one the event names), when known.
     pub role: Option<String>,
     /// What happened, in a few words.
     pub text: String,

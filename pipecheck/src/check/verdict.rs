@@ -60,7 +60,7 @@ pub enum FailureKind {
         /// loom's description of the accesses.
         detail: String,
     },
-    /// The real pipe did something other than the reference model predicts.
+    /// The checked code did something other than its reference model predicts.
     ModelMismatch(ModelMismatch),
     /// An execution ran past the engine's step bound (shuttle's `max_steps`, loom's
     /// branch limit) with no thread seen waiting over and over: a long execution, or a
@@ -175,15 +175,15 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// The pipe differs from the reference model at one operation.
+/// The checked code differs from its reference model at one operation of a sequence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelMismatch {
     /// The operation's index in the sequence.
     pub index: usize,
     /// The operation.
     pub op: String,
-    /// What the pipe did.
-    pub pipe: String,
+    /// What the checked code did.
+    pub actual: String,
     /// What the model predicted.
     pub model: String,
 }
@@ -201,8 +201,8 @@ impl fmt::Display for ModelMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "model mismatch at op #{} {}:\n  pipe:  {}\n  model: {}",
-            self.index, self.op, self.pipe, self.model
+            "model mismatch at op #{} {}:\n  actual: {}\n  model:  {}",
+            self.index, self.op, self.actual, self.model
         )
     }
 }

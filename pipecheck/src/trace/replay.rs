@@ -77,7 +77,7 @@ pub fn replay_recording(
         None => {
             let ran_out = format!(
                 "the schedule ran to its end ({} steps) without breaking `{expected}`: it no longer matches the \
-                 program (was the scenario or the pipe changed?)",
+                 program (was the scenario or the code it checks changed?)",
                 trace.schedule.len()
             );
             Err(passes_now(trace, path, targets, &ran_out)
@@ -152,7 +152,7 @@ fn execute(
             path,
             None,
             format!(
-                "the schedule no longer matches the program: {why} (was the scenario or the pipe changed?)"
+                "the schedule no longer matches the program: {why} (was the scenario or the code it checks changed?)"
             ),
         ));
     }
@@ -168,7 +168,7 @@ fn execute(
             None,
             format!(
                 "the schedule ended after {} steps but the program went on for {} more {then}: it no longer \
-                 matches the program (was the scenario or the pipe changed?)",
+                 matches the program (was the scenario or the code it checks changed?)",
                 trace.schedule.len(),
                 outcome.tape.overrun
             ),

@@ -35,8 +35,7 @@ fn owners(log: &[Row], marks: &[(usize, usize)]) -> Vec<usize> {
 /// The interleaving by scheduling step, for scenarios that log no observations (the
 /// seed primitives check their invariants themselves): one row per run of one task.
 fn render_steps(replayed: &Replayed) -> String {
-    let mut out =
-        String::from("  (this scenario logs no pipe observations; the interleaving by scheduling step:)\n");
+    let mut out = String::from("  (this scenario logs no events; the interleaving by scheduling step:)\n");
     let mut start = 0;
     for (i, mark) in replayed.marks.iter().enumerate() {
         let ends = replayed.marks.get(i + 1).is_none_or(|next| next.1 != mark.1);

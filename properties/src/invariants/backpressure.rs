@@ -14,7 +14,7 @@
 //! newest `Published`: a fast publish is not ordered with the lock, so the reader may
 //! not see it yet. Any count in that range is accepted.
 //!
-//! A pending `read_at_least(n)` (issue 12, rule 5) suspends the pause, as in .NET: the
+//! A pending `read_at_least(n)` suspends the pause, as in .NET: the
 //! reader will examine nothing before it has `n` bytes, so a writer paused while it
 //! waits would deadlock the pipe. From its `ReadAtLeastPending` until a read returns, a
 //! flush leaving fewer than `n` bytes unexamined must not pause, and a writer paused

@@ -1,5 +1,5 @@
 //! **buffered-length**: the length the reader sees (`Reader::buffered_len`) is committed
-//! − examined bytes, the count back-pressure uses (issue 12, rule 6).
+//! − examined bytes, the count back-pressure uses.
 //!
 //! `buffered_len` reports `LengthObserved` under the pipe lock, so the checker compares
 //! it with the committed and examined offsets it replays from the events before it in

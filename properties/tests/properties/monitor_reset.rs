@@ -1,4 +1,4 @@
-//! The monitor at a pipe reset (issue 12, rule 6): it checks the ending run's
+//! The monitor at a pipe reset: it checks the ending run's
 //! end-of-run obligations, then checks the next run as a new pipe's.
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 

@@ -143,7 +143,7 @@ mod tests {
         Job {
             id,
             engine: Engine::ShuttleRandom,
-            target: "pipe".to_owned(),
+            target: "counter".to_owned(),
             scenario: scenario.to_owned(),
             fault: fault.map(str::to_owned),
         }

@@ -219,7 +219,7 @@ impl Target {
     }
 
     /// Adds type-erased scenarios and the statements of the invariants they check (for
-    /// targets with their own monitor, like the pipe's).
+    /// targets with a monitor of their own).
     pub fn scenarios(
         mut self,
         invariants: Vec<(InvariantId, &'static str)>,

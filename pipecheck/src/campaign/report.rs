@@ -103,10 +103,16 @@ pub(crate) fn summary(results: &[JobResult]) -> Option<String> {
         return None;
     }
     let engines = engines_of(results);
-    let mut rows: BTreeMap<&str, (Vec<String>, Vec<&JobResult>)> = BTreeMap::new();
+    // A row per target's scenario: two targets may name a scenario alike, and one's
+    // failure must not read as the other's pass. The target is named when there are several.
+    let several = clean.iter().any(|r| r.job.target != clean[0].job.target);
+    let row_name = |r: &JobResult| {
+        if several { format!("{}: {}", r.job.target, r.job.scenario) } else { r.job.scenario.clone() }
+    };
+    let mut rows: BTreeMap<String, (Vec<String>, Vec<&JobResult>)> = BTreeMap::new();
     for r in &clean {
         let (cells, runs) =
-            rows.entry(&r.job.scenario).or_insert_with(|| (vec!["-".to_owned(); engines.len()], Vec::new()));
+            rows.entry(row_name(r)).or_insert_with(|| (vec!["-".to_owned(); engines.len()], Vec::new()));
         cells[engines.iter().position(|e| *e == r.job.engine).expect("engine listed")] = cell(r);
         runs.push(r);
     }
@@ -114,7 +120,7 @@ pub(crate) fn summary(results: &[JobResult]) -> Option<String> {
         .into_iter()
         .map(|(scenario, (mut cells, runs))| {
             cells.push(linearizable_cell(&runs));
-            (scenario.to_owned(), cells)
+            (scenario, cells)
         })
         .collect();
     let mut headers: Vec<String> = engines.iter().map(|e| e.name().to_owned()).collect();
@@ -261,8 +267,9 @@ pub(crate) fn kill_matrix(requested: &[Engine], kills: &[Kill], not_run: &[NotRu
             .iter()
             .map(|e| match mine.iter().find(|k| k.engine == *e) {
                 Some(k) if k.caught => format!(
-                    "caught as {} {} it {:.2}s",
+                    "caught as {} in {} {} it {:.2}s",
                     k.invariant.as_deref().unwrap_or("?"),
+                    k.scenario.as_deref().unwrap_or("?"),
                     k.iterations,
                     k.seconds
                 ),
@@ -278,20 +285,39 @@ pub(crate) fn kill_matrix(requested: &[Engine], kills: &[Kill], not_run: &[NotRu
 
 /// The legend of the kill matrix: each invariant a listed fault breaks, with its statement.
 pub(crate) fn legend(kills: &[Kill]) -> String {
-    let mut out = String::new();
-    let mut seen = Vec::new();
-    for target in registry::targets() {
-        for &(id, statement) in target.invariants() {
-            let listed = target.planted().iter().any(|f| {
-                f.breaks() == id && kills.iter().any(|k| k.target == target.name() && k.fault == f.name())
-            });
-            if listed && !seen.contains(&id) {
-                seen.push(id);
-                let _ = writeln!(out, "  {id}: {statement}");
+    // Every invariant a cell can show: those each listed fault breaks (also_breaks too),
+    // and those a failure named instead.
+    let mut shown: Vec<InvariantId> = Vec::new();
+    for kill in kills {
+        let fault = registry::fault(&kill.target, &kill.fault);
+        let named = [&kill.invariant, &kill.instead].into_iter().flatten().map(|name| InvariantId::intern(name));
+        for id in fault.map(|f| f.broken_as()).unwrap_or_default().into_iter().chain(named) {
+            if !shown.contains(&id) {
+                shown.push(id);
             }
         }
     }
+    let mut out = String::new();
+    for id in shown {
+        let declared = registry::targets().iter().flat_map(|t| t.invariants()).find(|(known, _)| *known == id);
+        let statement = declared.map(|(_, s)| *s).or_else(|| engine_statement(id));
+        // A failure that named no invariant (a panic, a model mismatch) has no line.
+        if let Some(statement) = statement {
+            let _ = writeln!(out, "  {id}: {statement}");
+        }
+    }
     out
+}
+
+/// What an invariant the engines report themselves states, when no target declares it.
+fn engine_statement(id: InvariantId) -> Option<&'static str> {
+    Some(match id {
+        InvariantId::NO_LOST_WAKEUP => "every waiting thread is woken: a deadlock (every thread blocked) breaks it",
+        InvariantId::NO_DATA_RACE => "no two threads touch the same cell without a happens-before edge (loom's causality check)",
+        InvariantId::PROGRESS => "every execution ends within the engine's bound: no thread waits forever for what never comes (a livelock)",
+        InvariantId::LINEARIZABLE => crate::linearizability::STATEMENT,
+        _ => return None,
+    })
 }
 
 /// Faults that no engine caught as their own invariant.

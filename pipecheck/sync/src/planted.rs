@@ -20,6 +20,9 @@ use std::fmt;
 
 use crate::InvariantId;
 
+/// How many invariants a planted bug may declare it [`also_breaks`](PlantedFault::also_breaks).
+const ALSO_BREAKS_MAX: usize = 4;
+
 /// A planted bug of a checked target: its name, and the invariant whose checker must
 /// catch it.
 ///
@@ -51,7 +54,7 @@ pub struct PlantedFault {
     real_time: bool,
     in_sequences: bool,
     caught_in: &'static [&'static str],
-    also_breaks: Option<InvariantId>,
+    also_breaks: [Option<InvariantId>; ALSO_BREAKS_MAX],
 }
 
 impl PlantedFault {
@@ -66,7 +69,7 @@ impl PlantedFault {
             real_time: false,
             in_sequences: false,
             caught_in: &[],
-            also_breaks: None,
+            also_breaks: [None; ALSO_BREAKS_MAX],
         }
     }
 
@@ -79,22 +82,31 @@ impl PlantedFault {
 
     /// This bug, declared to break `other` as well: the same mistake shows as a data
     /// race to loom (which sees the unordered access) and as a wrong value to a
-    /// sequentially consistent engine (which sees its effect). A verdict naming either
-    /// counts as caught.
-    pub const fn also_breaks(self, other: InvariantId) -> PlantedFault {
-        PlantedFault { also_breaks: Some(other), ..self }
+    /// sequentially consistent engine (which sees its effect). A verdict naming any of
+    /// them counts as caught. Each call adds one (up to four); a fifth is a compile
+    /// error in a `static` declaration.
+    pub const fn also_breaks(mut self, other: InvariantId) -> PlantedFault {
+        let mut slot = 0;
+        while slot < ALSO_BREAKS_MAX {
+            if self.also_breaks[slot].is_none() {
+                self.also_breaks[slot] = Some(other);
+                return self;
+            }
+            slot += 1;
+        }
+        panic!("a planted fault declares at most four `also_breaks` invariants")
     }
 
     /// Whether a verdict naming `invariant` catches this bug: its own
-    /// ([`breaks`](Self::breaks)) or the one it [`also_breaks`](Self::also_breaks).
+    /// ([`breaks`](Self::breaks)) or one it [`also_breaks`](Self::also_breaks).
     pub fn is_broken_as(&self, invariant: InvariantId) -> bool {
-        invariant == self.breaks || self.also_breaks == Some(invariant)
+        self.broken_as().contains(&invariant)
     }
 
-    /// The invariants a verdict may name to catch it: [`breaks`](Self::breaks), then the
-    /// one it [`also_breaks`](Self::also_breaks), if any.
+    /// The invariants a verdict may name to catch it: [`breaks`](Self::breaks), then
+    /// those it [`also_breaks`](Self::also_breaks), in declaration order.
     pub fn broken_as(&self) -> Vec<InvariantId> {
-        std::iter::once(self.breaks).chain(self.also_breaks).collect()
+        std::iter::once(self.breaks).chain(self.also_breaks.iter().flatten().copied()).collect()
     }
 
     /// The scenarios declared to catch it ([`caught_in`](Self::caught_in)).
@@ -325,6 +337,16 @@ mod tests {
             assert!(!B.is_active());
         });
         assert!(!A.is_active());
+    }
+
+    #[test]
+    fn also_breaks_adds_each_invariant_it_is_given() {
+        static BOTH: PlantedFault = PlantedFault::new("Both", InvariantId::new("a"), "")
+            .also_breaks(InvariantId::new("b"))
+            .also_breaks(InvariantId::new("c"));
+        assert_eq!(BOTH.broken_as(), [InvariantId::new("a"), InvariantId::new("b"), InvariantId::new("c")]);
+        assert!(BOTH.is_broken_as(InvariantId::new("b")) && BOTH.is_broken_as(InvariantId::new("c")));
+        assert!(!BOTH.is_broken_as(InvariantId::new("d")));
     }
 
     #[test]

@@ -279,7 +279,7 @@ mod linearizable {
                 Verdict::Fail(failure) => {
                     assert_eq!(failure.invariant(), Some(pipecheck_pipe::invariant::BYTE_EXACT), "{failure}")
                 }
-                Verdict::Pass => panic!("CloseDropsFrame passed under {}", engine.name()),
+                other => panic!("CloseDropsFrame was not caught under {}: {other}", engine.name()),
             }
         }
     }

@@ -85,7 +85,7 @@ fn a_failing_run_does_not_advise_shuttle_random_seed() {
     if std::env::var_os(CHILD).is_some() {
         let kind = match engines()[0].check(ring(true)).verdict {
             Verdict::Fail(failure) => failure.kind(),
-            Verdict::Pass => "pass",
+            Verdict::Pass | Verdict::Incomplete { .. } => "pass",
         };
         eprintln!("child verdict: {kind}");
         return;

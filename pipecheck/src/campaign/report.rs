@@ -290,7 +290,8 @@ pub(crate) fn legend(kills: &[Kill]) -> String {
     let mut shown: Vec<InvariantId> = Vec::new();
     for kill in kills {
         let fault = registry::fault(&kill.target, &kill.fault);
-        let named = [&kill.invariant, &kill.instead].into_iter().flatten().map(|name| InvariantId::intern(name));
+        let named =
+            [&kill.invariant, &kill.instead].into_iter().flatten().map(|name| InvariantId::intern(name));
         for id in fault.map(|f| f.broken_as()).unwrap_or_default().into_iter().chain(named) {
             if !shown.contains(&id) {
                 shown.push(id);
@@ -299,7 +300,8 @@ pub(crate) fn legend(kills: &[Kill]) -> String {
     }
     let mut out = String::new();
     for id in shown {
-        let declared = registry::targets().iter().flat_map(|t| t.invariants()).find(|(known, _)| *known == id);
+        let declared =
+            registry::targets().iter().flat_map(|t| t.invariants()).find(|(known, _)| *known == id);
         let statement = declared.map(|(_, s)| *s).or_else(|| engine_statement(id));
         // A failure that named no invariant (a panic, a model mismatch) has no line.
         if let Some(statement) = statement {
@@ -312,9 +314,15 @@ pub(crate) fn legend(kills: &[Kill]) -> String {
 /// What an invariant the engines report themselves states, when no target declares it.
 fn engine_statement(id: InvariantId) -> Option<&'static str> {
     Some(match id {
-        InvariantId::NO_LOST_WAKEUP => "every waiting thread is woken: a deadlock (every thread blocked) breaks it",
-        InvariantId::NO_DATA_RACE => "no two threads touch the same cell without a happens-before edge (loom's causality check)",
-        InvariantId::PROGRESS => "every execution ends within the engine's bound: no thread waits forever for what never comes (a livelock)",
+        InvariantId::NO_LOST_WAKEUP => {
+            "every waiting thread is woken: a deadlock (every thread blocked) breaks it"
+        }
+        InvariantId::NO_DATA_RACE => {
+            "no two threads touch the same cell without a happens-before edge (loom's causality check)"
+        }
+        InvariantId::PROGRESS => {
+            "every execution ends within the engine's bound: no thread waits forever for what never comes (a livelock)"
+        }
         InvariantId::LINEARIZABLE => crate::linearizability::STATEMENT,
         _ => return None,
     })

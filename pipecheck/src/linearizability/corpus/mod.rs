@@ -41,7 +41,7 @@ use super::model::SequentialModel;
 use super::outcome::{Budget, Linearization};
 
 /// The built-in corpus's file, relative to the workspace root.
-pub const BUILTIN_FILE: &str = "properties/src/linearizability/corpus/histories.txt";
+pub const BUILTIN_FILE: &str = "pipecheck/src/linearizability/corpus/histories.txt";
 
 /// The verdict an entry expects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

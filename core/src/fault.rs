@@ -1,7 +1,7 @@
 //! The planted bugs of the pipe and of the seed primitives beside it: each proves that
 //! the checker of the invariant it breaks can fail.
 //!
-//! They are declared here once, with [`planted_faults!`](crate::planted_faults), the
+//! They are declared here once, with [`planted_faults!`](pipecheck_sync::planted_faults), the
 //! same macro a user's crate declares its own with: each is a `static`
 //! [`PlantedFault`](pipecheck_sync::PlantedFault) named as its stable name, whose doc says what
 //! goes wrong and which invariant it breaks, flagged `weak_memory` when only loom can

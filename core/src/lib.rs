@@ -1,9 +1,9 @@
-//! # pipecheck-core
+//! # pipecheck-pipe
 //!
 //! A single-reader/single-writer byte pipe in the style of .NET's
-//! System.IO.Pipelines after its contention-reduction work, built on swappable sync
-//! primitives ([`primitive`]) so the same code runs on `std`, under loom and under
-//! shuttle.
+//! System.IO.Pipelines after its contention-reduction work, built on pipecheck's
+//! swappable sync primitives (`pipecheck-sync`) so the same code runs on `std`, under
+//! loom and under shuttle.
 //!
 // Under loom and shuttle the sync primitives only work inside a model/test run: compile, do not run.
 #![cfg_attr(not(any(feature = "loom", feature = "shuttle")), doc = "```")]
@@ -20,8 +20,9 @@
 //! reader.advance_to(end, end).unwrap();
 //! ```
 //!
-//! Modules: [`primitive`] (the sync facade), [`fault`] (planted bugs, feature
-//! `faults`), [`spsc`] (the segment pool's queue), and the pipe itself
+//! Modules: [`fault`] (planted bugs, switchable in verification builds), [`invariant`]
+//! (the names of the invariants they break), [`spsc`] (the segment pool's queue), and
+//! the pipe itself
 //! ([`Writer`], [`Reader`], [`PipeOptions`]).
 //!
 //! Next to the pipe, other concurrent designs on the same facade, checked the same way:

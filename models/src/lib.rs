@@ -19,13 +19,9 @@
 //!
 //! [`primitives`] holds the scenarios of the seed primitives next to the pipe (async
 //! mutex, message channel, completion source, partitioned pool), observed by the same
-//! monitor. [`engine`] has the loom and shuttle engines, and
-//! [`must_fail`] the child-process runner of planted-bug twins.
-//!
-//! [`Target`] opens all of it to users' own code: a target declares scenarios over
-//! the user's events, invariants and planted faults, and every engine and tool takes
-//! it; the pipe and the seed primitives are registered through it
-//! ([`builtin`]).
+//! monitor. [`builtin`] declares the pipe and the primitives as
+//! [`Target`](pipecheck::Target)s through pipecheck's public API, as any user crate does;
+//! the `pipecheck` binary of this crate is their campaign (`cargo campaign`).
 
 pub mod primitives;
 mod scenario;

@@ -2,14 +2,12 @@
 //!
 //! The invariants of the pipe, as code that every engine shares:
 //!
-//! * an [`Invariant`] is a small type with a name, a one-line statement, and a check
-//!   over the [`Observation`]s of a run (pipe events plus what the scenario did),
-//!   named by an [`InvariantId`](pipecheck::InvariantId);
+//! * each invariant is a [`pipecheck::Invariant`] over the [`Observation`]s of a run
+//!   (pipe events plus what the scenario did), named by an
+//!   [`InvariantId`](pipecheck::InvariantId);
 //! * the [`registry`] lists them all; a [`Monitor`] runs the whole registry online,
-//!   as a run happens, and raises a typed [`Violation`] at the first one;
-//! * an [`Engine`] runs executions of a target (loom, shuttle, plain [`Threads`]) and
-//!   concludes a [`Verdict`]; [`classify`] turns a panic payload into its
-//!   [`FailureKind`], in one place.
+//!   as a run happens, and raises a typed [`Violation`](pipecheck::Violation) at the
+//!   first one.
 //!
 //! Operation sequences check the pipe against a plain model: an [`Op`] sequence (from
 //! proptest, a fuzzer, or split across two threads under shuttle) is applied to a real
@@ -33,10 +31,6 @@
 //! Adding an invariant takes one small file in `src/invariants/` and one line in
 //! [`registry`]; the whole checklist (planted bug, scenarios, corpus trace) is in the
 //! README, "Add a new invariant as a property test".
-//!
-//! A user's own concurrent code is checked the same way over its own event type: an
-//! [`Invariant<E>`](Invariant) per property (or an [`FnInvariant`]: a state and a
-//! function), run online by an [`EventMonitor<E>`]; both monitors are a [`RunLog`], which is how the tools print any run's log.
 
 pub mod checked;
 pub mod driver;

@@ -104,6 +104,9 @@ fn a_trace_that_passes_now_says_so() {
         replay(&loaded, &path, &pipecheck_models::builtin::all()).expect_err("the bug is gone").to_string();
     assert!(error.contains("the recorded failure no longer happens: this trace passes now"), "{error}");
     assert!(error.contains("nofault-large-pool-churn-fixed.trace"), "names the file: {error}");
-    assert!(error.find("passes now") < error.find("was the scenario or the code it checks changed"), "{error}");
+    assert!(
+        error.find("passes now") < error.find("was the scenario or the code it checks changed"),
+        "{error}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

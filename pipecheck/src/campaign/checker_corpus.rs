@@ -1,6 +1,6 @@
 //! The campaign's checker section: the linearizability checker's verdicts on the corpus
 //! of histories whose verdicts are known
-//! ([`Corpus::builtin`](pipecheck::linearizability::corpus::Corpus::builtin)),
+//! ([`Corpus::builtin`](crate::linearizability::corpus::Corpus::builtin)),
 //! run every time beside the kill matrix. A flipped entry fails the campaign: a checker
 //! grown more lenient would pass every `linearizable` cell of the summary unseen, and
 //! one grown stricter would fail them for no bug of the target. `--fault` may name a

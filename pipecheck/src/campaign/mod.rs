@@ -23,7 +23,7 @@
 //! traces command line over those targets (`cargo run -p my-crate --features shuttle --
 //! explore --scenario <name> --fault <name>`, then `-- replay <file>`: [`main`]).
 //!
-//! [`Target`]: pipecheck::Target
+//! [`Target`]: crate::Target
 
 mod checker_corpus;
 mod cli;
@@ -53,7 +53,8 @@ pub struct Campaign {
 }
 
 impl Campaign {
-    /// Runs the campaign's command line: see [`run`].
+    /// Runs the campaign's command line: `campaign` (the default), the traces commands
+    /// (`explore`, `replay`, ...) over the same targets, and the hidden `worker`.
     pub fn run(self) -> ExitCode {
         run(self)
     }
@@ -77,8 +78,8 @@ impl Campaign {
 ///
 /// A user's campaign binary serves the traces command line too: with a first argument
 /// that is one of its commands (`list`, `explore`, `replay`, `minimize`, `corpus`; see
-/// [`pipecheck::trace::cli`]), the rest of the command line goes to
-/// [`pipecheck::trace::replay_main`] over the same targets, so that one binary finds,
+/// [`trace::cli`](crate::trace::cli)), the rest of the command line goes to
+/// [`trace::replay_main`](crate::trace::replay_main) over the same targets, so that one binary finds,
 /// saves and replays the failing schedules of the targets it checks.
 pub(crate) fn run(campaign: Campaign) -> ExitCode {
     let first = std::env::args().nth(1);
@@ -90,8 +91,8 @@ pub(crate) fn run(campaign: Campaign) -> ExitCode {
 }
 
 /// Checks every target `targets` returns, and the sequential model it declares, with
-/// [`pipecheck::verify`] at each scenario's own loom bound, under the engine the
-/// features select: the test [`campaign_main!`] adds to a campaign binary, so that
+/// [`verify`](crate::verify) at each scenario's own loom bound, under the engine the
+/// features select: the test [`campaign_main!`](crate::campaign_main) adds to a campaign binary, so that
 /// `cargo test`, `cargo test --features loom` and `cargo test --features shuttle` check
 /// the campaign's targets with no test file of the crate's own.
 ///

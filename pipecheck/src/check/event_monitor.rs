@@ -5,7 +5,7 @@
 //! it happens ([`EventMonitor::with_wiring`] adds a way of showing events and a boundary
 //! event that restarts some invariants, as a structure that can be reset needs). At
 //! the first violation it raises a typed
-//! [`Violation`](pipecheck::Violation) with the log tail as its context, which every
+//! [`Violation`](crate::Violation) with the log tail as its context, which every
 //! engine turns into a failing, reproducible case.
 //!
 //! The lock is a plain `std` mutex on purpose: it must add no happens-before edge that

@@ -10,7 +10,7 @@ use pipecheck_sync::{InvariantId, Violation};
 /// to report a violation; the monitor adds the id and the log. An invariant that is a
 /// state and a check needs no type of its own: [`FnInvariant`](crate::check::FnInvariant).
 pub trait Invariant<E>: Send {
-    /// Which invariant this checks (e.g. [`InvariantId::new("fifo-pool")`]).
+    /// Which invariant this checks (e.g. [`InvariantId::NO_LOST_WAKEUP`]).
     fn id(&self) -> InvariantId;
 
     /// The statement, in one line: what reports print next to the id.

@@ -251,7 +251,7 @@ pub const LIVELOCK_WAITS: u64 = 50;
 /// `kind`, a [`FailureKind::Livelock`] if it is the engine's step bound and some thread
 /// waited for another's progress at least [`LIVELOCK_WAITS`] times at one place in
 /// `waits` (the failing execution's,
-/// [`progress::waits`](pipecheck::progress::waits)).
+/// [`progress::waits`](crate::progress::waits)).
 pub fn livelock(kind: FailureKind, waits: Vec<Wait>) -> FailureKind {
     match kind {
         FailureKind::StepBound { detail } => {

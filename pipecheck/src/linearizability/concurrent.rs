@@ -167,7 +167,7 @@ pub fn fixed_scenarios<S: OpsSpec>(
 ///
 /// # Panics
 ///
-/// With a `linearizable` [`Violation`](pipecheck::Violation) when the history is
+/// With a `linearizable` [`Violation`](crate::Violation) when the history is
 /// not linearizable; with a thread's own panic when one panicked; when an operation with
 /// a [role](OpsSpec::role) is not on that role's thread.
 pub fn run_concurrent<S: OpsSpec>(spec: &S, threads: &[Vec<S::Input>]) -> Linearization {
@@ -217,7 +217,7 @@ pub fn run_concurrent_logged<S: OpsSpec>(
 ///
 /// # Panics
 ///
-/// With the monitor's [`Violation`](pipecheck::Violation) at the first event an
+/// With the monitor's [`Violation`](crate::Violation) at the first event an
 /// invariant rejects; otherwise as [`run_concurrent`].
 pub fn run_monitored<S: OpsSpec>(
     spec: &S,

@@ -3,13 +3,13 @@
 //! with known verdicts must notice (`cargo campaign --fault CheckerAcceptsReorder`
 //! fails, naming the entries that flipped).
 //!
-//! They are declared with [`planted_faults!`](pipecheck::planted_faults), as the
+//! They are declared with [`planted_faults!`](crate::planted_faults), as the
 //! pipe's are, and switched on the same way ([`PlantedFault::activate`]); a check reads
 //! the switch once, on the thread that calls it, so partitions searched on other
 //! threads see it too. They belong to no target: the campaign runs them against the
 //! corpus, not in the kill matrix.
 //!
-//! [`PlantedFault::activate`]: pipecheck::PlantedFault::activate
+//! [`PlantedFault::activate`]: crate::PlantedFault::activate
 
 use pipecheck_sync::InvariantId;
 

@@ -18,7 +18,7 @@
 //!   [`check_report`] adds statistics per partition;
 //! * [`explain`] prints a failure as a per-thread timeline, [`html::render`] draws it
 //!   as a self-contained page, and [`ensure_linearizable`] raises it as a
-//!   `linearizable` [`Violation`](pipecheck::Violation);
+//!   `linearizable` [`Violation`](crate::Violation);
 //! * [`foreign`] reads porcupine's two history formats and simulates such logs;
 //! * [`corpus`] holds histories whose verdicts are known, which the campaign checks
 //!   every time so that a checker made more lenient or stricter cannot pass unseen

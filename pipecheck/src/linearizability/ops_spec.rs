@@ -38,7 +38,7 @@ use super::model::SequentialModel;
 /// The real object is built on pipecheck's sync facade (`pipecheck`),
 /// so the same spec runs on `std` threads, under loom and under shuttle. A planted
 /// fault is read by the real code itself, as usual
-/// ([`PlantedFault::is_active`](pipecheck::PlantedFault::is_active)).
+/// ([`PlantedFault::is_active`](crate::PlantedFault::is_active)).
 ///
 /// # Examples
 ///

@@ -3,7 +3,7 @@
 //! with the commands that reproduce them.
 //!
 //! loom reports three kinds of failure, and the verdict names each: a checker's
-//! [`Violation`](pipecheck::Violation); a deadlock (every thread blocked: a
+//! [`Violation`](crate::Violation); a deadlock (every thread blocked: a
 //! waiting side was never woken, **no-lost-wakeup**); a causality violation on an
 //! `UnsafeCell` (two threads touched the same segment bytes or pool slot without a
 //! happens-before edge, **no-data-race**).

@@ -83,7 +83,7 @@ pub fn must_fail_in_child(
 
 /// [`must_fail_in_child`] for a planted bug that counts as caught when the verdict names
 /// any of `expected` (its own invariant, and the one it
-/// [`also_breaks`](pipecheck::PlantedFault::also_breaks)).
+/// [`also_breaks`](crate::PlantedFault::also_breaks)).
 ///
 /// # Panics
 ///

@@ -21,7 +21,7 @@ use crate::target::Target;
 ///   seed 1 and 300 schedules of each scheduler (random and PCT);
 /// * **std threads**: [`Target::validate`], each scenario 20 times clean, and the model's
 ///   operation sequences on one thread
-///   ([`check_sequences`](pipecheck::linearizability::check_sequences)).
+///   ([`check_sequences`](crate::linearizability::check_sequences)).
 ///
 /// # Examples
 ///

@@ -1,5 +1,5 @@
 //! Running a scenario under shuttle through the shuttle engine's
-//! [`run_with`](pipecheck::engine::shuttle::run_with), with the scheduler that
+//! [`run_with`](crate::engine::shuttle::run_with), with the scheduler that
 //! records or replays, and the verdict as a [`Failure`].
 
 use std::sync::{Arc, Mutex};

@@ -1,5 +1,5 @@
 //! Proptest jobs: a target's random operation sequences (its
-//! [`Sequences`](pipecheck::Sequences)), every invariant checked after each
+//! [`Sequences`](crate::Sequences)), every invariant checked after each
 //! operation.
 
 use crate::check::engine::timed;

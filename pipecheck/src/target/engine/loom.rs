@@ -25,8 +25,9 @@ fn announce(failure: &crate::check::FailureKind) {
 pub struct Loom {
     /// The preemption bound.
     pub bound: usize,
-    /// Stop exploring after this long: the verdict is then [`Verdict::Incomplete`]
-    /// (crate::Verdict::Incomplete), never a pass, unless the exploration finished first.
+    /// Stop exploring after this long: the verdict is then
+    /// [`Verdict::Incomplete`](crate::Verdict::Incomplete), never a pass, unless the
+    /// exploration finished first.
     pub max_duration: Option<Duration>,
 }
 

@@ -1,5 +1,5 @@
 //! The engines that need a checker's primitives, as implementations of
-//! [`pipecheck::Engine`]: `loom` (feature `loom`) and `shuttle`
+//! [`Engine`](crate::Engine): `loom` (feature `loom`) and `shuttle`
 //! (feature `shuttle`, random and PCT schedules); each module exists only with its feature.
 
 #[cfg(feature = "loom")]

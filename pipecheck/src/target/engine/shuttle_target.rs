@@ -9,7 +9,7 @@ use crate::target::{EngineClass, Target};
 /// under the random scheduler and PCT (depth 3, then 2), `iterations` schedules each
 /// from `seed`: every scenario clean must pass under both; each planted bug on each
 /// scenario that claims it must be caught, its verdict naming an invariant it breaks
-/// ([`PlantedFault::broken_as`](pipecheck::PlantedFault::broken_as)), by at least
+/// ([`PlantedFault::broken_as`](crate::PlantedFault::broken_as)), by at least
 /// one of them: the campaign's rule, where a bug is caught when some engine catches it.
 /// Every scheduler runs every bug; what each found is printed (`--nocapture`).
 ///

@@ -199,8 +199,8 @@ impl Target {
     }
 
     /// Adds scenarios reporting events `E`, each run checked by a fresh
-    /// [`EventMonitor`](pipecheck::EventMonitor) of `invariants`: a function
-    /// returning them, or one [`FnInvariant`](pipecheck::FnInvariant)
+    /// [`EventMonitor`](crate::EventMonitor) of `invariants`: a function
+    /// returning them, or one [`FnInvariant`](crate::FnInvariant)
     /// ([`Invariants`]); the invariants' statements join the target's legend.
     pub fn checked<E: fmt::Debug + Send + 'static>(
         mut self,

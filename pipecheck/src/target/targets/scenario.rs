@@ -92,7 +92,7 @@ impl TargetScenario {
     ///
     /// # Panics
     ///
-    /// With the typed failure (a [`Violation`](pipecheck::Violation), or the
+    /// With the typed failure (a [`Violation`](crate::Violation), or the
     /// engine's own report) when the execution fails.
     pub fn run_once(&self, fault: Option<&'static PlantedFault>, publish: &Publish) {
         (self.run)(fault, publish);

@@ -25,9 +25,12 @@ pub use pipecheck_sync::sync::Arc;
 pub use pipecheck_sync::{InvariantId, PlantedFault, planted_faults, thread};
 pub use proptest::prelude::{BoxedStrategy, Just, Strategy, any, prop_oneof};
 
-pub use crate::check::{EventMonitor, FifoInvariant, FnInvariant, Invariant, Invariants, Queued};
+pub use crate::check::{
+    EventMonitor, FifoInvariant, FnInvariant, Invariant, Invariants, ProducerOrder, Queued, Routed,
+};
 pub use crate::linearizability::{
-    DeterministicModel, Ends, OpsSpec, SequentialModel, run_concurrent, run_monitored, shared,
+    DeterministicModel, Ends, OpsSpec, PendingAware, Relaxed, SequentialModel, run_concurrent, run_monitored,
+    shared,
 };
 pub use crate::{
     EventScenario, GeneratedScenarios, LARGE_SCENARIO, SMALL_SCENARIO, Scale, Target, operations,

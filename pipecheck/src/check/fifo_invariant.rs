@@ -26,6 +26,12 @@ pub enum Queued<T> {
 /// `classify` (`None`: not about the values). An `Out` recorded before its `In` (two
 /// threads' events racing to the monitor) is checked once the `In` is recorded.
 ///
+/// One order of all values suits a queue with one producer and one consumer (or whose
+/// pushes and pops are otherwise ordered). With several producers or consumers that
+/// order is racy (two overlapping pushes may land either way, and the monitor records
+/// them in the order they *returned*): use [`ProducerOrder`](crate::ProducerOrder),
+/// the per-producer, per-consumer order, instead.
+///
 /// # Examples
 ///
 /// ```

@@ -109,6 +109,15 @@ impl<E, F: Fn() -> Vec<Box<dyn Invariant<E>>> + Send + Sync + 'static> Invariant
     }
 }
 
+/// Two sets of invariants checked together (`(conserved, order)`; nest for more).
+impl<E, A: Invariants<E>, B: Invariants<E>> Invariants<E> for (A, B) {
+    fn fresh(&self) -> Vec<Box<dyn Invariant<E>>> {
+        let mut fresh = self.0.fresh();
+        fresh.extend(self.1.fresh());
+        fresh
+    }
+}
+
 impl<S: Clone + Send + Sync + 'static, E: 'static> Invariants<E> for FnInvariant<S, E> {
     fn fresh(&self) -> Vec<Box<dyn Invariant<E>>> {
         vec![self.clone().boxed()]

@@ -10,6 +10,7 @@ mod fifo_invariant;
 mod fn_invariant;
 mod invariant;
 pub(crate) mod panic_hook;
+mod producer_order;
 mod proptest_support;
 mod run_log;
 mod verdict;
@@ -21,6 +22,7 @@ pub use fn_invariant::{FnInvariant, Invariants};
 pub use invariant::{Invariant, ensure, first_violation};
 pub use panic_hook::Capture;
 pub(crate) use pipecheck_sync::Violation;
+pub use producer_order::{PRODUCER_ORDER_STATEMENT, ProducerOrder, Routed};
 pub use proptest_support::{Regressions, Reported, reported};
 pub use run_log::{Row, RunLog};
 pub use verdict::{

@@ -17,6 +17,7 @@ use super::allowance::{Allowance, Pool};
 use super::history::{History, HistoryError, OpId};
 use super::model::SequentialModel;
 use super::outcome::{Budget, Exhausted, Linearization, NonLinearizable};
+use super::overlap::Criterion;
 use super::partition::partitions;
 use super::search::{Search, Step};
 use super::stats::{CheckReport, PartitionStats, PartitionVerdict};
@@ -82,15 +83,26 @@ pub fn check_report<M: SequentialModel>(
     history: &History<M::Input, M::Output>,
     budget: Budget,
 ) -> Result<CheckReport, HistoryError> {
+    check_report_as(model, history, budget, model.criterion())
+}
+
+/// [`check_report`] under `criterion`, whatever the model's.
+pub(super) fn check_report_as<M: SequentialModel>(
+    model: &M,
+    history: &History<M::Input, M::Output>,
+    budget: Budget,
+    criterion: Criterion,
+) -> Result<CheckReport, HistoryError> {
     history.validate()?;
     let started = Instant::now();
     let pool = Pool::new(&budget);
     let searches: Vec<Mutex<Search<'_, M>>> = partitions(model, history)
         .into_iter()
-        .map(|part| Mutex::new(Search::new(model, history, part)))
+        .map(|part| Mutex::new(Search::new(model, history, part, criterion)))
         .collect();
     let mut verdicts = vec![PartitionVerdict::Undecided; searches.len()];
     let mut orders: Vec<Vec<OpId>> = vec![Vec::new(); searches.len()];
+    let mut relaxed = Vec::new();
     // Small partitions first: they decide quickly and a failure ends the check.
     let mut undecided: Vec<usize> = (0..searches.len()).collect();
     undecided.sort_by_key(|&at| (lock(&searches[at]).part.ops.len(), at));
@@ -114,7 +126,9 @@ pub fn check_report<M: SequentialModel>(
                 Step::Linearizable(order) => {
                     verdicts[at] = PartitionVerdict::Linearizable;
                     orders[at] = order;
-                    pool.release_bytes(lock(&searches[at]).release());
+                    let mut search = lock(&searches[at]);
+                    relaxed.extend(search.relaxed_answers());
+                    pool.release_bytes(search.release());
                 }
                 Step::NonLinearizable => {
                     verdicts[at] = PartitionVerdict::NonLinearizable;
@@ -163,7 +177,8 @@ pub fn check_report<M: SequentialModel>(
         ),
         (None, None) => (Linearization::Linearizable(orders.concat()), Vec::new()),
     };
-    Ok(CheckReport { verdict, partitions, elapsed: started.elapsed(), peak_bytes, dead_ends })
+    relaxed.sort_by_key(|answer: &super::overlap::RelaxedAnswer| answer.op);
+    Ok(CheckReport { verdict, partitions, elapsed: started.elapsed(), peak_bytes, dead_ends, relaxed })
 }
 
 /// One turn of each `undecided` search with `quota` states, on up to `workers`

@@ -6,6 +6,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use super::model::SequentialModel;
+use super::overlap::Relaxed;
 
 /// A sequential specification in which every operation, in every state, has exactly one
 /// output and one next state: [`run`](DeterministicModel::run) computes both (the next
@@ -58,6 +59,18 @@ pub trait DeterministicModel: Sync {
 
     /// What `input` returns in `state`, leaving in `state` the state after it.
     fn run(&self, state: &mut Self::State, input: &Self::Input) -> Self::Output;
+
+    /// [`SequentialModel::step_while_overlapped`], for this model (the default: none).
+    fn step_while_overlapped(
+        &self,
+        state: &Self::State,
+        input: &Self::Input,
+        output: &Self::Output,
+        overlapping: &[&Self::Input],
+    ) -> Option<Relaxed<Self::State>> {
+        let _ = (state, input, output, overlapping);
+        None
+    }
 }
 
 impl<M: DeterministicModel> SequentialModel for M {
@@ -73,6 +86,17 @@ impl<M: DeterministicModel> SequentialModel for M {
     fn step(&self, state: &M::State, input: &M::Input, output: &M::Output) -> Option<M::State> {
         let mut next = state.clone();
         (self.run(&mut next, input) == *output).then_some(next)
+    }
+
+    /// [`DeterministicModel::step_while_overlapped`].
+    fn step_while_overlapped(
+        &self,
+        state: &M::State,
+        input: &M::Input,
+        output: &M::Output,
+        overlapping: &[&M::Input],
+    ) -> Option<Relaxed<M::State>> {
+        DeterministicModel::step_while_overlapped(self, state, input, output, overlapping)
     }
 
     /// The output [`run`](DeterministicModel::run) computes.

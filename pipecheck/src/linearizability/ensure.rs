@@ -6,11 +6,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pipecheck_sync::{InvariantId, Violation};
 
-use super::check::check_report;
+use super::check::{check_report, check_report_as};
 use super::history::History;
 use super::html;
 use super::model::SequentialModel;
 use super::outcome::{Budget, Linearization};
+use super::overlap::Criterion;
 use super::stats::CheckReport;
 use super::timeline::explain;
 
@@ -20,7 +21,10 @@ pub const HTML_DIR_VAR: &str = "PIPECHECK_LINEARIZABILITY_HTML";
 
 /// Checks `history` against `model` and raises a [`InvariantId::LINEARIZABLE`]
 /// violation, with the per-thread timeline, the longest linearizable prefix and the
-/// unplaced operation, if it is not linearizable. An exhausted budget is returned as
+/// unplaced operation, if it is not linearizable. When the model's
+/// [relaxed answers](SequentialModel::step_while_overlapped) would explain a history its
+/// strict check refuses, the violation names them (the check stays strict: wrap the
+/// model in [`PendingAware`](super::PendingAware) to accept them). An exhausted budget is returned as
 /// [`Linearization::Unknown`], never raised: not knowing is not a violation.
 ///
 /// With the environment variable [`HTML_DIR_VAR`] (`PIPECHECK_LINEARIZABILITY_HTML`)
@@ -74,14 +78,47 @@ pub fn ensure_linearizable<M: SequentialModel>(
                 unplaced.thread,
                 failure.longest_prefix.len()
             );
+            let relaxed = relaxed_explanation(model, history, budget);
             Violation::new(
                 InvariantId::LINEARIZABLE,
-                format!("{headline}\n{}{picture}", explain(model, history, failure)),
+                format!("{headline}\n{relaxed}{}{picture}", explain(model, history, failure)),
             )
             .raise()
         }
         _ => report.verdict,
     }
+}
+
+/// For a strict model, the lines that name the relaxed answers which would explain
+/// `history` (checked again under [`Criterion::PendingAware`]); empty when there are
+/// none, or when they would not.
+fn relaxed_explanation<M: SequentialModel>(
+    model: &M,
+    history: &History<M::Input, M::Output>,
+    budget: Budget,
+) -> String {
+    if model.criterion() != Criterion::Strict {
+        return String::new();
+    }
+    let Ok(report) = check_report_as(model, history, budget, Criterion::PendingAware) else {
+        return String::new();
+    };
+    if !report.verdict.is_linearizable() || report.relaxed.is_empty() {
+        return String::new();
+    }
+    let answers: Vec<String> = report
+        .relaxed
+        .iter()
+        .map(|relaxed| {
+            let op = history.get(relaxed.op);
+            format!("{} {} `{}`", relaxed.op, model.describe(&op.input, op.output.as_ref()), relaxed.answer)
+        })
+        .collect();
+    format!(
+        "relaxed answers the model allows while an overlapping operation is in flight would explain it: {} \
+         (the check is strict; PendingAware(model) accepts them)\n",
+        answers.join(", ")
+    )
 }
 
 /// Writes the picture if [`HTML_DIR_VAR`] names a directory; the text that points to it.

@@ -13,7 +13,8 @@
 //!   memory), and each pending operation has a [`PendingPolicy`];
 //! * [`check`] runs Wing & Gong's search with Lowe's memoization, per partition
 //!   (P-compositionality, partitions searched concurrently), within a [`Budget`] of
-//!   states, bytes and time, and answers a [`Linearization`]: linearizable, not (with
+//!   states, bytes and time (strictly, or with the answers a model allows while an
+//!   overlapping operation is in flight: [`PendingAware`]), and answers a [`Linearization`]: linearizable, not (with
 //!   the longest linearizable prefix and the operation it could not place), or unknown;
 //!   [`check_report`] adds statistics per partition;
 //! * [`explain`] prints a failure as a per-thread timeline, [`html::render`] draws it
@@ -40,6 +41,7 @@ mod operations;
 mod ops_log;
 mod ops_spec;
 mod outcome;
+mod overlap;
 mod partition;
 mod recorder;
 mod search;
@@ -71,6 +73,7 @@ pub use model::SequentialModel;
 pub use ops_log::OpsLog;
 pub use ops_spec::{Ends, OpsSpec, shared};
 pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};
+pub use overlap::{Criterion, PendingAware, Relaxed, RelaxedAnswer};
 pub use recorder::{Invoked, Recorder, ThreadLog};
 pub use sequences::{SequenceConfig, SequenceMismatch, SequencesPassed, check_sequences};
 pub use stats::{CheckReport, PartitionStats, PartitionVerdict};

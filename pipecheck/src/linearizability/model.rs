@@ -25,6 +25,8 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use super::overlap::{Criterion, Relaxed};
+
 /// A sequential specification: an initial state and a transition per operation.
 ///
 /// # Examples
@@ -94,6 +96,35 @@ pub trait SequentialModel: Sync {
     fn expected(&self, state: &Self::State, input: &Self::Input) -> Option<Self::Output> {
         let _ = (state, input);
         None
+    }
+
+    /// An answer `input` may give only while an operation that overlaps it is in
+    /// flight, and the state it leaves: `overlapping` holds the inputs of the operations
+    /// placed before it in the linearization that had not returned when it was invoked
+    /// (under causal precedence: that do not happen before it). Called only when
+    /// [`step`](SequentialModel::step) refused `output`, and accepted only under
+    /// [`Criterion::PendingAware`]; a strict check that fails names the relaxed answers
+    /// that would explain the history. The default: none (see
+    /// [`overlap`](super::PendingAware) for the criterion and a queue's example).
+    ///
+    /// Like `step`, a pure function of its arguments.
+    fn step_while_overlapped(
+        &self,
+        state: &Self::State,
+        input: &Self::Input,
+        output: &Self::Output,
+        overlapping: &[&Self::Input],
+    ) -> Option<Relaxed<Self::State>> {
+        let _ = (state, input, output, overlapping);
+        None
+    }
+
+    /// Which answers a check of this model accepts: [`Criterion::Strict`]
+    /// (linearizability, the default) or [`Criterion::PendingAware`] (with
+    /// [`step_while_overlapped`](SequentialModel::step_while_overlapped)'s answers; wrap
+    /// the model in [`PendingAware`](super::PendingAware) rather than overriding this).
+    fn criterion(&self) -> Criterion {
+        Criterion::Strict
     }
 
     /// The states a *pending* operation (invoked, never returned) may leave if it took

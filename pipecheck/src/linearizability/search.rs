@@ -26,6 +26,7 @@ use super::faults::{CheckerAcceptsReorder, CheckerNeverPlacesPending};
 use super::history::{History, OpId};
 use super::model::SequentialModel;
 use super::outcome::Exhausted;
+use super::overlap::{Criterion, RelaxedAnswer, overlapping};
 use super::partition::Part;
 use super::visited::{Visited, zobrist};
 
@@ -65,6 +66,9 @@ struct Frame<S> {
     alternative_op: u32,
     /// Whether some successor was new.
     extended: bool,
+    /// The relaxed answer `op` gave to reach it, if it gave one
+    /// ([`SequentialModel::step_while_overlapped`]).
+    relaxed: Option<&'static str>,
 }
 
 /// The search of one partition, paused between turns.
@@ -100,6 +104,8 @@ pub(super) struct Search<'h, M: SequentialModel> {
     explored: u64,
     /// The planted checker bugs switched on when the search began (see [`super::faults`]).
     planted: Planted,
+    /// Whether relaxed answers are accepted.
+    criterion: Criterion,
 }
 
 /// Which planted checker bugs a search runs with, read once on the thread that made it
@@ -123,7 +129,12 @@ impl Planted {
 
 impl<'h, M: SequentialModel> Search<'h, M> {
     /// A search of `part`, not started.
-    pub(super) fn new(model: &'h M, history: &'h History<M::Input, M::Output>, part: Part) -> Self {
+    pub(super) fn new(
+        model: &'h M,
+        history: &'h History<M::Input, M::Output>,
+        part: Part,
+        criterion: Criterion,
+    ) -> Self {
         let n = part.ops.len();
         let by_counts = part.threads.len().div_ceil(2) < n.div_ceil(64);
         let words = if by_counts { part.threads.len().div_ceil(2) } else { n.div_ceil(64) }.max(1);
@@ -146,6 +157,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             released_hits: 0,
             explored: 0,
             planted: Planted::current(),
+            criterion,
             part,
         }
     }
@@ -187,11 +199,11 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             let heap = self.model.state_heap_bytes(&init);
             match self.visited.insert(hash, &self.bits, init, heap, allowance) {
                 Err(why) => return Step::Exhausted(why),
-                Ok(entry) => self.push(ROOT, entry.expect("the first state is new")),
+                Ok(entry) => self.push(ROOT, entry.expect("the first state is new"), None),
             }
         }
         loop {
-            let Some((op, state)) = self.successor() else {
+            let Some((op, state, relaxed)) = self.successor() else {
                 let frame = self.stack.pop().expect("the loop runs with a frame");
                 if frame.op == ROOT {
                     return Step::NonLinearizable;
@@ -220,7 +232,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             if let Some(top) = self.stack.last_mut() {
                 top.extended = true;
             }
-            self.push(op, entry);
+            self.push(op, entry, relaxed);
             if self.required_left == 0 {
                 return Step::Linearizable(self.path().map(|op| self.part.ops[op as usize].id).collect());
             }
@@ -238,8 +250,16 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         self.stack.iter().skip(1).map(|frame| frame.op)
     }
 
-    /// Pushes the configuration reached by placing `op` (already placed) in `state`.
-    fn push(&mut self, op: u32, state: u32) {
+    /// The relaxed answers on the current path (after a linearization is found: the
+    /// answers it needs).
+    pub(super) fn relaxed_answers(&self) -> Vec<RelaxedAnswer> {
+        let used = self.stack.iter().filter_map(|frame| Some((frame.op, frame.relaxed?)));
+        used.map(|(op, answer)| RelaxedAnswer { op: self.part.ops[op as usize].id, answer }).collect()
+    }
+
+    /// Pushes the configuration reached by placing `op` (already placed) in `state`,
+    /// with the `relaxed` answer it gave.
+    fn push(&mut self, op: u32, state: u32, relaxed: Option<&'static str>) {
         let earliest_response = match self.part.causal {
             Some(_) => u64::MAX,
             None => self
@@ -260,18 +280,19 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             alternatives: Vec::new(),
             alternative_op: ROOT,
             extended: false,
+            relaxed,
         });
     }
 
     /// The next untried successor of the top configuration: an operation, minimal,
-    /// and a state the model lets it lead to.
-    fn successor(&mut self) -> Option<(u32, M::State)> {
-        let Search { model, history, part, next, preds, stack, visited, planted, .. } = self;
-        let frame = stack.last_mut()?;
+    /// a state the model lets it lead to, and the relaxed answer that led there if any.
+    fn successor(&mut self) -> Option<(u32, M::State, Option<&'static str>)> {
+        let Search { model, history, part, next, preds, stack, visited, planted, criterion, .. } = self;
+        let (frame, path) = stack.split_last_mut()?;
         let current = visited.state(frame.state);
         loop {
             if let Some(state) = frame.alternatives.pop() {
-                return Some((frame.alternative_op, state));
+                return Some((frame.alternative_op, state, None));
             }
             let thread = frame.cursor as usize;
             if thread >= part.threads.len() {
@@ -291,7 +312,20 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             match &op.output {
                 Some(output) => {
                     if let Some(state) = model.step(current, &op.input, output) {
-                        return Some((at, state));
+                        return Some((at, state, None));
+                    }
+                    if *criterion == Criterion::PendingAware {
+                        // The root frame placed nothing.
+                        let placed = path.iter().chain(std::iter::once(&*frame)).skip(1).map(|f| f.op);
+                        let overlapping: Vec<&M::Input> = overlapping(part, placed, at)
+                            .into_iter()
+                            .map(|placed| &history.get(part.ops[placed as usize].id).input)
+                            .collect();
+                        if let Some(relaxed) =
+                            model.step_while_overlapped(current, &op.input, output, &overlapping)
+                        {
+                            return Some((at, relaxed.state, Some(relaxed.answer)));
+                        }
                     }
                 }
                 None => {

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use super::history::OpId;
 use super::outcome::Linearization;
+use super::overlap::RelaxedAnswer;
 
 /// How one partition's search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +73,10 @@ pub struct CheckReport {
     /// that could not be extended, longest first, one per last operation (where every
     /// attempt failed). Empty otherwise.
     pub dead_ends: Vec<Vec<OpId>>,
+    /// For a linearizable history checked under
+    /// [`Criterion::PendingAware`](super::Criterion::PendingAware): the relaxed answers
+    /// its linearization needs, by operation. Empty otherwise.
+    pub relaxed: Vec<RelaxedAnswer>,
 }
 
 impl CheckReport {

@@ -26,7 +26,7 @@
 use pipecheck::cell::UnsafeCell;
 use pipecheck::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::queue_check::{PositionWithoutCas, RelaxedPublish, TrustPositions};
+use crate::queue_check::{PositionWithoutCas, RelaxedPublish, StalePosition, TrustPositions};
 
 struct Cell<T> {
     /// Which position the cell is ready for (see the module docs).
@@ -118,6 +118,8 @@ impl<T: Copy> Queue<T> {
             if sequence < pos {
                 return Err(value);
             }
+            // Another push claimed this position: retry at the current one.
+            pipecheck::hint::spin_loop();
             pos = self.enqueue.load(Ordering::Relaxed);
         }
     }
@@ -151,7 +153,12 @@ impl<T: Copy> Queue<T> {
             if sequence < pos + 1 {
                 return None;
             }
-            pos = self.dequeue.load(Ordering::Relaxed);
+            // Another pop took this position: retry at the current one (the planted
+            // `StalePosition` retries at the same one, forever).
+            pipecheck::hint::spin_loop();
+            if !StalePosition.is_active() {
+                pos = self.dequeue.load(Ordering::Relaxed);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The queue verified: its specification (a sequential model whose "empty" and "full"
 //! answers may also come while a justifying operation is in flight), `queue-conserved`
-//! and `producer-order` over event scenarios, and three planted bugs.
+//! and `producer-order` over event scenarios, and four planted bugs (three that lose or
+//! race on values, one livelock).
 use pipecheck::prelude::*;
 use pipecheck::thread;
 
@@ -21,6 +22,9 @@ pipecheck::planted_faults! {
     /// A push advances the enqueue position with a store, not a compare-and-swap: two
     /// pushes claim one cell (a data race to loom; a lost value to shuttle).
     PositionWithoutCas breaks CONSERVED, also_breaks(InvariantId::NO_DATA_RACE), caught_in(&["pushes-race-pop"]);
+    /// A pop that finds its position taken by another pop retries at the same position
+    /// instead of loading the current one: it spins forever (a livelock).
+    StalePosition breaks InvariantId::PROGRESS, caught_in(&["pops-race"]);
 }
 
 pipecheck::operations! {
@@ -166,6 +170,9 @@ pub fn target() -> Target {
     let scenarios = [
         EventScenario::small("pushes-race-pop", "2 cells: push 1 || push 2, pop; then drained", |m| {
             run(m, 2, &[&[Op::Push(1)], &[Op::Push(2), Op::Pop]]);
+        }),
+        EventScenario::small("pops-race", "2 cells: push 1, 2; then pop || pop; then drained", |m| {
+            run(m, 2, &[&[Op::Push(1), Op::Push(2), Op::Pop], &[Op::Pop]]);
         }),
         EventScenario::large(
             "producers-race-consumers",

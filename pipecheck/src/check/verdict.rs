@@ -64,7 +64,8 @@ pub enum FailureKind {
     ModelMismatch(ModelMismatch),
     /// An execution ran past the engine's step bound (shuttle's `max_steps`, loom's
     /// branch limit) with no thread seen waiting over and over: a long execution, or a
-    /// spin the facade does not see (see [`FailureKind::Livelock`]).
+    /// spin the facade does not see (see [`FailureKind::Livelock`]). Either way it did
+    /// not end within the bound, which breaks **progress**.
     StepBound {
         /// The engine's report.
         detail: String,
@@ -95,14 +96,14 @@ pub enum FailureKind {
 impl FailureKind {
     /// The invariant this failure counts as breaking: the violated one; a deadlock is a
     /// lost wakeup (**no-lost-wakeup**), a loom causality violation a data race
-    /// (**no-data-race**) and a livelock a lack of **progress**; any other failure
-    /// names no invariant.
+    /// (**no-data-race**), and a livelock or any other run past the step bound a lack of
+    /// **progress**; any other failure names no invariant.
     pub fn invariant(&self) -> Option<InvariantId> {
         match self {
             FailureKind::InvariantViolated(violation) => Some(violation.invariant),
             FailureKind::Deadlock { .. } => Some(InvariantId::NO_LOST_WAKEUP),
             FailureKind::DataRace { .. } => Some(InvariantId::NO_DATA_RACE),
-            FailureKind::Livelock { .. } => Some(InvariantId::PROGRESS),
+            FailureKind::Livelock { .. } | FailureKind::StepBound { .. } => Some(InvariantId::PROGRESS),
             _ => None,
         }
     }
@@ -131,7 +132,7 @@ impl FailureKind {
             FailureKind::Deadlock { .. } => format!("deadlock → {}", InvariantId::NO_LOST_WAKEUP),
             FailureKind::DataRace { .. } => format!("data race → {}", InvariantId::NO_DATA_RACE),
             FailureKind::ModelMismatch(_) => "model mismatch".to_owned(),
-            FailureKind::StepBound { .. } => "step bound".to_owned(),
+            FailureKind::StepBound { .. } => format!("step bound → {}", InvariantId::PROGRESS),
             FailureKind::Livelock { .. } => format!("livelock → {}", InvariantId::PROGRESS),
             FailureKind::Panic { message, .. } => format!("panic: {}", first_line(message)),
             FailureKind::Timeout { .. } => "timeout".to_owned(),
@@ -148,7 +149,9 @@ impl fmt::Display for FailureKind {
             }
             FailureKind::DataRace { detail } => write!(f, "data race: {detail}"),
             FailureKind::ModelMismatch(mismatch) => write!(f, "{mismatch}"),
-            FailureKind::StepBound { detail } => write!(f, "step bound exceeded: {detail}"),
+            FailureKind::StepBound { detail } => {
+                write!(f, "step bound exceeded (no progress within the bound): {detail}")
+            }
             FailureKind::Livelock { spinning, detail } => {
                 let spinning: Vec<String> = spinning.iter().map(Wait::to_string).collect();
                 write!(
@@ -330,7 +333,7 @@ mod tests {
         );
         let loom = classify(&"Model exceeded maximum number of branches. This is often caused by an algorithm requiring the processor to make progress, e.g. spin locks.".to_owned(), None);
         for bound in [shuttle, loom] {
-            assert_eq!((bound.kind(), bound.invariant()), ("step-bound", None));
+            assert_eq!((bound.kind(), bound.invariant()), ("step-bound", Some(InvariantId::PROGRESS)));
             let few = Wait { thread: 1, waits: LIVELOCK_WAITS - 1, location: std::panic::Location::caller() };
             assert_eq!(livelock(bound.clone(), vec![few]), bound, "a few waits are no livelock");
             let many = Wait { waits: LIVELOCK_WAITS, ..few };
@@ -345,6 +348,14 @@ mod tests {
                 "only a step bound becomes a livelock"
             );
         }
+    }
+
+    #[test]
+    fn a_step_bound_breaks_progress_with_or_without_a_spinner() {
+        let bound = classify(&"exceeded max_steps bound 5000.".to_owned(), None);
+        assert_eq!(bound.invariant(), Some(InvariantId::PROGRESS), "{bound}");
+        assert_eq!(bound.label(), "step bound → progress");
+        assert!(Verdict::Fail(bound).names(InvariantId::PROGRESS));
     }
 
     #[test]

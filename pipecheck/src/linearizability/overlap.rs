@@ -386,6 +386,10 @@ mod tests {
             history
         };
         assert_eq!(verdicts(&build(false)), (false, true));
-        assert_eq!(verdicts(&build(true)), (false, false), "a push that happens before the pop justifies nothing");
+        assert_eq!(
+            verdicts(&build(true)),
+            (false, false),
+            "a push that happens before the pop justifies nothing"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! stopping at the first failure, with budgets and seeds from the environment.
 
 use std::str::FromStr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::check::{FailureKind, Violation};
 use crate::target::TargetScenario;
@@ -16,6 +16,7 @@ use crate::trace::run::{Failure, fresh, run};
 use crate::trace::schedule::Schedule;
 use crate::trace::trace_file::{Size, Trace};
 use pipecheck_sync::record::Detail;
+use shuttle::scheduler::Scheduler;
 
 /// Iterations per scenario and scheduler (env `PIPECHECK_SHUTTLE_ITERATIONS`).
 pub const DEFAULT_ITERATIONS: usize = 300;
@@ -35,6 +36,11 @@ pub struct Settings {
     pub pct_depth: usize,
     /// Step bound per execution.
     pub max_steps: usize,
+    /// Wall-clock limit of one exploration (all its schedulers): no new execution starts
+    /// after it, and the exploration ends [`Exploration::Passed`] with fewer
+    /// `iterations` than asked (the campaign reports that as incomplete, as it does a
+    /// loom exploration cut by its time limit). `None`: no limit.
+    pub time: Option<Duration>,
 }
 
 impl Default for Settings {
@@ -44,6 +50,7 @@ impl Default for Settings {
             seed: DEFAULT_SEED,
             pct_depth: DEFAULT_PCT_DEPTH,
             max_steps: DEFAULT_MAX_STEPS,
+            time: None,
         }
     }
 }
@@ -68,6 +75,7 @@ impl Settings {
             seed: var("PIPECHECK_SHUTTLE_SEED", d.seed)?,
             pct_depth: var("PIPECHECK_SHUTTLE_PCT_DEPTH", d.pct_depth)?,
             max_steps: var("PIPECHECK_SHUTTLE_MAX_STEPS", d.max_steps)?,
+            time: None,
         };
         if settings.pct_depth == 0 {
             return Err("PIPECHECK_SHUTTLE_PCT_DEPTH must be at least 1".into());
@@ -196,11 +204,12 @@ pub fn explore_in(
     let mut before = 0;
     for kind in scheduler.policy() {
         let (tape, slot) = fresh();
-        let inner = kind.scheduler(settings.seed, settings.iterations);
+        let deadline = settings.time.map(|time| start + time);
+        let inner = Deadline { inner: kind.scheduler(settings.seed, settings.iterations), deadline };
         let ran = run(
             scenario,
             fault,
-            Recorder::new(inner, tape.clone()),
+            Recorder::new(Box::new(inner), tape.clone()),
             (&tape, &slot),
             settings.max_steps,
             Detail::None,
@@ -224,6 +233,35 @@ pub fn explore_in(
         }));
     }
     Exploration::Passed { iterations: before, seconds: start.elapsed().as_secs_f64() }
+}
+
+/// A scheduler that starts no execution after `deadline`.
+#[derive(Debug)]
+struct Deadline<S> {
+    inner: S,
+    deadline: Option<Instant>,
+}
+
+impl<S: Scheduler> Scheduler for Deadline<S> {
+    fn new_execution(&mut self) -> Option<shuttle::scheduler::Schedule> {
+        if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            return None;
+        }
+        self.inner.new_execution()
+    }
+
+    fn next_task(
+        &mut self,
+        runnable_tasks: &[&shuttle::scheduler::Task],
+        current_task: Option<shuttle::scheduler::TaskId>,
+        is_yielding: bool,
+    ) -> Option<shuttle::scheduler::TaskId> {
+        self.inner.next_task(runnable_tasks, current_task, is_yielding)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.inner.next_u64()
+    }
 }
 
 /// Explores each scenario of `target` that declares `fault` until one fails. Returns

@@ -6,12 +6,16 @@
 //! set: drop chunks of deviations, halving the chunk size when no chunk can go, and
 //! keep a candidate only if it fails with the same invariant and is smaller (fewer
 //! preemptions, then fewer steps). Then it tries to move each remaining deviation
-//! earlier, which shortens the run before the failure. Every candidate is a real
+//! earlier, which shortens the run before the failure. A livelock runs to the step bound
+//! whatever its schedule, so its bound is then halved while the run still ends as a
+//! livelock (a thread still waited over and over): the trace shows the spin, not
+//! 200,000 steps of it. Every candidate is a real
 //! execution under a `Guided` scheduler (`record`); the result is the
 //! recorded schedule of the best one, so it replays exactly.
 
 use std::collections::BTreeMap;
 
+use crate::check::FailureKind;
 use crate::trace::explore::Found;
 use crate::trace::record::{Guided, Plan, Tape};
 use crate::trace::run::{Failure, fresh, run};
@@ -113,6 +117,25 @@ impl Search<'_> {
         }
     }
 
+    /// For a livelock: halves the step bound while the run still ends as a livelock.
+    fn lower_bound(&mut self) {
+        while matches!(self.best_failure.kind, FailureKind::Livelock { .. })
+            && self.max_steps > 2 * crate::check::LIVELOCK_WAITS as usize
+        {
+            let bound = self.max_steps;
+            self.max_steps = bound / 2;
+            let plan = self.deviations(|_| true);
+            let before = self.best.size();
+            if !self.attempt(plan)
+                || !matches!(self.best_failure.kind, FailureKind::Livelock { .. })
+                || self.best.size() == before
+            {
+                self.max_steps = bound;
+                return;
+            }
+        }
+    }
+
     /// Moves each deviation earlier while that still fails (and shortens the run).
     fn move_earlier(&mut self) {
         let mut index = 0;
@@ -173,6 +196,7 @@ pub fn minimize(found: &Found, max_steps: usize, max_runs: usize) -> Minimized {
     search.drop_chunks();
     search.move_earlier();
     search.drop_chunks();
+    search.lower_bound();
     Minimized {
         size: search.best.size(),
         schedule: search.best.schedule,

@@ -138,13 +138,19 @@ fn execute(
         _ => None,
     };
     let (tape, slot) = fresh();
+    // A livelock's schedule ends at the step bound it was minimized under.
+    let max_steps = if trace.invariant == pipecheck_sync::InvariantId::PROGRESS.name() {
+        trace.schedule.len()
+    } else {
+        DEFAULT_MAX_STEPS
+    };
     let plan = Plan::Exact { schedule: trace.schedule.clone(), strict };
     let outcome = run(
         scenario,
         fault,
         Guided::new(plan, tape.clone(), Some(slot.clone())),
         (&tape, &slot),
-        DEFAULT_MAX_STEPS,
+        max_steps,
         detail,
     );
     if let Some(why) = &outcome.tape.mismatch {

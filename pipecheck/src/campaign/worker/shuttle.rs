@@ -12,12 +12,17 @@ use crate::trace::trace_file::replay_command;
 
 use super::Budget;
 use crate::campaign::jobs::{Engine, Job};
-use crate::campaign::outcome::{Fired, JobResult};
+use crate::campaign::outcome::{Fired, JobResult, Outcome};
 use crate::campaign::registry;
 
 pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobResult {
     let seed = budget.seed_for(job);
-    let settings = Settings { iterations: budget.iterations as usize, seed, ..Settings::default() };
+    let settings = Settings {
+        iterations: budget.iterations as usize,
+        seed,
+        time: Some(budget.time),
+        ..Settings::default()
+    };
     let scheduler = match job.engine {
         Engine::ShuttlePct => SchedulerKind::Pct { depth: PCT_DEPTHS[0] },
         _ => SchedulerKind::Random,
@@ -25,7 +30,21 @@ pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobRe
     let target = registry::target(&job.target).expect("the job's scenario was found in it");
     let exploration = explore::explore_in(target, scenario, job.planted(), scheduler, &settings);
     let mut result = match exploration {
-        Exploration::Passed { iterations, seconds } => JobResult::new(job, None, iterations as u64, seconds),
+        Exploration::Passed { iterations, seconds } => {
+            let mut result = JobResult::new(job, None, iterations as u64, seconds);
+            // Each scheduler of the policy runs `budget.iterations`: fewer means the time
+            // limit stopped it, which is no pass (as for loom).
+            let promised = budget.iterations as usize * scheduler.policy().len();
+            if iterations < promised {
+                result.outcome = Outcome::Incomplete;
+                result.message = Some(format!(
+                    "shuttle ran {iterations} of {promised} schedules in {seconds:.1}s and was stopped by the \
+                     {:.1}s time limit",
+                    budget.time.as_secs_f64()
+                ));
+            }
+            result
+        }
         Exploration::Failed(found) => {
             let mut result = JobResult::new(
                 job,

@@ -29,10 +29,11 @@ pub use pipecheck_sync::{
 
 pub use campaign::{Campaign, verify_all};
 pub use check::{
-    Boundary, Capture, Checked, Engine, EventMonitor, Execution, FIFO_STATEMENT, FailureKind, FifoInvariant,
-    FnInvariant, Invariant, Invariants, LIVELOCK_WAITS, ModelMismatch, PRODUCER_ORDER_STATEMENT,
-    ProducerOrder, Queued, Regressions, Reported, Restart, Routed, Row, RunLog, Shown, Threads, Verdict,
-    classify, ensure, first_line, first_violation, livelock, panic_message, reported,
+    Boundary, Capture, Checked, ENGINE_NAMED, Engine, EventMonitor, Execution, FIFO_STATEMENT, FailureKind,
+    FifoInvariant, FnInvariant, Invariant, Invariants, LIVELOCK_WAITS, ModelMismatch,
+    PRODUCER_ORDER_STATEMENT, ProducerOrder, Queued, Regressions, Reported, Restart, Routed, Row, RunLog,
+    Shown, Threads, Verdict, classify, ensure, first_line, first_violation, livelock, panic_message,
+    reported,
 };
 #[cfg(feature = "loom")]
 pub use target::loom_harness;

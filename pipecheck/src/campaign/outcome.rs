@@ -161,6 +161,12 @@ mod tests {
         assert_eq!(judge(expected, None), Outcome::Escaped);
     }
 
+    #[test]
+    fn a_bug_declared_to_panic_is_caught_by_its_panic() {
+        let panic = FailureKind::Panic { message: "index out of bounds".into(), location: None };
+        assert_eq!(judge(Some(InvariantId::NO_PANIC), Some(&fired(&panic))), Outcome::Caught);
+    }
+
     /// A job of the fixture campaign's (`campaign::fixture`) counter with `StuckAtZero`,
     /// which breaks `counts-every-add`.
     #[test]

@@ -26,5 +26,6 @@ pub use producer_order::{PRODUCER_ORDER_STATEMENT, ProducerOrder, Routed};
 pub use proptest_support::{Regressions, Reported, reported};
 pub use run_log::{Row, RunLog};
 pub use verdict::{
-    FailureKind, LIVELOCK_WAITS, ModelMismatch, Verdict, classify, first_line, livelock, panic_message,
+    ENGINE_NAMED, FailureKind, LIVELOCK_WAITS, ModelMismatch, Verdict, classify, first_line, livelock,
+    panic_message,
 };

@@ -11,6 +11,11 @@ use std::fmt;
 use pipecheck_sync::progress::Wait;
 use pipecheck_sync::{InvariantId, Violation};
 
+/// The invariants a failure names without any checker of the target's
+/// ([`FailureKind::invariant`]): a planted bug may declare it breaks one of them.
+pub const ENGINE_NAMED: [InvariantId; 4] =
+    [InvariantId::NO_LOST_WAKEUP, InvariantId::NO_DATA_RACE, InvariantId::PROGRESS, InvariantId::NO_PANIC];
+
 /// The result of checking a target under an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -96,14 +101,16 @@ pub enum FailureKind {
 impl FailureKind {
     /// The invariant this failure counts as breaking: the violated one; a deadlock is a
     /// lost wakeup (**no-lost-wakeup**), a loom causality violation a data race
-    /// (**no-data-race**), and a livelock or any other run past the step bound a lack of
-    /// **progress**; any other failure names no invariant.
+    /// (**no-data-race**), a livelock or any other run past the step bound a lack of
+    /// **progress**, and any other panic of the checked code **no-panic**; a model
+    /// mismatch and a timeout name no invariant.
     pub fn invariant(&self) -> Option<InvariantId> {
         match self {
             FailureKind::InvariantViolated(violation) => Some(violation.invariant),
             FailureKind::Deadlock { .. } => Some(InvariantId::NO_LOST_WAKEUP),
             FailureKind::DataRace { .. } => Some(InvariantId::NO_DATA_RACE),
             FailureKind::Livelock { .. } | FailureKind::StepBound { .. } => Some(InvariantId::PROGRESS),
+            FailureKind::Panic { .. } => Some(InvariantId::NO_PANIC),
             _ => None,
         }
     }
@@ -317,11 +324,12 @@ mod tests {
     }
 
     #[test]
-    fn other_panics_name_no_invariant_even_when_their_text_does() {
+    fn other_panics_name_no_panic_even_when_their_text_names_an_invariant() {
         let text = "invariant `fifo-pool` violated at step 3".to_owned();
         let kind = classify(&text, Some("x.rs:1:1".into()));
-        assert_eq!(kind.invariant(), None);
+        assert_eq!(kind.invariant(), Some(InvariantId::NO_PANIC));
         assert_eq!(kind.kind(), "panic");
+        assert!(Verdict::Fail(kind).names(InvariantId::NO_PANIC), "a bug declared to panic is caught");
     }
 
     #[test]

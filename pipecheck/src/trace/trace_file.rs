@@ -35,7 +35,6 @@ use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::target::{Target, find_target};
-use pipecheck_sync::InvariantId;
 
 use crate::trace::schedule::Schedule;
 
@@ -54,7 +53,7 @@ pub const OTHER_FAILURES: &[&str] = &["scenario-panic", "step-bound"];
 /// `no-data-race`).
 pub fn invariants_of(target: &Target) -> Vec<&'static str> {
     let mut known: Vec<&'static str> = target.invariants().iter().map(|(id, _)| id.name()).collect();
-    for engine_named in [InvariantId::NO_LOST_WAKEUP, InvariantId::NO_DATA_RACE] {
+    for engine_named in crate::check::ENGINE_NAMED {
         if !known.contains(&engine_named.name()) {
             known.push(engine_named.name());
         }

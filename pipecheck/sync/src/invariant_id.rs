@@ -40,6 +40,10 @@ impl InvariantId {
     /// `progress`: every execution ends within the checker's step bound; no thread
     /// keeps running in a loop that waits for something that never comes (a livelock).
     pub const PROGRESS: InvariantId = InvariantId("progress");
+    /// `no-panic`: no execution panics outside a checker (an assertion of the checked
+    /// code, an index out of bounds, an `unwrap` of a `None`): a bug whose symptom is a
+    /// panic is declared as breaking it.
+    pub const NO_PANIC: InvariantId = InvariantId("no-panic");
 
     /// Names an invariant.
     pub const fn new(name: &'static str) -> InvariantId {

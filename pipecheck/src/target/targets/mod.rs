@@ -333,7 +333,7 @@ impl Target {
                 });
             }
         }
-        let engine_named = [InvariantId::NO_LOST_WAKEUP, InvariantId::NO_DATA_RACE, InvariantId::PROGRESS];
+        let engine_named = crate::check::ENGINE_NAMED;
         for (i, f) in self.faults.iter().enumerate() {
             if self.faults[..i].iter().any(|g| g.name() == f.name()) {
                 return Err(TargetError::Duplicate { target: self.name, what: "fault", name: f.name() });

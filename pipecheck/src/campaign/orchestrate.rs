@@ -167,6 +167,14 @@ fn describe(job: &Job) -> String {
     format!("{} {}/{}{fault}", job.engine, job.target, job.scenario)
 }
 
+/// Where the worker logging to `log_path` draws failing histories (`<feature>-linearizability/`
+/// beside `<feature>-worker.log`), emptied as its group starts.
+fn pictures_dir(log_path: &Path) -> std::path::PathBuf {
+    let name = log_path.file_name().and_then(|n| n.to_str()).unwrap_or("worker.log");
+    let feature = name.strip_suffix("-worker.log").unwrap_or(name);
+    log_path.with_file_name(format!("{feature}-linearizability"))
+}
+
 fn run_group(
     feature: Option<&str>,
     prebuilt: Option<&Prebuilt>,
@@ -189,6 +197,8 @@ fn run_group(
     };
     let log_path = log_dir.join(format!("{feature}-worker.log"));
     let _ = std::fs::remove_file(&log_path);
+    // The last campaign's pictures go with its log: a directory never holds more than one run's.
+    let _ = std::fs::remove_dir_all(pictures_dir(&log_path));
     let mut results: BTreeMap<usize, JobResult> = BTreeMap::new();
     let worker = match prebuilt {
         Some(prebuilt) => prebuilt.checked(),
@@ -290,7 +300,7 @@ impl Workers<'_> {
             .env(
                 crate::linearizability::HTML_DIR_VAR,
                 std::env::var_os(crate::linearizability::HTML_DIR_VAR)
-                    .unwrap_or_else(|| log_path.with_file_name("linearizability").into_os_string()),
+                    .unwrap_or_else(|| pictures_dir(log_path).into_os_string()),
             )
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log));
@@ -328,8 +338,12 @@ fn build_worker(feature: &str, log_dir: &Path) -> Result<PathBuf, String> {
     // The build's progress and diagnostics go to the terminal: a first build takes
     // minutes and must not look hung.
     let cargo_feature = cargo_feature(feature);
+    // The workers are built in the campaign binary's own profile: `cargo run --release`
+    // times release workers.
+    let profile = std::env::current_exe().map(|exe| profile_args(&exe)).unwrap_or_default();
     let output = Command::new(&cargo)
         .args(["build", "-p", package, "--bin", bin, "--features", &cargo_feature])
+        .args(&profile)
         .arg("--message-format=json-render-diagnostics")
         .stderr(Stdio::inherit())
         .output()
@@ -350,6 +364,27 @@ fn build_worker(feature: &str, log_dir: &Path) -> Result<PathBuf, String> {
     std::fs::copy(&built, &copy)
         .map_err(|e| format!("could not copy {} to {}: {e}", built.display(), copy.display()))?;
     Ok(copy)
+}
+
+/// The cargo arguments that build in the profile `exe` was built in, read from its
+/// directory: `--release` for `…/release/` (or `…/release/deps/`), none otherwise
+/// (the dev profile; a custom profile's workers are given with `--worker`).
+fn profile_args(exe: &Path) -> Vec<String> {
+    let dir = exe.parent().map(|d| if d.ends_with("deps") { d.parent().unwrap_or(d) } else { d });
+    if dir.is_some_and(|d| d.ends_with("release")) { vec!["--release".to_owned()] } else { Vec::new() }
+}
+
+#[cfg(test)]
+mod profile_tests {
+    use super::*;
+
+    #[test]
+    fn a_release_campaign_builds_release_workers() {
+        assert_eq!(profile_args(Path::new("/w/target/release/mpmc-queue")), ["--release"]);
+        assert_eq!(profile_args(Path::new("/w/target/release/deps/mpmc_queue-0a1b")), ["--release"]);
+        assert!(profile_args(Path::new("/w/target/debug/mpmc-queue")).is_empty());
+        assert!(profile_args(Path::new("/w/target/ci-workers/mpmc-queue-std")).is_empty());
+    }
 }
 
 /// The last `count` lines of a worker's log, indented, for a report that must say why.

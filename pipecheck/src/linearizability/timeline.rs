@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::history::{History, OpId};
+use super::history::{History, OpId, Precedence};
 use super::model::SequentialModel;
 use super::outcome::NonLinearizable;
 
@@ -79,12 +79,55 @@ pub fn timeline<M: SequentialModel>(
 
 /// The whole explanation of a non-linearizable history: the timeline, the longest
 /// linearizable prefix in order, and the operation that could not be placed after it.
+/// Under causal precedence (loom's histories) it says that the stamps carry no order,
+/// and lists the edges between threads that do.
+///
+/// # Examples
+///
+/// ```
+/// use pipecheck::linearizability::{Budget, History, Linearization, SequentialModel, check, explain};
+///
+/// #[derive(Debug)]
+/// struct Counter; // `increment` returns the value before it
+/// impl SequentialModel for Counter {
+///     type State = u32;
+///     type Input = ();
+///     type Output = u32;
+///     fn init(&self) -> u32 { 0 }
+///     fn step(&self, n: &u32, _: &(), seen: &u32) -> Option<u32> { (seen == n).then_some(n + 1) }
+/// }
+///
+/// let mut history = History::causal();
+/// let first = history.complete(0, (), 1, 0, 1);
+/// let second = history.complete(1, (), 0, 0, 1);
+/// history.order(first, second);
+/// let Linearization::NonLinearizable(failure) = check(&Counter, &history, Budget::default()).unwrap() else {
+///     unreachable!()
+/// };
+/// let text = explain(&Counter, &history, &failure);
+/// assert!(text.contains("the [invoked, responded] stamps are drawn only"), "{text}");
+/// assert!(text.contains("#0 → #1"), "{text}");
+/// ```
 pub fn explain<M: SequentialModel>(
     model: &M,
     history: &History<M::Input, M::Output>,
     failure: &NonLinearizable,
 ) -> String {
     let mut text = timeline(model, history, &failure.longest_prefix, Some(failure.unplaced));
+    if history.precedence() == Precedence::Causal {
+        let edges: Vec<String> = history
+            .edges()
+            .iter()
+            .filter(|(a, b)| history.get(*a).thread != history.get(*b).thread)
+            .map(|(a, b)| format!("{a} → {b}"))
+            .collect();
+        let _ = writeln!(
+            text,
+            "the [invoked, responded] stamps are drawn only: this history's order is causal (each thread's program \
+             order, and happens-before edges between threads: {}), not real time",
+            if edges.is_empty() { "none".to_owned() } else { edges.join(", ") }
+        );
+    }
     let describe = |id: OpId| {
         let op = history.get(id);
         format!("{id} {}", model.describe(&op.input, op.output.as_ref()))

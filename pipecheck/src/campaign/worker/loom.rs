@@ -25,8 +25,11 @@ pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobRe
     }
     if result.message.is_some() {
         let fault = job.fault.as_deref().map_or(String::new(), |f| format!(" --fault {f}"));
+        // A branch limit the run was given is part of what reproduces it.
+        let branches =
+            std::env::var("LOOM_MAX_BRANCHES").map_or(String::new(), |b| format!("LOOM_MAX_BRANCHES={b} "));
         result.reproduce = Some(format!(
-            "LOOM_MAX_PREEMPTIONS={} {} --engine loom --scenario {}{fault}   (add LOOM_LOG=1 for loom's interleaving log)",
+            "{branches}LOOM_MAX_PREEMPTIONS={} {} --engine loom --scenario {}{fault}   (add LOOM_LOG=1 for loom's interleaving log)",
             bound,
             registry::campaign().command(),
             scenario.name

@@ -374,19 +374,6 @@ fn profile_args(exe: &Path) -> Vec<String> {
     if dir.is_some_and(|d| d.ends_with("release")) { vec!["--release".to_owned()] } else { Vec::new() }
 }
 
-#[cfg(test)]
-mod profile_tests {
-    use super::*;
-
-    #[test]
-    fn a_release_campaign_builds_release_workers() {
-        assert_eq!(profile_args(Path::new("/w/target/release/mpmc-queue")), ["--release"]);
-        assert_eq!(profile_args(Path::new("/w/target/release/deps/mpmc_queue-0a1b")), ["--release"]);
-        assert!(profile_args(Path::new("/w/target/debug/mpmc-queue")).is_empty());
-        assert!(profile_args(Path::new("/w/target/ci-workers/mpmc-queue-std")).is_empty());
-    }
-}
-
 /// The last `count` lines of a worker's log, indented, for a report that must say why.
 fn log_tail(log_path: &Path, count: usize) -> String {
     let log = std::fs::read_to_string(log_path).unwrap_or_default();
@@ -421,5 +408,18 @@ fn judge_crash(job: &Job, log_path: &Path) -> JobResult {
         None => {
             JobResult::error(job, format!("the worker died during this job (see {})", log_path.display()))
         }
+    }
+}
+
+#[cfg(test)]
+mod profile_tests {
+    use super::*;
+
+    #[test]
+    fn a_release_campaign_builds_release_workers() {
+        assert_eq!(profile_args(Path::new("/w/target/release/mpmc-queue")), ["--release"]);
+        assert_eq!(profile_args(Path::new("/w/target/release/deps/mpmc_queue-0a1b")), ["--release"]);
+        assert!(profile_args(Path::new("/w/target/debug/mpmc-queue")).is_empty());
+        assert!(profile_args(Path::new("/w/target/ci-workers/mpmc-queue-std")).is_empty());
     }
 }

@@ -18,7 +18,7 @@ pipecheck::planted_faults! {
     RelaxedPublish breaks InvariantId::NO_DATA_RACE, weak_memory, caught_in(&["pushes-race-pop"]);
     /// A pop trusts the positions instead of the cell's sequence: it takes a claimed cell
     /// before its push published the value (a data race to loom; a lost value to shuttle).
-    TrustPositions breaks CONSERVED, also_breaks(InvariantId::NO_DATA_RACE), caught_in(&["pushes-race-pop"]);
+    TrustPositions breaks CONSERVED, also_breaks(InvariantId::NO_DATA_RACE), caught_in(&["pushes-race-pop", "producers-race-consumers"]);
     /// A push advances the enqueue position with a store, not a compare-and-swap: two
     /// pushes claim one cell (a data race to loom; a lost value to shuttle).
     PositionWithoutCas breaks CONSERVED, also_breaks(InvariantId::NO_DATA_RACE), caught_in(&["pushes-race-pop"]);

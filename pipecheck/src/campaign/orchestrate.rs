@@ -422,4 +422,12 @@ mod profile_tests {
         assert!(profile_args(Path::new("/w/target/debug/mpmc-queue")).is_empty());
         assert!(profile_args(Path::new("/w/target/ci-workers/mpmc-queue-std")).is_empty());
     }
+
+    #[test]
+    fn each_worker_draws_its_pictures_in_a_directory_of_its_own() {
+        let loom = pictures_dir(Path::new("/w/target/pipecheck-campaign/loom-worker.log"));
+        let shuttle = pictures_dir(Path::new("/w/target/pipecheck-campaign/shuttle-worker.log"));
+        assert_eq!(loom, Path::new("/w/target/pipecheck-campaign/loom-linearizability"));
+        assert_ne!(loom, shuttle, "emptying one group's pictures keeps the other's");
+    }
 }

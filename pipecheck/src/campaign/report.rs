@@ -323,6 +323,9 @@ fn engine_statement(id: InvariantId) -> Option<&'static str> {
         InvariantId::PROGRESS => {
             "every execution ends within the engine's bound: no thread waits forever for what never comes (a livelock)"
         }
+        InvariantId::NO_PANIC => {
+            "no execution panics outside a checker (an assertion, an index out of bounds, an unwrap)"
+        }
         InvariantId::LINEARIZABLE => crate::linearizability::STATEMENT,
         _ => return None,
     })
@@ -503,5 +506,18 @@ mod tests {
             !json.contains(r#""outcome":"caught""#) && json.contains(r#""outcome":"misattributed""#),
             "{json}"
         );
+    }
+}
+
+#[cfg(test)]
+mod engine_statement_tests {
+    use super::*;
+
+    /// The legend has a line for every invariant a cell may show without a checker of the target's.
+    #[test]
+    fn every_engine_named_invariant_has_a_legend_line() {
+        for id in crate::check::ENGINE_NAMED {
+            assert!(engine_statement(id).is_some(), "{id}");
+        }
     }
 }

@@ -83,7 +83,8 @@ pub struct RelaxedAnswer {
 ///
 /// # Examples
 ///
-/// A cell whose read may answer `None` while a write overlaps it:
+/// A cell whose read may answer `None` while a write overlaps it (a cell that is
+/// cleared while a write is under way, say):
 ///
 /// ```
 /// use pipecheck::linearizability::{Budget, History, PendingAware, Relaxed, SequentialModel, check};
@@ -111,6 +112,7 @@ pub struct RelaxedAnswer {
 /// }
 ///
 /// let mut history = History::new();
+/// history.complete(2, Some(2), None, 0, 1); // a write of 2, done
 /// history.complete(0, Some(1), None, 0, 10); // a write of 1, in flight...
 /// history.complete(1, None, None, 2, 3); // ... while a read saw nothing
 /// history.complete(1, None, Some(1), 4, 5);

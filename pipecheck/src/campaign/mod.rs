@@ -25,6 +25,7 @@
 //!
 //! [`Target`]: crate::Target
 
+mod baseline;
 mod checker_corpus;
 mod cli;
 #[cfg(test)]

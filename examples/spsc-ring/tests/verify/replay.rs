@@ -2,8 +2,9 @@
 //! recorded: the consumer's stale load shows without any event the ring writes, and the
 //! default table of a many-thread failure fits 120 columns.
 use pipecheck::PlantedFault;
+use pipecheck::engine::shuttle::SchedulerKind;
 use pipecheck::record::{Detail, FacadeOp, OpKind, Value};
-use pipecheck::trace::explore::{Exploration, SchedulerKind, Settings, explore_in};
+use pipecheck::trace::explore::{Exploration, Settings, explore_in};
 use pipecheck::trace::minimize::{DEFAULT_RUNS, minimize};
 use pipecheck::trace::replay::{Replayed, replay_recording};
 use pipecheck::trace::table::{DEFAULT_WIDTH, TableOptions, render, render_with};

@@ -147,7 +147,7 @@ impl PipeOptions {
     /// Must be at least 1: [`build`](Self::build) refuses 0 with
     /// [`OptionsError::SegmentSizes`]. .NET's `PipeOptions` accepts 0, and then
     /// `GetMemory()` with no hint rents `max(0, 0)` bytes (`Pipe.GetSegmentSize`) and
-    /// hands out an empty buffer, which `IBufferWriter` promises never to do; here the
+    /// hands out an empty buffer, where `PipeWriter.GetMemory` promises a non-empty one; here the
     /// mistake shows once, when the pipe is built.
     pub fn minimum_segment_size(mut self, bytes: usize) -> Self {
         self.minimum_segment_size = bytes;

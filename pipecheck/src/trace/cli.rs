@@ -58,7 +58,7 @@ struct Setup {
 /// // a binary of its own (a campaign binary, `pipecheck::campaign_main!`, calls
 /// // this when its first argument is one of these commands: see [`is_command`])
 /// fn main() -> std::process::ExitCode {
-///     pipecheck::trace::replay_main(vec![my_target()])
+///     pipecheck::trace::cli::main(vec![my_target()])
 /// }
 /// ```
 pub fn main(targets: Vec<Target>) -> ExitCode {

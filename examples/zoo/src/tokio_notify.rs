@@ -354,8 +354,9 @@ fn after_notify() -> FnInvariant<bool, Event> {
     })
 }
 
-/// tokio's `notify_waiters_and_one` loom test: `notify_waiters` and `notify_one` on two
-/// threads while a third awaits `notified()`: the permit of `notify_one` must reach it.
+/// tokio's `notify_waiters_and_one` loom test: `notify_waiters`, `notify_one` and a task
+/// awaiting `notified()`, each on a thread of its own: the permit of `notify_one` must
+/// reach the waiter.
 fn waiters_and_one(monitor: &EventMonitor<Event>) {
     let notify = Arc::new(Notify::new());
     let spawn = |name: &'static str, f: fn(&Notify)| {
@@ -367,10 +368,14 @@ fn waiters_and_one(monitor: &EventMonitor<Event>) {
     };
     let all = spawn("notify_waiters", Notify::notify_waiters);
     let one = spawn("notify_one", Notify::notify_one);
-    pipecheck::future::block_on(notify.notified());
-    monitor.record_by("waiter", Event::Woken);
+    let (other, m) = (notify.clone(), monitor.clone());
+    let waiter = thread::spawn(move || {
+        pipecheck::future::block_on(other.notified());
+        m.record_by("waiter", Event::Woken);
+    });
     all.join().expect("notify_waiters panicked");
     one.join().expect("notify_one panicked");
+    waiter.join().expect("the waiter panicked");
 }
 
 /// A `Notified` polled once with one waker (as by a `select!` in another task), then

@@ -7,6 +7,7 @@
 //! catch its bugs and the invariant each breaks. See `README.md` next to this crate for
 //! the sources, versions, licences and the table of what catches what.
 
+pub mod parking_lot_rwlock;
 pub mod spin_rwlock;
 pub mod thread_local_iter;
 pub mod thread_local_table;
@@ -21,5 +22,6 @@ pub fn targets() -> Vec<pipecheck::Target> {
         thread_local_iter::target(),
         thread_local_table::target(),
         spin_rwlock::target(),
+        parking_lot_rwlock::target(),
     ]
 }

@@ -21,15 +21,23 @@ planted_faults! {
     /// when the receiver has closed the channel. The receiver's `try_recv` then sees
     /// `VALUE_SENT` and takes the value out of the cell while `send`, told the channel
     /// was closed, takes it back: two unsynchronized accesses to one `UnsafeCell`.
-    SetCompleteOnClosed breaks InvariantId::NO_DATA_RACE, caught_in(&["send-races-close-try-recv"]);
+    /// Loom reports the race; a sequentially consistent engine sees both halves claim
+    /// the value (the port reports when each decides to take it) before the sender's
+    /// `unwrap` of the value the receiver took panics.
+    SetCompleteOnClosed breaks InvariantId::NO_DATA_RACE, also_breaks(OWNED_ONCE), caught_in(&["send-races-close-try-recv"]);
 }
 
 const VALUE_SENT: usize = 0b010;
 const CLOSED: usize = 0b100;
 
+/// Where the channel reports the moments each half decides the value is its own (a
+/// `std` `Arc`: a callback of the checking code, not state of the channel's).
+pub type Observer = std::sync::Arc<dyn Fn(Event) + Send + Sync>;
+
 struct Inner<T> {
     state: AtomicUsize,
     value: UnsafeCell<Option<T>>,
+    observer: Option<Observer>,
 }
 
 // SAFETY: the sender writes the cell before it sets VALUE_SENT (AcqRel) and the
@@ -66,6 +74,12 @@ impl<T> Inner<T> {
     /// tokio's `Inner::complete`: false when the channel was closed.
     fn complete(&self) -> bool {
         self.set_complete() & CLOSED == 0
+    }
+
+    fn report(&self, event: Event) {
+        if let Some(observer) = &self.observer {
+            observer(event);
+        }
     }
 
     /// Takes the value out of the cell.
@@ -109,7 +123,17 @@ pub enum TryRecvError {
 
 /// A new channel.
 pub fn channel<T>() -> (Sender<T>, Receiver<T>) {
-    let inner = Arc::new(Inner { state: AtomicUsize::new(0), value: UnsafeCell::new(None) });
+    new_channel(None)
+}
+
+/// A new channel that reports to `observer` when each half decides the value is its own
+/// ([`Event::HandingBack`], [`Event::SawValueSent`]).
+pub fn channel_observed<T>(observer: Observer) -> (Sender<T>, Receiver<T>) {
+    new_channel(Some(observer))
+}
+
+fn new_channel<T>(observer: Option<Observer>) -> (Sender<T>, Receiver<T>) {
+    let inner = Arc::new(Inner { state: AtomicUsize::new(0), value: UnsafeCell::new(None), observer });
     (Sender { inner: Some(inner.clone()) }, Receiver { inner: Some(inner) })
 }
 
@@ -120,6 +144,7 @@ impl<T> Sender<T> {
         // SAFETY: the receiver reads the cell only after VALUE_SENT, set below.
         inner.value.with_mut(|ptr| unsafe { *ptr = Some(t) });
         if !inner.complete() {
+            inner.report(Event::HandingBack);
             // SAFETY: the channel was closed, so VALUE_SENT was not set: the value is ours.
             return Err(unsafe { inner.consume_value() }.expect("the value sent is still in the cell"));
         }
@@ -149,6 +174,7 @@ impl<T> Receiver<T> {
             Some(inner) => {
                 let state = inner.state.load(Ordering::Acquire);
                 if state & VALUE_SENT != 0 {
+                    inner.report(Event::SawValueSent);
                     // SAFETY: VALUE_SENT was seen (Acquire): the value is the receiver's.
                     unsafe { inner.consume_value() }.ok_or(TryRecvError::Closed)
                 } else if state & CLOSED != 0 {
@@ -173,6 +199,10 @@ impl<T> Drop for Receiver<T> {
 /// What a run records.
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
+    /// Inside `send`: the channel was closed, so the sender takes its value back.
+    HandingBack,
+    /// Inside `try_recv`: `VALUE_SENT` was seen, so the receiver takes the value.
+    SawValueSent,
     /// `send` returned: `Ok` (`false`) or with the value handed back (`true`).
     SendReturned {
         /// Whether `send` handed the value back.
@@ -182,12 +212,24 @@ pub enum Event {
     Received(Option<u64>),
 }
 
-fn owned_once() -> FnInvariant<(Option<bool>, Option<Option<u64>>), Event> {
+/// What [`owned_once`] tracks: whether each half claimed the value, and what each
+/// half's call returned.
+type Owners = (bool, bool, Option<bool>, Option<Option<u64>>);
+
+fn owned_once() -> FnInvariant<Owners, Event> {
     let statement = "after close, the sent value ends in one place: received, or handed back by send";
-    FnInvariant::new(OWNED_ONCE, statement, (None, None), |(sent, received), event: &Event| {
+    let state = (false, false, None, None);
+    FnInvariant::new(OWNED_ONCE, statement, state, |(back, seen, sent, received), event: &Event| {
         match *event {
+            Event::HandingBack => *back = true,
+            Event::SawValueSent => *seen = true,
             Event::SendReturned { handed_back } => *sent = Some(handed_back),
             Event::Received(value) => *received = Some(value),
+        }
+        if *back && *seen {
+            return Err(
+                "the sender takes the value back while the receiver, told it was sent, takes it".to_owned()
+            );
         }
         match (*sent, *received) {
             (Some(true), Some(Some(v))) => Err(format!("send handed {v} back, and the receiver got it too")),
@@ -200,7 +242,8 @@ fn owned_once() -> FnInvariant<(Option<bool>, Option<Option<u64>>), Event> {
 /// tokio's `try_recv_close` loom test: a thread sends while the receiver closes the
 /// channel, then calls `try_recv`.
 fn send_races_close_try_recv(monitor: &EventMonitor<Event>) {
-    let (tx, mut rx) = channel::<u64>();
+    let m = monitor.clone();
+    let (tx, mut rx) = channel_observed::<u64>(std::sync::Arc::new(move |event| m.record(event)));
     let m = monitor.clone();
     let sender = thread::spawn(move || {
         let handed_back = tx.send(7).is_err();

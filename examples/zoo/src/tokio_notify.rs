@@ -66,11 +66,20 @@ fn inc_calls(data: usize) -> usize {
     data + (1 << CALLS_SHIFT)
 }
 
+/// How a waiter was notified (tokio's `NotificationType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Notification {
+    /// By `notify_waiters`.
+    AllWaiters,
+    /// By `notify_one`: a drop before consuming it hands it on.
+    OneWaiter,
+}
+
 /// A waiter's node: tokio's `Waiter`, touched only under the notify's list lock.
 #[derive(Debug, Default)]
 struct Waiter {
     waker: Option<Waker>,
-    notified: bool,
+    notified: Option<Notification>,
 }
 
 #[derive(Debug)]
@@ -174,7 +183,7 @@ impl Notify {
             // SAFETY: the list lock is held.
             if let Some(waker) = unsafe {
                 node.with(|w| {
-                    w.notified = true;
+                    w.notified = Some(Notification::AllWaiters);
                     w.waker.take()
                 })
             } {
@@ -202,7 +211,7 @@ fn notify_locked(waiters: &mut WaitList, state: &AtomicUsize, curr: usize) -> Op
             // SAFETY: the list lock is held.
             let waker = unsafe {
                 node.with(|w| {
-                    w.notified = true;
+                    w.notified = Some(Notification::OneWaiter);
                     w.waker.take()
                 })
             };
@@ -277,9 +286,8 @@ impl Future for Notified<'_> {
                     // SAFETY: the list lock is held.
                     let done = unsafe {
                         me.node.with(|w| {
-                            if w.notified {
+                            if w.notified.take().is_some() {
                                 w.waker = None;
-                                w.notified = false;
                                 return true;
                             }
                             let should_update = match w.waker.as_ref() {
@@ -322,8 +330,8 @@ impl Drop for Notified<'_> {
         }
         // A `notify_one` this waiter took but never consumed goes to the next waiter.
         // SAFETY: the list lock is held.
-        let forward = unsafe { self.node.with(|w| std::mem::take(&mut w.notified)) };
-        if forward {
+        let notified = unsafe { self.node.with(|w| w.notified.take()) };
+        if notified == Some(Notification::OneWaiter) {
             let curr = notify.state.load(SeqCst);
             if let Some(waker) = notify_locked(&mut waiters, &notify.state, curr) {
                 drop(waiters);

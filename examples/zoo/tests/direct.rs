@@ -210,8 +210,8 @@ mod loom_alone {
     }
 
     /// What loom 0.7.3 does with the thread_local bug, written as #33's program: it
-    /// explores one interleaving and passes (at bound 2; unbounded too). Its partial-order reduction
-    /// keeps one last access per atomic, and `insert` loads the bucket pointer right
+    /// explores one interleaving and passes (at bound 2, and unbounded). Its
+    /// partial-order reduction keeps one last access per atomic, and `insert` loads the bucket pointer right
     /// before storing it, so the store never meets the iterator's earlier load and no
     /// schedule with the store first is tried. With the iteration on a second thread,
     /// loom's first schedule already runs the insert first, and the race is reported.

@@ -43,6 +43,7 @@ mod ops_spec;
 mod outcome;
 mod overlap;
 mod partition;
+mod racing;
 mod recorder;
 mod search;
 mod seeded;

@@ -35,7 +35,6 @@ use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::target::{Target, TestInvocation, find_target};
-use pipecheck_sync::InvariantId;
 
 use crate::trace::schedule::Schedule;
 

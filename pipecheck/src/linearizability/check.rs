@@ -147,6 +147,13 @@ pub fn check_report<M: SequentialModel>(
         })
         .collect::<Vec<_>>();
     let (verdict, dead_ends) = match (failed, exhausted) {
+        (Some(at), _) if lock(&searches[at]).undescribed => (
+            Linearization::Unknown {
+                why: Exhausted::PendingEffectUnknown,
+                states: partitions.iter().map(|part| part.states).sum(),
+            },
+            Vec::new(),
+        ),
         (Some(at), _) => {
             let search = lock(&searches[at]);
             let failure = NonLinearizable {
@@ -163,6 +170,9 @@ pub fn check_report<M: SequentialModel>(
         ),
         (None, None) => (Linearization::Linearizable(orders.concat()), Vec::new()),
     };
+    for search in &searches {
+        lock(search).release();
+    }
     Ok(CheckReport { verdict, partitions, elapsed: started.elapsed(), peak_bytes, dead_ends })
 }
 

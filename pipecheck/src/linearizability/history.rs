@@ -176,7 +176,11 @@ pub enum PendingPolicy {
     /// `:info`). If it did, it returned the output recorded with it
     /// ([`History::indeterminate`]; for a write, its acknowledgement), checked by
     /// [`SequentialModel::step`](super::SequentialModel::step); without a recorded
-    /// output, as [`Model`](PendingPolicy::Model).
+    /// output, leaving one of
+    /// [`SequentialModel::step_pending`](super::SequentialModel::step_pending)'s states,
+    /// and if the model gives none there and no
+    /// [`expected`](super::SequentialModel::expected) output either, a failing check
+    /// answers unknown rather than blaming the history.
     MayHaveTakenEffect,
 }
 

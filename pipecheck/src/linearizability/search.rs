@@ -100,6 +100,9 @@ pub(super) struct Search<'h, M: SequentialModel> {
     explored: u64,
     /// The planted checker bugs switched on when the search began (see [`super::faults`]).
     planted: Planted,
+    /// Whether the model could not say what some pending operation without a recorded
+    /// output did, in a state where it was tried: a failure is then not definite.
+    pub(super) undescribed: bool,
 }
 
 /// Which planted checker bugs a search runs with, read once on the thread that made it
@@ -146,6 +149,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             released_hits: 0,
             explored: 0,
             planted: Planted::current(),
+            undescribed: false,
             part,
         }
     }
@@ -160,12 +164,16 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         self.visited.hits + self.released_hits
     }
 
-    /// Frees the cache once the partition is decided; the bytes it held.
+    /// Frees the cache once the partition is decided (large buffers on the reaper
+    /// thread, see [`Visited::dispose`]); the bytes it held.
     pub(super) fn release(&mut self) -> u64 {
         let bytes = self.visited.bytes();
         self.released_hits += self.visited.hits;
-        self.visited = Visited::new(1);
+        std::mem::replace(&mut self.visited, Visited::new(1)).dispose();
         self.stack = Vec::new();
+        let dead_ends = std::mem::take(&mut self.dead_ends);
+        super::reaper::free(dead_ends, 4 * self.dead_end_ops as u64);
+        self.dead_end_ops = 0;
         bytes
     }
 
@@ -184,7 +192,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             }
             let init = self.model.init();
             let hash = Visited::hash(0, &init);
-            let heap = self.model.state_heap_bytes(&init);
+            let heap = |state: &M::State| self.model.state_heap_bytes(state);
             match self.visited.insert(hash, &self.bits, init, heap, allowance) {
                 Err(why) => return Step::Exhausted(why),
                 Ok(entry) => self.push(ROOT, entry.expect("the first state is new")),
@@ -204,7 +212,8 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             };
             self.place(op);
             let hash = Visited::hash(self.hash, &state);
-            let heap = self.model.state_heap_bytes(&state);
+            let model = self.model;
+            let heap = |state: &M::State| model.state_heap_bytes(state);
             let entry = match self.visited.insert(hash, &self.bits, state, heap, allowance) {
                 Err(why) => {
                     self.unplace(op);
@@ -266,7 +275,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// The next untried successor of the top configuration: an operation, minimal,
     /// and a state the model lets it lead to.
     fn successor(&mut self) -> Option<(u32, M::State)> {
-        let Search { model, history, part, next, preds, stack, visited, planted, .. } = self;
+        let Search { model, history, part, next, preds, stack, visited, planted, undescribed, .. } = self;
         let frame = stack.last_mut()?;
         let current = visited.state(frame.state);
         loop {
@@ -297,6 +306,9 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                 None => {
                     frame.alternatives = model.step_pending(current, &op.input);
                     frame.alternative_op = at;
+                    if local.unrecorded && frame.alternatives.is_empty() {
+                        *undescribed |= model.expected(current, &op.input).is_none();
+                    }
                 }
             }
         }

@@ -13,6 +13,7 @@ use pipecheck::linearizability::{
 };
 
 mod html_in_browser;
+mod pending_calls;
 
 fn verdict<M: pipecheck::linearizability::SequentialModel>(
     model: &M,

@@ -21,6 +21,8 @@
 
 use std::fmt;
 
+use super::annotations::Notes;
+
 /// The index of an operation in its [`History`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OpId(pub usize);
@@ -127,11 +129,19 @@ pub struct History<I, O> {
     precedence: Precedence,
     /// Explicit happens-before edges (causal precedence only).
     edges: Vec<(OpId, OpId)>,
+    /// What the picture shows besides the operations.
+    pub(super) notes: Notes,
 }
 
 impl<I, O> Default for History<I, O> {
     fn default() -> Self {
-        History { ops: Vec::new(), pending: Vec::new(), precedence: Precedence::RealTime, edges: Vec::new() }
+        History {
+            ops: Vec::new(),
+            pending: Vec::new(),
+            precedence: Precedence::RealTime,
+            edges: Vec::new(),
+            notes: Notes::default(),
+        }
     }
 }
 

@@ -29,6 +29,7 @@
 //!   scenarios under any engine, checked for linearizability and shrunk.
 
 mod allowance;
+mod annotations;
 mod check;
 mod concurrent;
 mod deterministic;
@@ -44,6 +45,7 @@ mod outcome;
 mod partition;
 mod reaper;
 mod recorder;
+mod replay;
 mod search;
 mod seeded;
 mod sequences;
@@ -56,6 +58,7 @@ pub mod faults;
 pub mod foreign;
 pub mod html;
 
+pub use annotations::Annotation;
 pub use check::{check, check_report};
 
 /// What `linearizable` states, as reports print it beside the id

@@ -133,6 +133,13 @@ pub trait SequentialModel: Sync {
         super::heap::estimate_heap_bytes(state)
     }
 
+    /// A short text for a state, for the picture's "state before / after" of each
+    /// linearized operation (porcupine's `DescribeState`); the default is its `Debug`
+    /// form.
+    fn describe_state(&self, state: &Self::State) -> String {
+        format!("{state:?}")
+    }
+
     /// A short text for an operation and its result, for the failure's timeline; the
     /// default is the `Debug` forms.
     fn describe(&self, input: &Self::Input, output: Option<&Self::Output>) -> String {

@@ -239,6 +239,35 @@ impl<I, O> History<I, O> {
         &self.edges
     }
 
+    /// The history of `ops` (porcupine's `CheckOperations` shape: each operation with
+    /// its call and return stamps), numbered in the order given. Intervals are closed,
+    /// as porcupine's: an operation returned at 20 and one called at 20 overlap. An
+    /// operation without a response is pending and may have taken effect at any time
+    /// after its call, as in [`History::from_events`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck::linearizability::{History, OpId, Operation};
+    ///
+    /// let history = History::from_operations([
+    ///     Operation { thread: 0, input: "write 1", output: Some(0), invoked: 0, responded: Some(20) },
+    ///     Operation { thread: 1, input: "read", output: Some(1), invoked: 20, responded: Some(30) },
+    /// ]);
+    /// assert!(!history.get(OpId(0)).precedes(history.get(OpId(1))));
+    /// ```
+    pub fn from_operations(ops: impl IntoIterator<Item = Operation<I, O>>) -> History<I, O> {
+        let mut history = History::new();
+        for op in ops {
+            let pending = !op.is_complete();
+            let id = history.push(op);
+            if pending {
+                history.set_pending_policy(id, PendingPolicy::MayHaveTakenEffect);
+            }
+        }
+        history
+    }
+
     /// Adds an operation as it is.
     pub fn push(&mut self, op: Operation<I, O>) -> OpId {
         self.ops.push(op);

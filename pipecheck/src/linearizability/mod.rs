@@ -16,9 +16,12 @@
 //!   states, bytes and time, and answers a [`Linearization`]: linearizable, not (with
 //!   the longest linearizable prefix and the operation it could not place), or unknown;
 //!   [`check_report`] adds statistics per partition;
+//! * a [`NondeterministicModel`] (several possible next states) is checked through
+//!   [`PowerSet`], the set of states the object may be in;
 //! * [`explain`] prints a failure as a per-thread timeline, [`html::render`] draws it
-//!   as a self-contained page, and [`ensure_linearizable`] raises it as a
-//!   `linearizable` [`Violation`](crate::Violation);
+//!   as a self-contained page (with the history's [`Annotation`]s and operation
+//!   metadata, and the model's states on hover), and [`ensure_linearizable`] raises it
+//!   as a `linearizable` [`Violation`](crate::Violation);
 //! * [`foreign`] reads porcupine's two history formats and simulates such logs;
 //! * [`corpus`] holds histories whose verdicts are known, which the campaign checks
 //!   every time so that a checker made more lenient or stricter cannot pass unseen
@@ -38,6 +41,7 @@ mod events;
 mod heap;
 mod history;
 mod model;
+mod nondeterministic;
 mod operations;
 mod ops_log;
 mod ops_spec;
@@ -74,6 +78,7 @@ pub use events::{Event, EventError};
 pub use heap::estimate_heap_bytes;
 pub use history::{History, HistoryError, OpId, Operation, PendingPolicy, Precedence};
 pub use model::SequentialModel;
+pub use nondeterministic::{NondeterministicModel, PowerSet, StateSet};
 pub use ops_log::OpsLog;
 pub use ops_spec::{Ends, OpsSpec, shared};
 pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};

@@ -143,9 +143,14 @@ pub trait SequentialModel: Sync {
     /// A short text for an operation and its result, for the failure's timeline; the
     /// default is the `Debug` forms.
     fn describe(&self, input: &Self::Input, output: Option<&Self::Output>) -> String {
-        match output {
-            Some(output) => format!("{input:?} -> {output:?}"),
-            None => format!("{input:?} -> (pending)"),
-        }
+        debug_description(input, output)
+    }
+}
+
+/// An operation and its result in their `Debug` forms (`describe`'s default).
+pub(super) fn debug_description(input: &impl Debug, output: Option<&impl Debug>) -> String {
+    match output {
+        Some(output) => format!("{input:?} -> {output:?}"),
+        None => format!("{input:?} -> (pending)"),
     }
 }

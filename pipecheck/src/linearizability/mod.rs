@@ -47,6 +47,7 @@ mod ops_log;
 mod ops_spec;
 mod outcome;
 mod partition;
+mod racing;
 mod reaper;
 mod recorder;
 mod replay;

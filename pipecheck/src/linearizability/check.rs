@@ -161,6 +161,13 @@ pub(super) fn check_report_as<M: SequentialModel>(
         })
         .collect::<Vec<_>>();
     let (verdict, dead_ends) = match (failed, exhausted) {
+        (Some(at), _) if lock(&searches[at]).undescribed => (
+            Linearization::Unknown {
+                why: Exhausted::PendingEffectUnknown,
+                states: partitions.iter().map(|part| part.states).sum(),
+            },
+            Vec::new(),
+        ),
         (Some(at), _) => {
             let search = lock(&searches[at]);
             let failure = NonLinearizable {
@@ -177,6 +184,9 @@ pub(super) fn check_report_as<M: SequentialModel>(
         ),
         (None, None) => (Linearization::Linearizable(orders.concat()), Vec::new()),
     };
+    for search in &searches {
+        lock(search).release();
+    }
     relaxed.sort_by_key(|answer: &super::overlap::RelaxedAnswer| answer.op);
     Ok(CheckReport { verdict, partitions, elapsed: started.elapsed(), peak_bytes, dead_ends, relaxed })
 }

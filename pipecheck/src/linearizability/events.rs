@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
 
-use super::history::{History, OpId, Operation};
+use super::history::{History, OpId, Operation, PendingPolicy};
 
 /// One event of a history: a client calls an operation, or an operation returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,14 +56,27 @@ impl std::error::Error for EventError {}
 impl<I, O> History<I, O> {
     /// The history of an event stream, with real-time precedence: each event's stamp
     /// is its position, so an operation precedes another when its return comes before
-    /// the other's call. A call that never returns is a pending operation (its
-    /// [`PendingPolicy`](super::PendingPolicy) is the model's; change it with
-    /// [`History::set_pending_policy`]). Operations are numbered in call order.
+    /// the other's call. Operations are numbered in call order.
+    ///
+    /// A call that never returns (a client that timed out, Jepsen's `:info`) may have
+    /// taken effect at any time after its call, or not at all: it is a pending
+    /// operation with [`PendingPolicy::MayHaveTakenEffect`](super::PendingPolicy) and no
+    /// recorded output, whose effect the model gives
+    /// ([`SequentialModel::step_pending`](super::SequentialModel::step_pending), by
+    /// default the effect of its [`expected`](super::SequentialModel::expected) output).
+    /// This is porcupine's semantics for such a call as its harness encodes it (a
+    /// return appended after the last event, with an output the model accepts whatever
+    /// the operation did): an operation linearized after every other one changes
+    /// nothing any other operation observed. A model that can say neither makes a
+    /// failing check answer [`Exhausted::PendingEffectUnknown`](super::Exhausted), never
+    /// a false "not linearizable". [`History::set_pending_policy`] changes it, e.g. to
+    /// [`PendingPolicy::NeverTookEffect`](super::PendingPolicy) for a blocking call still
+    /// waiting.
     ///
     /// # Examples
     ///
     /// ```
-    /// use pipecheck::linearizability::{Event, History, OpId};
+    /// use pipecheck::linearizability::{Event, History, OpId, PendingPolicy};
     ///
     /// let events = vec![
     ///     Event::Call { id: 'a', client: 0, input: "write 1" },
@@ -76,6 +89,7 @@ impl<I, O> History<I, O> {
     /// assert_eq!(history.len(), 3);
     /// assert_eq!((history.get(OpId(1)).invoked, history.get(OpId(1)).responded), (1, Some(3)));
     /// assert!(!history.get(OpId(2)).is_complete());
+    /// assert_eq!(history.pending_policy(OpId(2)), PendingPolicy::MayHaveTakenEffect);
     /// ```
     ///
     /// # Errors
@@ -107,6 +121,9 @@ impl<I, O> History<I, O> {
                     history.respond(op, output, stamp);
                 }
             }
+        }
+        for op in in_flight.into_values() {
+            history.set_pending_policy(op, PendingPolicy::MayHaveTakenEffect);
         }
         Ok(history)
     }

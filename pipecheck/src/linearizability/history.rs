@@ -21,6 +21,8 @@
 
 use std::fmt;
 
+use super::annotations::Notes;
+
 /// The index of an operation in its [`History`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OpId(pub usize);
@@ -127,11 +129,19 @@ pub struct History<I, O> {
     precedence: Precedence,
     /// Explicit happens-before edges (causal precedence only).
     edges: Vec<(OpId, OpId)>,
+    /// What the picture shows besides the operations.
+    pub(super) notes: Notes,
 }
 
 impl<I, O> Default for History<I, O> {
     fn default() -> Self {
-        History { ops: Vec::new(), pending: Vec::new(), precedence: Precedence::RealTime, edges: Vec::new() }
+        History {
+            ops: Vec::new(),
+            pending: Vec::new(),
+            precedence: Precedence::RealTime,
+            edges: Vec::new(),
+            notes: Notes::default(),
+        }
     }
 }
 
@@ -176,7 +186,11 @@ pub enum PendingPolicy {
     /// `:info`). If it did, it returned the output recorded with it
     /// ([`History::indeterminate`]; for a write, its acknowledgement), checked by
     /// [`SequentialModel::step`](super::SequentialModel::step); without a recorded
-    /// output, as [`Model`](PendingPolicy::Model).
+    /// output, leaving one of
+    /// [`SequentialModel::step_pending`](super::SequentialModel::step_pending)'s states,
+    /// and if the model gives none there and no
+    /// [`expected`](super::SequentialModel::expected) output either, a failing check
+    /// answers unknown rather than blaming the history.
     MayHaveTakenEffect,
 }
 
@@ -223,6 +237,35 @@ impl<I, O> History<I, O> {
     /// The explicit happens-before edges.
     pub fn edges(&self) -> &[(OpId, OpId)] {
         &self.edges
+    }
+
+    /// The history of `ops` (porcupine's `CheckOperations` shape: each operation with
+    /// its call and return stamps), numbered in the order given. Intervals are closed,
+    /// as porcupine's: an operation returned at 20 and one called at 20 overlap. An
+    /// operation without a response is pending and may have taken effect at any time
+    /// after its call, as in [`History::from_events`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pipecheck::linearizability::{History, OpId, Operation};
+    ///
+    /// let history = History::from_operations([
+    ///     Operation { thread: 0, input: "write 1", output: Some(0), invoked: 0, responded: Some(20) },
+    ///     Operation { thread: 1, input: "read", output: Some(1), invoked: 20, responded: Some(30) },
+    /// ]);
+    /// assert!(!history.get(OpId(0)).precedes(history.get(OpId(1))));
+    /// ```
+    pub fn from_operations(ops: impl IntoIterator<Item = Operation<I, O>>) -> History<I, O> {
+        let mut history = History::new();
+        for op in ops {
+            let pending = !op.is_complete();
+            let id = history.push(op);
+            if pending {
+                history.set_pending_policy(id, PendingPolicy::MayHaveTakenEffect);
+            }
+        }
+        history
     }
 
     /// Adds an operation as it is.

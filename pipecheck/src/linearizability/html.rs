@@ -2,19 +2,24 @@
 //! JavaScript, no network), in the spirit of porcupine's visualization.
 //!
 //! The page draws each thread's operations on a time axis (stamps ranked, so a long
-//! quiet gap takes no room), colours the longest linearizable prefix and the operation
-//! that could not follow it, and lists the dead ends: for each operation, the longest
-//! partial linearization that ended with it and could not be extended. Clicking one
-//! highlights it and numbers its operations. For a linearizable history it numbers the
-//! linearization found.
+//! quiet gap takes no room; thread names stay in view while it scrolls), colours the
+//! longest linearizable prefix and the operation that could not follow it (scrolled
+//! into view), draws the linearization as points inside the operations joined in order
+//! (the failing step in red), shows on hover each operation's state before and after
+//! ([`SequentialModel::describe_state`]) and its metadata, marks operations that never
+//! returned as unknown outcomes, draws the history's [`Annotation`](super::Annotation)s,
+//! and lists the dead ends: for each operation, the longest partial linearization that
+//! ended with it and could not be extended; clicking one draws it. Labels are cut to
+//! their bars, so none covers another.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::history::History;
+use super::history::{History, OpId, PendingPolicy};
 use super::model::SequentialModel;
 use super::outcome::Linearization;
 use super::partition::partitions;
+use super::replay::replay;
 use super::stats::CheckReport;
 
 /// The colour of the operation that could not be placed (tests look for it in
@@ -52,11 +57,21 @@ pub fn render<M: SequentialModel>(
 ) -> String {
     let mut stamps: Vec<u64> =
         history.ops().iter().flat_map(|op| [Some(op.invoked), op.responded]).flatten().collect();
+    stamps.extend(history.annotations().iter().flat_map(|note| [note.start, note.end]));
     stamps.sort_unstable();
     stamps.dedup();
     let rank = |stamp: u64| stamps.partition_point(|&s| s < stamp);
     let threads: Vec<usize> = history.by_thread().into_iter().map(|(thread, _)| thread).collect();
     let partition_of = partition_of(model, history);
+    let (order, rejected) = match &report.verdict {
+        Linearization::Linearizable(order) => (&order[..], None),
+        Linearization::NonLinearizable(failure) => (&failure.longest_prefix[..], Some(failure.unplaced)),
+        Linearization::Unknown { .. } => (&[][..], None),
+    };
+    let mut states = vec![None; history.len()];
+    for around in replay(model, history, &partition_of, order, rejected) {
+        states[around.op.0] = Some((around.before, around.after));
+    }
     let mut data = String::from("{\"ops\":[");
     for (index, op) in history.ops().iter().enumerate() {
         if index > 0 {
@@ -64,13 +79,36 @@ pub fn render<M: SequentialModel>(
         }
         let row = threads.iter().position(|thread| *thread == op.thread).unwrap_or(0);
         let end = op.responded.map_or("null".to_owned(), |stamp| rank(stamp).to_string());
+        // An operation that did not return has no outcome, whatever it would have said.
+        let shown = if op.is_complete() { op.output.as_ref() } else { None };
+        let unknown =
+            !op.is_complete() && history.pending_policy(OpId(index)) == PendingPolicy::MayHaveTakenEffect;
         let _ = write!(
             data,
-            "{{\"id\":{index},\"row\":{row},\"thread\":{},\"label\":{},\"start\":{},\"end\":{end},\"part\":{}}}",
+            "{{\"id\":{index},\"row\":{row},\"thread\":{},\"label\":{},\"start\":{},\"end\":{end},\"part\":{},\"unknown\":{unknown},\"meta\":{},\"before\":{},\"after\":{}}}",
             op.thread,
-            json_string(&model.describe(&op.input, op.output.as_ref())),
+            json_string(&model.describe(&op.input, shown)),
             rank(op.invoked),
             partition_of[index].map_or("null".to_owned(), |part| part.to_string()),
+            history.metadata(OpId(index)).map_or("null".to_owned(), json_string),
+            states[index].as_ref().map_or("null".to_owned(), |(before, _)| json_string(before)),
+            states[index].as_ref().map_or("null".to_owned(), |(_, after)| json_string(after)),
+        );
+    }
+    data.push_str("],\"notes\":[");
+    for (index, note) in history.annotations().iter().enumerate() {
+        if index > 0 {
+            data.push(',');
+        }
+        let _ = write!(
+            data,
+            "{{\"row\":{},\"start\":{},\"end\":{},\"label\":{},\"details\":{},\"background\":{}}}",
+            json_string(&note.row()),
+            rank(note.start),
+            rank(note.end),
+            json_string(&note.description),
+            json_string(&note.details),
+            note.background.as_deref().map_or("null".to_owned(), json_string),
         );
     }
     let _ = write!(data, "],\"threads\":{},\"width\":{}", json_ids(threads.iter().copied()), stamps.len());

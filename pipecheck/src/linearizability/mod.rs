@@ -17,9 +17,12 @@
 //!   overlapping operation is in flight: [`PendingAware`]), and answers a [`Linearization`]: linearizable, not (with
 //!   the longest linearizable prefix and the operation it could not place), or unknown;
 //!   [`check_report`] adds statistics per partition;
+//! * a [`NondeterministicModel`] (several possible next states) is checked through
+//!   [`PowerSet`], the set of states the object may be in;
 //! * [`explain`] prints a failure as a per-thread timeline, [`html::render`] draws it
-//!   as a self-contained page, and [`ensure_linearizable`] raises it as a
-//!   `linearizable` [`Violation`](crate::Violation);
+//!   as a self-contained page (with the history's [`Annotation`]s and operation
+//!   metadata, and the model's states on hover), and [`ensure_linearizable`] raises it
+//!   as a `linearizable` [`Violation`](crate::Violation);
 //! * [`foreign`] reads porcupine's two history formats and simulates such logs;
 //! * [`corpus`] holds histories whose verdicts are known, which the campaign checks
 //!   every time so that a checker made more lenient or stricter cannot pass unseen
@@ -30,13 +33,16 @@
 //!   scenarios under any engine, checked for linearizability and shrunk.
 
 mod allowance;
+mod annotations;
 mod check;
 mod concurrent;
 mod deterministic;
 mod ensure;
 mod events;
+mod heap;
 mod history;
 mod model;
+mod nondeterministic;
 mod operations;
 mod ops_log;
 mod ops_spec;
@@ -44,7 +50,9 @@ mod outcome;
 mod overlap;
 mod partition;
 mod racing;
+mod reaper;
 mod recorder;
+mod replay;
 mod search;
 mod seeded;
 mod sequences;
@@ -57,6 +65,7 @@ pub mod faults;
 pub mod foreign;
 pub mod html;
 
+pub use annotations::Annotation;
 pub use check::{check, check_report};
 
 /// What `linearizable` states, as reports print it beside the id
@@ -69,8 +78,10 @@ pub use concurrent::{
 pub use deterministic::DeterministicModel;
 pub use ensure::{HTML_DIR_VAR, ensure_linearizable};
 pub use events::{Event, EventError};
+pub use heap::estimate_heap_bytes;
 pub use history::{History, HistoryError, OpId, Operation, PendingPolicy, Precedence};
 pub use model::SequentialModel;
+pub use nondeterministic::{NondeterministicModel, PowerSet, StateSet};
 pub use ops_log::OpsLog;
 pub use ops_spec::{Ends, OpsSpec, shared};
 pub use outcome::{Budget, Exhausted, Linearization, NonLinearizable};

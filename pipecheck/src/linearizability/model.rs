@@ -128,14 +128,20 @@ pub trait SequentialModel: Sync {
     }
 
     /// The states a *pending* operation (invoked, never returned) may leave if it took
-    /// effect with an output nobody observed. Not taking effect is always considered;
-    /// the default (no states) says a pending operation never took effect, which is
-    /// right for operations whose effect is only visible through their result (a read
-    /// that is still waiting) and wrong for writes that may have landed before their
-    /// caller stopped.
+    /// effect with an output nobody observed. Not taking effect is always considered.
+    /// The default is the state the [`expected`](SequentialModel::expected) output
+    /// leads to, when the model knows it (a deterministic model), and no state
+    /// otherwise. A model whose operations have several possible outputs overrides
+    /// it (with every state any output leads to), and a blocking operation that is
+    /// not enabled in `state` leaves none.
+    ///
+    /// A pending operation marked [`PendingPolicy::MayHaveTakenEffect`](super::PendingPolicy)
+    /// without a recorded output, for which neither this nor `expected` gives anything
+    /// in some state the search tried, cannot make a history non-linearizable: a check
+    /// that fails with one answers [`Exhausted::PendingEffectUnknown`](super::Exhausted)
+    /// instead.
     fn step_pending(&self, state: &Self::State, input: &Self::Input) -> Vec<Self::State> {
-        let _ = (state, input);
-        Vec::new()
+        self.expected(state, input).and_then(|output| self.step(state, input, &output)).into_iter().collect()
     }
 
     /// The P-compositionality key of an operation: operations with different keys act
@@ -148,19 +154,34 @@ pub trait SequentialModel: Sync {
     }
 
     /// The heap memory a state owns beyond its own size (a `String`'s capacity, a
-    /// `Vec`'s buffer), counted against [`Budget::max_bytes`](super::Budget::max_bytes)
-    /// for every state the search caches. The default, 0, suits states without heap.
+    /// `Vec`'s buffer, a `BTreeMap`'s nodes), counted against
+    /// [`Budget::max_bytes`](super::Budget::max_bytes) for every state the search
+    /// caches (it is asked once per new state). The default,
+    /// [`estimate_heap_bytes`](super::estimate_heap_bytes), estimates it from what the
+    /// state hashes (0 for states that hold no container) and errs high; a model that
+    /// knows better (e.g. `state.capacity()` for a `String`) says so.
     fn state_heap_bytes(&self, state: &Self::State) -> usize {
-        let _ = state;
-        0
+        super::heap::estimate_heap_bytes(state)
+    }
+
+    /// A short text for a state, for the picture's "state before / after" of each
+    /// linearized operation (porcupine's `DescribeState`); the default is its `Debug`
+    /// form.
+    fn describe_state(&self, state: &Self::State) -> String {
+        format!("{state:?}")
     }
 
     /// A short text for an operation and its result, for the failure's timeline; the
     /// default is the `Debug` forms.
     fn describe(&self, input: &Self::Input, output: Option<&Self::Output>) -> String {
-        match output {
-            Some(output) => format!("{input:?} -> {output:?}"),
-            None => format!("{input:?} -> (pending)"),
-        }
+        debug_description(input, output)
+    }
+}
+
+/// An operation and its result in their `Debug` forms (`describe`'s default).
+pub(super) fn debug_description(input: &impl Debug, output: Option<&impl Debug>) -> String {
+    match output {
+        Some(output) => format!("{input:?} -> {output:?}"),
+        None => format!("{input:?} -> (pending)"),
     }
 }

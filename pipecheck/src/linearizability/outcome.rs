@@ -78,6 +78,14 @@ pub enum Exhausted {
     Time,
     /// Its visited sets would have grown past [`Budget::max_bytes`].
     Memory,
+    /// No linearization was found, but a pending operation that may have taken effect
+    /// ([`PendingPolicy::MayHaveTakenEffect`](super::PendingPolicy), e.g. a call without
+    /// a return in [`History::from_events`](super::History::from_events)) has no
+    /// recorded output and the model could not say what it does
+    /// ([`SequentialModel::step_pending`](super::SequentialModel::step_pending) and
+    /// [`expected`](super::SequentialModel::expected) gave nothing): the failure may be
+    /// an artefact of assuming it never took effect, so no verdict is given.
+    PendingEffectUnknown,
 }
 
 /// A history no sequential order explains: the deepest partial linearization the

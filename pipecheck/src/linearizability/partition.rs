@@ -23,6 +23,9 @@ pub(super) struct LocalOp {
     pub(super) responded: u64,
     /// Whether every linearization must place it (it returned).
     pub(super) required: bool,
+    /// Whether it is pending, may have taken effect, and has no recorded output: the
+    /// model alone says what it may have done.
+    pub(super) unrecorded: bool,
 }
 
 /// Causal precedence inside a partition: each operation's nearest predecessors in the
@@ -124,6 +127,8 @@ impl Part {
                 invoked: op.invoked,
                 responded: op.responded.unwrap_or(u64::MAX),
                 required: op.is_complete(),
+                unrecorded: op.output.is_none()
+                    && history.pending_policy(id) == PendingPolicy::MayHaveTakenEffect,
             });
         }
         let causal = successors.map(|successors| Causal::new(&ops, &local, successors));

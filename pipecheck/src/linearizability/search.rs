@@ -106,6 +106,9 @@ pub(super) struct Search<'h, M: SequentialModel> {
     planted: Planted,
     /// Whether relaxed answers are accepted.
     criterion: Criterion,
+    /// Whether the model could not say what some pending operation without a recorded
+    /// output did, in a state where it was tried: a failure is then not definite.
+    pub(super) undescribed: bool,
 }
 
 /// Which planted checker bugs a search runs with, read once on the thread that made it
@@ -158,6 +161,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             explored: 0,
             planted: Planted::current(),
             criterion,
+            undescribed: false,
             part,
         }
     }
@@ -172,12 +176,16 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         self.visited.hits + self.released_hits
     }
 
-    /// Frees the cache once the partition is decided; the bytes it held.
+    /// Frees the cache once the partition is decided (large buffers on the reaper
+    /// thread, see [`Visited::dispose`]); the bytes it held.
     pub(super) fn release(&mut self) -> u64 {
         let bytes = self.visited.bytes();
         self.released_hits += self.visited.hits;
-        self.visited = Visited::new(1);
+        std::mem::replace(&mut self.visited, Visited::new(1)).dispose();
         self.stack = Vec::new();
+        let dead_ends = std::mem::take(&mut self.dead_ends);
+        super::reaper::free(dead_ends, 4 * self.dead_end_ops as u64);
+        self.dead_end_ops = 0;
         bytes
     }
 
@@ -196,7 +204,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             }
             let init = self.model.init();
             let hash = Visited::hash(0, &init);
-            let heap = self.model.state_heap_bytes(&init);
+            let heap = |state: &M::State| self.model.state_heap_bytes(state);
             match self.visited.insert(hash, &self.bits, init, heap, allowance) {
                 Err(why) => return Step::Exhausted(why),
                 Ok(entry) => self.push(ROOT, entry.expect("the first state is new"), None),
@@ -216,7 +224,8 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             };
             self.place(op);
             let hash = Visited::hash(self.hash, &state);
-            let heap = self.model.state_heap_bytes(&state);
+            let model = self.model;
+            let heap = |state: &M::State| model.state_heap_bytes(state);
             let entry = match self.visited.insert(hash, &self.bits, state, heap, allowance) {
                 Err(why) => {
                     self.unplace(op);
@@ -287,7 +296,8 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// The next untried successor of the top configuration: an operation, minimal,
     /// a state the model lets it lead to, and the relaxed answer that led there if any.
     fn successor(&mut self) -> Option<(u32, M::State, Option<&'static str>)> {
-        let Search { model, history, part, next, preds, stack, visited, planted, criterion, .. } = self;
+        let Search { model, history, part, next, preds, stack, visited, planted, criterion, undescribed, .. } =
+            self;
         let (frame, path) = stack.split_last_mut()?;
         let current = visited.state(frame.state);
         loop {
@@ -331,6 +341,9 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                 None => {
                     frame.alternatives = model.step_pending(current, &op.input);
                     frame.alternative_op = at;
+                    if local.unrecorded && frame.alternatives.is_empty() {
+                        *undescribed |= model.expected(current, &op.input).is_none();
+                    }
                 }
             }
         }

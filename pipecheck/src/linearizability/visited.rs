@@ -67,6 +67,14 @@ impl<S: Eq + Hash> Visited<S> {
         self.bytes
     }
 
+    /// Frees the cache: its states here (they may borrow from the caller), its table,
+    /// hashes and bitsets on the reaper thread when large.
+    pub(super) fn dispose(self) {
+        let Visited { table, hashes, bits, states, bytes, .. } = self;
+        drop(states);
+        super::reaper::free((table, hashes, bits), bytes);
+    }
+
     /// The state of entry `at`.
     pub(super) fn state(&self, at: u32) -> &S {
         &self.states[at as usize]
@@ -75,13 +83,13 @@ impl<S: Eq + Hash> Visited<S> {
     /// Inserts the configuration (`bits`, `state`) of hash `hash`: `Ok(Some(entry))` if
     /// it is new (the cache keeps the state; the search refers to it by `entry`),
     /// `Ok(None)` if it was explored before, an error if storing it would exceed the
-    /// memory budget. `heap` is the state's heap memory.
+    /// memory budget. `heap` gives the state's heap memory (asked only if it is new).
     pub(super) fn insert(
         &mut self,
         hash: u64,
         bits: &[u64],
         state: S,
-        heap: usize,
+        heap: impl FnOnce(&S) -> usize,
         allowance: &mut Allowance<'_>,
     ) -> Result<Option<u32>, Exhausted> {
         if self.table.len() == self.table.capacity() {
@@ -108,7 +116,7 @@ impl<S: Eq + Hash> Visited<S> {
             *hits += 1;
             return Ok(None);
         };
-        let mut charge = heap as u64;
+        let mut charge = heap(&state) as u64;
         if hashes.len() == hashes.capacity() {
             // Grow the arenas by half rather than doubling, so that a budget is not
             // overshot by one allocation.

@@ -12,7 +12,9 @@ use pipecheck::linearizability::{
     Budget, Event, Exhausted, History, HistoryError, Linearization, OpId, PendingPolicy, check, check_report,
 };
 
+mod api_shapes;
 mod html_in_browser;
+mod pending_calls;
 
 fn verdict<M: pipecheck::linearizability::SequentialModel>(
     model: &M,

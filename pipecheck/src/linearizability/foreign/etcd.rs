@@ -72,6 +72,14 @@ impl SequentialModel for EtcdRegister {
         }
     }
 
+    fn expected(&self, state: &Option<i64>, input: &EtcdOp) -> Option<EtcdOutput> {
+        Some(match input {
+            EtcdOp::Read => EtcdOutput::Read(*state),
+            EtcdOp::Write(_) => EtcdOutput::Written,
+            EtcdOp::Cas(from, _) => EtcdOutput::Cas(*state == Some(*from)),
+        })
+    }
+
     fn describe(&self, input: &EtcdOp, output: Option<&EtcdOutput>) -> String {
         let result = match output {
             None => "?".to_owned(),

@@ -61,6 +61,10 @@ impl SequentialModel for KvStore {
         }
     }
 
+    fn expected(&self, state: &String, input: &KvOp) -> Option<Option<String>> {
+        Some(matches!(input, KvOp::Get(_)).then(|| state.clone()))
+    }
+
     fn partition(&self, input: &KvOp) -> impl std::hash::Hash + Eq + std::fmt::Debug {
         input.key().to_owned()
     }
@@ -113,6 +117,10 @@ impl SequentialModel for KvMap {
         let mut state = state.clone();
         state.insert(input.key().to_owned(), next);
         Some(state)
+    }
+
+    fn expected(&self, state: &Self::State, input: &KvOp) -> Option<Option<String>> {
+        Some(matches!(input, KvOp::Get(_)).then(|| state.get(input.key()).cloned().unwrap_or_default()))
     }
 
     fn state_heap_bytes(&self, state: &Self::State) -> usize {

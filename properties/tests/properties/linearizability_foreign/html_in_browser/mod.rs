@@ -6,11 +6,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod porcupine_pages;
+
 use pipecheck::linearizability::foreign::{etcd, simulate};
 use pipecheck::linearizability::{Budget, Linearization, check_report, html};
 
 /// The browser to drive, if one is installed.
-fn chromium() -> Option<PathBuf> {
+pub(super) fn chromium() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("CHROMIUM") {
         return Some(PathBuf::from(path));
     }
@@ -21,7 +23,7 @@ fn chromium() -> Option<PathBuf> {
 }
 
 /// Runs headless Chromium on `page` with `args`; its stdout.
-fn headless(browser: &Path, profile: &Path, page: &Path, args: &[&str]) -> String {
+pub(super) fn headless(browser: &Path, profile: &Path, page: &Path, args: &[&str]) -> String {
     let output = Command::new(browser)
         .args([
             "--headless",

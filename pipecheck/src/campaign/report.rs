@@ -136,7 +136,7 @@ pub(crate) struct Kill {
     pub(crate) engine: Engine,
     /// Caught as the invariant the fault breaks, by at least one of its jobs.
     pub(crate) caught: bool,
-    /// The scenario that caught it first (fewest iterations).
+    /// The scenario that caught it first (fewest iterations; of those, the first by name).
     pub(crate) scenario: Option<String>,
     /// The invariant that fired: when `caught`, always the fault's own.
     pub(crate) invariant: Option<String>,
@@ -163,10 +163,11 @@ pub(crate) fn kills(results: &[JobResult]) -> Vec<Kill> {
             if runs.is_empty() {
                 continue;
             }
-            let best = runs
-                .iter()
-                .filter(|r| r.outcome == Outcome::Caught)
-                .min_by(|a, b| a.iterations.cmp(&b.iterations).then(a.seconds.total_cmp(&b.seconds)));
+            // Fewest iterations, ties broken by the scenario's name, never by time: the
+            // cell (and so the baseline) is the same on every run of the same budget.
+            let best = runs.iter().filter(|r| r.outcome == Outcome::Caught).min_by(|a, b| {
+                a.iterations.cmp(&b.iterations).then_with(|| a.job.scenario.cmp(&b.job.scenario))
+            });
             let (target, fault) = (target.name().to_owned(), fault.name().to_owned());
             kills.push(match best {
                 Some(r) => Kill {
@@ -404,6 +405,24 @@ mod tests {
         let kills = kills(&results);
         assert!(kills[0].caught && kills[0].invariant.as_deref() == Some("counts-every-add"), "{kills:?}");
         assert!(green(&results, &kills));
+    }
+
+    #[test]
+    fn a_tie_in_executions_goes_to_the_first_scenario_by_name_whatever_the_times() {
+        let caught = |scenario: &str, invariant: &str, seconds: f64| {
+            let mut result = run("StuckAtZero");
+            assert_eq!(result.outcome, Outcome::Caught, "{result:?}");
+            result.job.scenario = scenario.into();
+            result.invariant = Some(invariant.into());
+            (result.iterations, result.seconds) = (2, seconds);
+            result
+        };
+        for (slow, fast) in [(9.0, 0.1), (0.1, 9.0)] {
+            let results = vec![caught("zeta", "second", fast), caught("alpha", "first", slow)];
+            let kills = kills(&results);
+            assert_eq!(kills[0].scenario.as_deref(), Some("alpha"), "{kills:?}");
+            assert_eq!(kills[0].invariant.as_deref(), Some("first"), "{kills:?}");
+        }
     }
 
     /// The fixture target that has `scenario`.

@@ -296,8 +296,9 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// The next untried successor of the top configuration: an operation, minimal,
     /// a state the model lets it lead to, and the relaxed answer that led there if any.
     fn successor(&mut self) -> Option<(u32, M::State, Option<&'static str>)> {
-        let Search { model, history, part, next, preds, stack, visited, planted, criterion, undescribed, .. } =
-            self;
+        let Search {
+            model, history, part, next, preds, stack, visited, planted, criterion, undescribed, ..
+        } = self;
         let (frame, path) = stack.split_last_mut()?;
         let current = visited.state(frame.state);
         loop {

@@ -85,7 +85,7 @@ pub fn check_report<M: SequentialModel>(
     history.validate()?;
     let started = Instant::now();
     let pool = Pool::new(&budget);
-    let searches: Vec<Mutex<Search<'_, M>>> = partitions(model, history)
+    let searches: Vec<Mutex<Search<'_, M>>> = partitions(model, history)?
         .into_iter()
         .map(|part| Mutex::new(Search::new(model, history, part)))
         .collect();

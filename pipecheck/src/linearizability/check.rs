@@ -96,7 +96,7 @@ pub(super) fn check_report_as<M: SequentialModel>(
     history.validate()?;
     let started = Instant::now();
     let pool = Pool::new(&budget);
-    let searches: Vec<Mutex<Search<'_, M>>> = partitions(model, history)
+    let searches: Vec<Mutex<Search<'_, M>>> = partitions(model, history)?
         .into_iter()
         .map(|part| Mutex::new(Search::new(model, history, part, criterion)))
         .collect();

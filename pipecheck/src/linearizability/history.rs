@@ -83,6 +83,12 @@ pub enum HistoryError {
     /// An explicit order puts a pending operation before another: an operation that
     /// never returned cannot happen before anything.
     PendingOrderedBefore(OpId),
+    /// The model's [`partition_history`](super::SequentialModel::partition_history)
+    /// puts this operation in two groups (or twice in one).
+    PartitionRepeats(OpId),
+    /// The model's [`partition_history`](super::SequentialModel::partition_history)
+    /// leaves out this operation, which may have taken effect.
+    PartitionOmits(OpId),
 }
 
 impl fmt::Display for HistoryError {
@@ -101,6 +107,15 @@ impl fmt::Display for HistoryError {
             HistoryError::Cycle(op) => write!(f, "the happens-before order has a cycle through {op}"),
             HistoryError::PendingOrderedBefore(op) => {
                 write!(f, "pending operation {op} is ordered before another operation")
+            }
+            HistoryError::PartitionRepeats(op) => {
+                write!(f, "the model's partition_history puts operation {op} in more than one group")
+            }
+            HistoryError::PartitionOmits(op) => {
+                write!(
+                    f,
+                    "the model's partition_history leaves out operation {op}, which may have taken effect"
+                )
             }
         }
     }

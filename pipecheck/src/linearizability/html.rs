@@ -181,7 +181,8 @@ pub fn write_html<M: SequentialModel>(
 /// Each operation's partition index (operations left out of every partition: `None`).
 fn partition_of<M: SequentialModel>(model: &M, history: &History<M::Input, M::Output>) -> Vec<Option<usize>> {
     let mut parts = vec![None; history.len()];
-    for (index, part) in partitions(model, history).iter().enumerate() {
+    // A history whose partitions the check refused has no report to draw: no partitions.
+    for (index, part) in partitions(model, history).unwrap_or_default().iter().enumerate() {
         for op in &part.ops {
             parts[op.id.0] = Some(index);
         }

@@ -25,6 +25,7 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use super::history::{History, OpId};
 use super::overlap::{Criterion, Relaxed};
 
 /// A sequential specification: an initial state and a transition per operation.
@@ -151,6 +152,20 @@ pub trait SequentialModel: Sync {
     /// everything in one partition.
     fn partition(&self, input: &Self::Input) -> impl Hash + Eq + Debug {
         let _ = input;
+    }
+
+    /// The history's partitions, for objects whose independent parts an operation's
+    /// input alone does not name (porcupine's `Partition`): each group, a list of
+    /// operations checked on its own, concurrently with the others. Every operation that
+    /// may have taken effect must be in exactly one group (operations that never took
+    /// effect may be left out), or the check refuses the history
+    /// ([`HistoryError::PartitionRepeats`](super::HistoryError::PartitionRepeats),
+    /// [`HistoryError::PartitionOmits`](super::HistoryError::PartitionOmits)): an
+    /// operation left unchecked would make "linearizable" claim more than was checked.
+    /// The default, `None`, splits by [`partition`](SequentialModel::partition).
+    fn partition_history(&self, history: &History<Self::Input, Self::Output>) -> Option<Vec<Vec<OpId>>> {
+        let _ = history;
+        None
     }
 
     /// The heap memory a state owns beyond its own size (a `String`'s capacity, a

@@ -7,6 +7,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use rustc_hash::FxBuildHasher;
 
+use super::history::{History, OpId};
 use super::model::SequentialModel;
 
 /// A sequential specification in which an operation, applied to a state with an
@@ -68,6 +69,12 @@ pub trait NondeterministicModel: Sync {
     /// As [`SequentialModel::partition`].
     fn partition(&self, input: &Self::Input) -> impl Hash + Eq + Debug {
         let _ = input;
+    }
+
+    /// As [`SequentialModel::partition_history`].
+    fn partition_history(&self, history: &History<Self::Input, Self::Output>) -> Option<Vec<Vec<OpId>>> {
+        let _ = history;
+        None
     }
 
     /// As [`SequentialModel::describe_state`], for one state of the set.
@@ -152,6 +159,10 @@ impl<M: NondeterministicModel> SequentialModel for PowerSet<M> {
 
     fn partition(&self, input: &M::Input) -> impl Hash + Eq + Debug {
         self.0.partition(input)
+    }
+
+    fn partition_history(&self, history: &History<M::Input, M::Output>) -> Option<Vec<Vec<OpId>>> {
+        self.0.partition_history(history)
     }
 
     fn state_heap_bytes(&self, state: &Self::State) -> usize {

@@ -42,7 +42,7 @@ use std::hash::Hash;
 
 use proptest::strategy::BoxedStrategy;
 
-use super::history::OpId;
+use super::history::{History, OpId};
 use super::model::SequentialModel;
 use super::ops_spec::OpsSpec;
 use super::partition::Part;
@@ -162,8 +162,16 @@ impl<M: SequentialModel> SequentialModel for PendingAware<M> {
         self.0.partition(input)
     }
 
+    fn partition_history(&self, history: &History<M::Input, M::Output>) -> Option<Vec<Vec<OpId>>> {
+        self.0.partition_history(history)
+    }
+
     fn state_heap_bytes(&self, state: &M::State) -> usize {
         self.0.state_heap_bytes(state)
+    }
+
+    fn describe_state(&self, state: &M::State) -> String {
+        self.0.describe_state(state)
     }
 
     fn describe(&self, input: &M::Input, output: Option<&M::Output>) -> String {

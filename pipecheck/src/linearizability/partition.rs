@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use super::history::{History, OpId, PendingPolicy, Precedence};
+use super::history::{History, HistoryError, OpId, PendingPolicy, Precedence};
 use super::model::SequentialModel;
 
 /// An operation of a partition, as the search sees it.
@@ -51,22 +51,24 @@ pub(super) struct Part {
     pub(super) causal: Option<Causal>,
 }
 
-/// Splits `history` by `model`'s partition key. Partitions come in the order of their
-/// first operation, so their numbering does not depend on the keys' values; operations
-/// that never took effect ([`PendingPolicy::NeverTookEffect`]) are left out.
-pub(super) fn partitions<M: SequentialModel>(model: &M, history: &History<M::Input, M::Output>) -> Vec<Part> {
-    let mut index = HashMap::new();
-    let mut keys = Vec::new();
-    let mut membership = vec![usize::MAX; history.len()];
-    for (_, ids) in history.by_thread() {
-        for id in ids {
-            let op = history.get(id);
-            if !op.is_complete() && history.pending_policy(id) == PendingPolicy::NeverTookEffect {
-                continue;
-            }
-            membership[id.0] = index_of(&mut index, &mut keys, model.partition(&op.input));
-        }
-    }
+/// Splits `history` by `model`'s partitions: its
+/// [`partition_history`](SequentialModel::partition_history) groups, or else each
+/// operation's [`partition`](SequentialModel::partition) key. Partitions come in the order
+/// of their first operation, so their numbering does not depend on the keys' values;
+/// operations that never took effect ([`PendingPolicy::NeverTookEffect`]) are left out.
+///
+/// # Errors
+///
+/// Groups of `partition_history` that repeat an operation, name one the history does not
+/// have, or leave out one that may have taken effect.
+pub(super) fn partitions<M: SequentialModel>(
+    model: &M,
+    history: &History<M::Input, M::Output>,
+) -> Result<Vec<Part>, HistoryError> {
+    let (keys, membership) = match model.partition_history(history) {
+        Some(groups) => group_membership(history, &groups)?,
+        None => key_membership(model, history),
+    };
     let count = keys.len();
     let mut per_part: Vec<Vec<OpId>> = vec![Vec::new(); count];
     // By thread, then program order: the list order is what `Part` renumbers.
@@ -85,10 +87,65 @@ pub(super) fn partitions<M: SequentialModel>(model: &M, history: &History<M::Inp
         .collect();
     first.sort_unstable();
     let successors = (history.precedence() == Precedence::Causal).then(|| history.successors());
-    first
+    Ok(first
         .into_iter()
         .map(|(_, part)| Part::new(history, keys[part].clone(), &per_part[part], successors.as_deref()))
-        .collect()
+        .collect())
+}
+
+/// Whether `id` is left out of every partition: pending, and never took effect.
+fn left_out<I, O>(history: &History<I, O>, id: OpId) -> bool {
+    !history.get(id).is_complete() && history.pending_policy(id) == PendingPolicy::NeverTookEffect
+}
+
+/// Each operation's partition by its key (`usize::MAX`: left out), and the keys'
+/// `Debug` forms by partition number.
+fn key_membership<M: SequentialModel>(
+    model: &M,
+    history: &History<M::Input, M::Output>,
+) -> (Vec<String>, Vec<usize>) {
+    let mut index = HashMap::new();
+    let mut keys = Vec::new();
+    let mut membership = vec![usize::MAX; history.len()];
+    for (_, ids) in history.by_thread() {
+        for id in ids {
+            if !left_out(history, id) {
+                membership[id.0] = index_of(&mut index, &mut keys, model.partition(&history.get(id).input));
+            }
+        }
+    }
+    (keys, membership)
+}
+
+/// Each operation's partition by the model's `groups` (keys `group 0`, `group 1`, …, as
+/// the model listed them), checked to cover every operation that may have taken effect
+/// exactly once.
+fn group_membership<I, O>(
+    history: &History<I, O>,
+    groups: &[Vec<OpId>],
+) -> Result<(Vec<String>, Vec<usize>), HistoryError> {
+    let mut membership = vec![usize::MAX; history.len()];
+    for (group, ids) in groups.iter().enumerate() {
+        for &id in ids {
+            let slot = membership.get_mut(id.0).ok_or(HistoryError::UnknownOperation(id))?;
+            if *slot != usize::MAX {
+                return Err(HistoryError::PartitionRepeats(id));
+            }
+            *slot = group;
+        }
+    }
+    if let Some(omitted) =
+        (0..history.len()).map(OpId).find(|&id| membership[id.0] == usize::MAX && !left_out(history, id))
+    {
+        return Err(HistoryError::PartitionOmits(omitted));
+    }
+    // An operation that never took effect is left out even when a group lists it.
+    for id in (0..history.len()).map(OpId) {
+        if left_out(history, id) {
+            membership[id.0] = usize::MAX;
+        }
+    }
+    Ok(((0..groups.len()).map(|group| format!("group {group}")).collect(), membership))
 }
 
 /// The number of `key`'s partition, a new one if it is new.

@@ -6,7 +6,8 @@
 use std::collections::VecDeque;
 
 use pipecheck::linearizability::{
-    Budget, Exhausted, History, HistoryError, Linearization, OpId, SequentialModel, check, explain,
+    Budget, Exhausted, History, HistoryError, Linearization, OpId, PendingPolicy, SequentialModel, check,
+    check_report, explain,
 };
 
 /// A read/write register holding 0 at first.
@@ -265,6 +266,106 @@ fn key_value_partitions_are_checked_separately() {
     assert_eq!((failure.partition, failure.key.as_str()), (0, "1"));
     assert_eq!(failure.longest_prefix, vec![OpId(0)]);
     assert_eq!(failure.unplaced, OpId(3));
+}
+
+/// Registers whose operations name no register: each client works on the register
+/// of its thread's pair (threads 0 and 1 on one, 2 and 3 on another), which only the
+/// whole history shows, so the model partitions the history, not an input.
+#[derive(Debug)]
+struct RegistersByClient {
+    /// The groups to give back instead of the clients' pairs, when set.
+    groups: Option<Vec<Vec<OpId>>>,
+}
+
+impl SequentialModel for RegistersByClient {
+    type State = u32;
+    type Input = Reg;
+    type Output = u32;
+
+    fn init(&self) -> u32 {
+        0
+    }
+
+    fn step(&self, state: &u32, input: &Reg, output: &u32) -> Option<u32> {
+        Register.step(state, input, output)
+    }
+
+    fn partition_history(&self, history: &History<Reg, u32>) -> Option<Vec<Vec<OpId>>> {
+        if let Some(groups) = &self.groups {
+            return Some(groups.clone());
+        }
+        let mut pairs: Vec<Vec<OpId>> = vec![Vec::new(); 2];
+        for id in (0..history.len()).map(OpId) {
+            pairs[history.get(id).thread / 2].push(id);
+        }
+        Some(pairs)
+    }
+}
+
+/// Two registers' histories: each linearizable alone, not as one register (thread 2
+/// reads 7 after thread 1 read 5, with no write of 7 after 5's).
+fn two_registers() -> History<Reg, u32> {
+    let mut history = History::new();
+    history.complete(0, Reg::Write(5), 0, 0, 10);
+    history.complete(2, Reg::Write(7), 0, 0, 10);
+    history.complete(1, Reg::Read, 5, 20, 30);
+    history.complete(3, Reg::Read, 7, 20, 30);
+    history.complete(1, Reg::Read, 5, 40, 50);
+    history.complete(3, Reg::Read, 7, 40, 50);
+    history
+}
+
+#[test]
+fn a_history_level_partition_checks_each_group_on_its_own() {
+    let history = two_registers();
+    assert!(!verdict(&Register, &history).is_linearizable(), "one register cannot read 5 and 7 in turn");
+    let by_client = RegistersByClient { groups: None };
+    let report = check_report(&by_client, &history, Budget::default()).expect("well-formed");
+    assert!(report.verdict.is_linearizable(), "{:?}", report.verdict);
+    assert_eq!(report.partitions.len(), 2);
+
+    // A stale read in the second register's group fails there, named by its group.
+    let mut history = two_registers();
+    history.complete(3, Reg::Read, 0, 60, 70);
+    let Linearization::NonLinearizable(failure) = verdict(&by_client, &history) else {
+        panic!("thread 3 read 0 after 7")
+    };
+    assert_eq!(failure.key, "group 1");
+    assert_eq!(failure.unplaced, OpId(6));
+}
+
+#[test]
+fn a_history_level_partition_must_cover_every_operation_once() {
+    let history = two_registers();
+    let groups = |groups: Vec<Vec<usize>>| RegistersByClient {
+        groups: Some(groups.into_iter().map(|ids| ids.into_iter().map(OpId).collect()).collect()),
+    };
+    let check_with = |model: &RegistersByClient, history: &History<Reg, u32>| {
+        check(model, history, Budget::default()).map(|verdict| verdict.is_linearizable())
+    };
+    assert_eq!(check_with(&groups(vec![vec![0, 2, 4], vec![1, 3, 5]]), &history), Ok(true));
+    assert_eq!(
+        check_with(&groups(vec![vec![0, 2, 4], vec![1, 3, 5, 2]]), &history),
+        Err(HistoryError::PartitionRepeats(OpId(2)))
+    );
+    assert_eq!(
+        check_with(&groups(vec![vec![0, 2, 4], vec![1, 5]]), &history),
+        Err(HistoryError::PartitionOmits(OpId(3)))
+    );
+    assert_eq!(
+        check_with(&groups(vec![vec![0, 2, 4], vec![1, 3, 5, 9]]), &history),
+        Err(HistoryError::UnknownOperation(OpId(9)))
+    );
+    // A call that never took effect may be left out; one that may have must not be.
+    let mut history = two_registers();
+    let lost = history.pending(0, Reg::Write(9), 60);
+    history.set_pending_policy(lost, PendingPolicy::NeverTookEffect);
+    assert_eq!(check_with(&groups(vec![vec![0, 2, 4], vec![1, 3, 5]]), &history), Ok(true));
+    history.set_pending_policy(lost, PendingPolicy::MayHaveTakenEffect);
+    assert_eq!(
+        check_with(&groups(vec![vec![0, 2, 4], vec![1, 3, 5]]), &history),
+        Err(HistoryError::PartitionOmits(lost))
+    );
 }
 
 #[test]

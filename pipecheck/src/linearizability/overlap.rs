@@ -65,7 +65,7 @@ pub enum Criterion {
     Strict,
     /// Linearizability with the answers
     /// [`SequentialModel::step_while_overlapped`] allows while an overlapping operation
-    /// is in flight (see the [module docs](self)).
+    /// is in flight (see [`PendingAware`]).
     PendingAware,
 }
 

@@ -79,6 +79,26 @@ pub fn skip_locking_cleanup() -> bool {
     cfg!(feature = "loom") && std::thread::panicking()
 }
 
+/// How the loom backend explores `SeqCst` accesses: with SC fences placed where C11's
+/// order between `SeqCst` accesses needs them (`pipecheck/sync/src/loom_seqcst.rs`).
+pub mod seqcst {
+    /// What the loom engine prints beside a verdict when a thread mixed `SeqCst`
+    /// accesses with weaker ones after the facade placed a fence for them.
+    pub const CAVEAT: &str = "SeqCst accesses mixed with weaker ones in one thread: not \
+        modelled exactly by loom (see tokio-rs/loom#180); the facade ordered them with SeqCst \
+        fences, which may hide an outcome C11 allows around the weaker accesses";
+
+    /// Whether a loom model run on this thread since the last call mixed `SeqCst`
+    /// accesses with weaker ones in a way loom cannot model exactly ([`CAVEAT`]);
+    /// clears the note. Always `false` outside loom.
+    pub fn take_caveat() -> bool {
+        #[cfg(feature = "loom")]
+        return super::backend::seqcst::take_caveat();
+        #[cfg(not(feature = "loom"))]
+        false
+    }
+}
+
 /// Interior mutability with checker-visible access.
 pub mod cell {
     pub use super::backend::cell::UnsafeCell;
@@ -88,6 +108,10 @@ pub mod cell {
 /// Threads of the selected backend.
 pub mod thread {
     pub use super::backend::thread::{JoinHandle, spawn};
+    /// The backend's `park`, `current` and `Thread` (whose `unpark` wakes a parked
+    /// thread): `std`'s shapes. Under loom a `park` may return only after an `unpark`;
+    /// std and shuttle may also wake spuriously, so park in a loop that checks a flag.
+    pub use super::backend::thread::{Thread, current, park};
 
     /// The backend's `yield_now`: lets another thread run. Noted as a wait for another
     /// thread's progress ([`progress`](super::progress)).

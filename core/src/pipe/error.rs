@@ -131,14 +131,20 @@ pub enum PipeError {
         /// Bytes still available in the memory handed out.
         available: usize,
     },
-    /// `get_memory(size_hint)` asked for more than the largest segment.
+    /// `get_memory(size_hint)` asked for more than the largest segment
+    /// ([`PipeOptions::maximum_segment_size`](crate::PipeOptions::maximum_segment_size)).
+    /// .NET has no maximum and hands out a separate array for such a hint; see that
+    /// option for why pipecheck bounds it.
     SizeHintTooLarge {
         /// The hint given.
         size_hint: usize,
         /// The maximum segment size of this pipe.
         max: usize,
     },
-    /// A writer operation after the writer completed.
+    /// A writer operation after the writer completed: `get_memory`, `advance` (also of
+    /// 0 bytes), `write` and `flush`. .NET throws for `GetMemory` and `WriteAsync`, but
+    /// its `FlushAsync` after `Complete` flushes nothing and returns a result, and its
+    /// `Advance(0)` is a no-op; here every use after completion is refused alike.
     WriterCompleted,
     /// A reader operation after the reader completed.
     ReaderCompleted,
@@ -169,7 +175,11 @@ pub enum PipeError {
         /// Stream offset of `examined`.
         examined: u64,
     },
-    /// `advance_to` with `examined` before a previously examined position.
+    /// `advance_to` with `examined` before a previously examined position. .NET up to 8
+    /// throws here too (`Pipe.AdvanceReader`); .NET 9 lets examined go back as long as it
+    /// is not before consumed (dotnet/runtime#107360). pipecheck keeps refusing: the
+    /// writer's lock-free flush counts back-pressure from the examined offset and relies
+    /// on it never moving back.
     ExaminedWentBackwards {
         /// Stream offset examined before.
         previous: u64,
@@ -244,7 +254,8 @@ impl std::error::Error for PipeError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OptionsError {
-    /// The minimum segment size is zero or above the maximum.
+    /// The minimum segment size is zero or above the maximum (.NET accepts a minimum of
+    /// 0; see [`PipeOptions::minimum_segment_size`](crate::PipeOptions::minimum_segment_size)).
     SegmentSizes {
         /// The minimum given.
         minimum: usize,

@@ -143,13 +143,28 @@ impl PipeOptions {
     }
 
     /// The smallest segment the writer allocates (and where growth starts).
+    ///
+    /// Must be at least 1: [`build`](Self::build) refuses 0 with
+    /// [`OptionsError::SegmentSizes`]. .NET's `PipeOptions` accepts 0, and then
+    /// `GetMemory()` with no hint rents `max(0, 0)` bytes (`Pipe.GetSegmentSize`) and
+    /// hands out an empty buffer, where `PipeWriter.GetMemory` promises a non-empty one; here the
+    /// mistake shows once, when the pipe is built.
     pub fn minimum_segment_size(mut self, bytes: usize) -> Self {
         self.minimum_segment_size = bytes;
         self
     }
 
     /// The largest segment; sizes double from the minimum up to it, and larger
-    /// `get_memory` hints are refused.
+    /// `get_memory` hints are refused with
+    /// [`PipeError::SizeHintTooLarge`](crate::PipeError::SizeHintTooLarge).
+    ///
+    /// .NET has no such option: every new segment rents the larger of the minimum and
+    /// the hint (`Pipe.GetSegmentSize`), so segments do not grow, and a hint above the
+    /// memory pool's `MaxBufferSize` gets an array of its own from `ArrayPool`. Set the
+    /// maximum to the minimum for .NET's sizes, and to the largest hint the code asks
+    /// for (a whole frame, say) where it relies on large hints: every buffer the pipe
+    /// allocates stays within this bound, where an allocation that fails aborts the
+    /// process (.NET throws `OutOfMemoryException`).
     pub fn maximum_segment_size(mut self, bytes: usize) -> Self {
         self.maximum_segment_size = bytes;
         self
@@ -203,6 +218,15 @@ impl PipeOptions {
     /// shares its thread with others may prefer 0 (park at once). Any other read that
     /// finds nothing waits as [`batching_looks`](Self::batching_looks) says; every other
     /// wait parks at once.
+    ///
+    /// The looks change no outcome .NET cannot have, only how often each happens. A
+    /// flush that pauses is pending in .NET when `FlushAsync` returns, and its `await`
+    /// asks once more (`Pipe.GetFlushAsyncStatus`) before it registers the continuation
+    /// that the reader's `AdvanceTo` schedules. The first poll of a paused flush asks up
+    /// to this many times, so a reader consuming on another thread that resumes the
+    /// writer meanwhile finds the flush ready at that poll, where .NET's `await` would
+    /// more likely have registered its continuation already. With 0 the first poll asks
+    /// once, under the lock, as .NET's `await` does.
     ///
     /// # Examples
     ///

@@ -361,8 +361,8 @@ impl Reader {
     /// [`PipeError::NothingToAdvance`] without an outstanding buffer;
     /// [`PipeError::StalePosition`], [`PipeError::PositionOutOfRange`],
     /// [`PipeError::ExaminedBeforeConsumed`], [`PipeError::ExaminedWentBackwards`] for bad
-    /// positions (the buffer stays outstanding); [`PipeError::ReaderCompleted`] after
-    /// completion.
+    /// positions (the buffer stays outstanding; .NET 9 accepts examined going back, see
+    /// that variant); [`PipeError::ReaderCompleted`] after completion.
     pub fn advance_to(&mut self, consumed: Position, examined: Position) -> Result<(), PipeError> {
         if self.completed {
             return Err(PipeError::ReaderCompleted);

@@ -136,7 +136,8 @@ impl Writer {
     /// # Errors
     ///
     /// [`PipeError::WriterCompleted`] after [`complete`](Self::complete);
-    /// [`PipeError::SizeHintTooLarge`] above the maximum segment size.
+    /// [`PipeError::SizeHintTooLarge`] above the maximum segment size (where .NET hands
+    /// out a separate array: see [`PipeOptions::maximum_segment_size`](crate::PipeOptions::maximum_segment_size)).
     #[inline]
     pub fn get_memory(&mut self, size_hint: usize) -> Result<&mut [u8], PipeError> {
         if self.completed {
@@ -277,8 +278,10 @@ impl Writer {
     ///
     /// # Errors
     ///
-    /// The future resolves to [`PipeError::WriterCompleted`] after completion, and to
-    /// [`PipeError::ReaderFailed`] when the reader completed with a failure.
+    /// The future resolves to [`PipeError::WriterCompleted`] after completion (.NET's
+    /// `FlushAsync` after `Complete` returns a result instead: use after completion is
+    /// refused here, see that variant), and to [`PipeError::ReaderFailed`] when the
+    /// reader completed with a failure.
     #[inline]
     pub fn flush(&mut self) -> FlushFuture<'_> {
         if self.completed {

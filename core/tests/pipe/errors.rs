@@ -22,6 +22,8 @@ fn advance_past_memory() {
     assert_eq!(writer.advance(100), Err(PipeError::AdvancePastMemory { requested: 100, available: 64 }));
 }
 
+/// .NET hands out a separate array above its pool's largest buffer; pipecheck refuses
+/// a hint above its maximum segment size (`docs/semantics.md`).
 #[test]
 fn size_hint_too_large() {
     let (mut writer, _reader) = pipecheck_pipe::pipe();
@@ -29,6 +31,8 @@ fn size_hint_too_large() {
     assert_eq!(writer.get_memory(max + 1), Err(PipeError::SizeHintTooLarge { size_hint: max + 1, max }));
 }
 
+/// Flush and `advance(0)` included, which .NET lets through after `Complete`
+/// (`docs/semantics.md`).
 #[test]
 fn writer_completed_refuses_every_writer_operation() {
     let (mut writer, _reader) = pipecheck_pipe::pipe();
@@ -124,6 +128,8 @@ fn examined_before_consumed() {
     reader.advance_to(examined, consumed).unwrap();
 }
 
+/// Refused while examined stays at or after consumed, which .NET 9 accepts
+/// (dotnet/runtime#107360; `docs/semantics.md`); the refusal changes nothing.
 #[test]
 fn examined_went_backwards() {
     let (mut writer, mut reader) = flushed(b"abcdef");
@@ -141,6 +147,7 @@ fn examined_went_backwards() {
         reader.advance_to(start, earlier),
         Err(PipeError::ExaminedWentBackwards { previous: 5, examined: 3 })
     );
+    assert_eq!(reader.buffered_len(), Ok(3), "the refused call left examined at 5 of 8");
     // Examining the same position again is not going backwards.
     reader.advance_to(start, same).unwrap();
 }
@@ -239,6 +246,7 @@ fn every_error_has_a_message() {
     assert!(PipeError::WriterFailed(Failure::new("why")).to_string().contains("why"));
 }
 
+/// .NET accepts 0 and then hands out empty buffers (`docs/semantics.md`).
 #[test]
 fn options_refuse_a_zero_minimum_segment_size() {
     let error = PipeOptions::new().minimum_segment_size(0).build().unwrap_err();

@@ -2,19 +2,36 @@
 //! (a) a returned segment is reused by the next write; (b) after 257 full segments are
 //! written and consumed, the next 256 writes reuse 256 of them in FIFO order and the
 //! 257th was discarded; (c) completing both sides releases every buffer exactly once;
-//! (d) the write head is never returned while the writer is writing it; (e) segment
-//! sizes start at the minimum and double up to the maximum. (A fully consumed pipe
-//! keeping no segment, .NET's idle-head rule, has its own file: `segment_reuse.rs`.)
+//! (d) the write head is never returned while the writer is writing it. Then pipecheck's
+//! own sizing, where it differs from .NET (see `docs/semantics.md`): (e) segment sizes
+//! start at the minimum and double up to the maximum, where .NET rents the minimum (or
+//! the hint) for every segment; a maximum equal to the minimum gives .NET's sizes. (A
+//! fully consumed pipe keeping no segment, .NET's idle-head rule, has its own file:
+//! `segment_reuse.rs`.)
 //!
 //! Every scenario also runs the log through `common::check_lifecycle`, which enforces the
 //! segment life cycle (no-double-return, bounded-pool) on every event.
 
 use crate::common::block_on;
 
-use crate::common::{check_lifecycle, created, discarded, fixed, head_released, recorded, returned, taken};
+use crate::common::{
+    Recorder, check_lifecycle, created, discarded, fixed, head_released, recorded, returned, taken,
+};
 use pipecheck_pipe::{PipeEvent, PipeOptions, PoolDesign, Reader, SegmentId, Writer};
 
 const SEGMENT: usize = 64;
+
+/// The capacity of every segment created, in order.
+fn created_capacities(recorder: &Recorder) -> Vec<usize> {
+    recorder
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            PipeEvent::SegmentCreated { capacity, .. } => Some(*capacity),
+            _ => None,
+        })
+        .collect()
+}
 
 /// Reads, checks the bytes against `expected`, and consumes everything.
 fn consume_all(reader: &mut Reader, expected: &[u8]) {
@@ -178,17 +195,23 @@ fn segments_start_at_the_minimum_size_and_double_up_to_the_maximum() {
     let total: usize = sizes.iter().sum();
     writer.write(&vec![3; total]).unwrap();
     block_on(writer.flush()).unwrap();
-    let capacities: Vec<usize> = recorder
-        .events()
-        .iter()
-        .filter_map(|e| match e {
-            PipeEvent::SegmentCreated { capacity, .. } => Some(*capacity),
-            _ => None,
-        })
-        .collect();
+    let capacities = created_capacities(&recorder);
     assert_eq!(capacities, sizes);
     assert_eq!(pool.requests(), sizes, "each segment rents exactly its planned size");
     consume_all(&mut reader, &vec![3; total]);
+}
+
+/// .NET's sizes (`Pipe.GetSegmentSize`: the larger of the minimum and the hint, for every
+/// segment): with the maximum at the minimum nothing grows.
+#[test]
+fn with_the_maximum_at_the_minimum_every_segment_has_the_minimum_size() {
+    let (mut writer, mut reader, recorder, pool) = recorded(fixed(64));
+    writer.write(&[5; 64 * 5]).unwrap();
+    block_on(writer.flush()).unwrap();
+    let capacities = created_capacities(&recorder);
+    assert_eq!(capacities, [64; 5]);
+    assert_eq!(pool.requests(), [64; 5]);
+    consume_all(&mut reader, &[5; 64 * 5]);
 }
 
 #[test]

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use crate::common::watchdog::watched;
-use crate::common::{Recorder, poll_once};
-use pipecheck_pipe::{PipeEnd, PipeEvent, PipeOptions, Reader, Writer};
+use crate::common::{Recorder, WakeCounter, poll_once, poll_with};
+use pipecheck_pipe::{FlushResult, PipeEnd, PipeEvent, PipeOptions, Reader, Writer};
 
 const LOOKS: u32 = 5;
 
@@ -68,6 +68,60 @@ fn a_flush_that_need_not_wait_does_not_look() {
         assert!(poll_once(pin!(writer.flush())).is_ready());
         assert_eq!(spins(&recorder), []);
     });
+}
+
+/// The paused flush's outcome without looks, as .NET's: `FlushAsync` that crosses the
+/// pause threshold hands out a pending `ValueTask`, and the reader's `AdvanceTo` that
+/// drops below the resume threshold completes it (`Pipe.AdvanceReader` →
+/// `_writerAwaitable.Complete`), which schedules the writer's continuation. Here: the
+/// first poll is pending with the waker registered at once (no look), and the reader's
+/// `advance_to` wakes it.
+#[test]
+fn with_no_looks_a_paused_flush_is_pending_until_the_readers_advance_wakes_it() {
+    watched(|| {
+        let (mut writer, mut reader, recorder) = pipe(0);
+        writer.write(&[1; 20]).unwrap();
+        let (counter, waker) = WakeCounter::new();
+        let mut flush = pin!(writer.flush());
+        assert!(poll_with(flush.as_mut(), &waker).is_pending(), "20 unexamined bytes pause the writer");
+        let events = recorder.take();
+        assert!(!events.iter().any(|e| matches!(e, PipeEvent::Spun { .. })), "no look: {events:?}");
+        assert!(events.contains(&PipeEvent::WakerRegistered { end: PipeEnd::Writer }), "{events:?}");
+        let result = reader.try_read().unwrap().expect("20 bytes flushed");
+        let end = result.buffer().end();
+        assert_eq!(counter.wakes(), 0);
+        reader.advance_to(end, end).unwrap(); // below the resume threshold
+        assert_eq!(counter.wakes(), 1, "the reader's advance wakes the paused flush");
+        assert_eq!(poll_with(flush.as_mut(), &waker), Poll::Ready(Ok(FlushResult::default())));
+    });
+}
+
+/// A flush the reader resumed after `flush` paused it but before its first poll is ready
+/// at that poll, with looks or without: .NET's `await` does the same, since the pending
+/// `ValueTask`'s `IsCompleted` asks the pipe again (`Pipe.GetFlushAsyncStatus`) and
+/// continues at once if the reader's `AdvanceTo` completed it meanwhile. The looks only
+/// widen that window: a reader that resumes the writer while the first poll is still
+/// looking finds it ready too, where .NET's `await` had already registered its
+/// continuation.
+#[test]
+fn a_flush_resumed_before_its_first_poll_is_ready_at_that_poll_with_or_without_looks() {
+    for looks in [0, LOOKS] {
+        watched(move || {
+            let (mut writer, mut reader, _recorder) = pipe(looks);
+            writer.write(&[1; 20]).unwrap();
+            let (counter, waker) = WakeCounter::new();
+            let mut flush = pin!(writer.flush()); // committed and paused, not yet polled
+            let result = reader.try_read().unwrap().expect("20 bytes flushed");
+            let end = result.buffer().end();
+            reader.advance_to(end, end).unwrap();
+            assert_eq!(
+                poll_with(flush.as_mut(), &waker),
+                Poll::Ready(Ok(FlushResult::default())),
+                "{looks} looks"
+            );
+            assert_eq!(counter.wakes(), 0, "ready at the first poll: nothing to wake");
+        });
+    }
 }
 
 #[test]

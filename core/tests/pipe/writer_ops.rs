@@ -89,6 +89,7 @@ fn get_memory_accepts_the_maximum_segment_size() {
     assert_eq!(writer.get_memory(1024).unwrap().len(), 1024);
 }
 
+/// .NET hands out a separate array for such a hint (`docs/semantics.md`).
 #[test]
 fn get_memory_above_the_maximum_segment_size_is_refused() {
     let (mut writer, _reader) =

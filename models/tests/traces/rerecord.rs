@@ -47,7 +47,7 @@ fn settings() -> Settings {
 }
 
 fn in_process(found: &Found) -> Trace {
-    minimized_trace(found, pipecheck::trace::explore::DEFAULT_MAX_STEPS, DEFAULT_RUNS)
+    minimized_trace(found, pipecheck::engine::shuttle::DEFAULT_MAX_STEPS, DEFAULT_RUNS)
 }
 
 #[test]

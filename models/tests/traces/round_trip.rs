@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use pipecheck::trace::explore::{Exploration, SchedulerKind, Settings, explore_in};
+use pipecheck::engine::shuttle::SchedulerKind;
+use pipecheck::trace::explore::{Exploration, Settings, explore_in};
 use pipecheck::trace::minimize::{DEFAULT_RUNS, minimize};
 use pipecheck::trace::replay::{replay, replay_without_fault};
 use pipecheck::trace::table::render;

@@ -21,7 +21,7 @@ use crate::campaign::jobs::{Engine, Job, Shard, plan};
 use crate::campaign::orchestrate::Prebuilt;
 use crate::campaign::outcome::Outcome;
 use crate::campaign::worker::Budget;
-use crate::campaign::{checker_corpus, jobs, orchestrate, registry, report, worker};
+use crate::campaign::{baseline, checker_corpus, jobs, orchestrate, registry, report, worker};
 
 /// A user's campaign binary also takes the traces commands (`pipecheck::main`).
 const TRACES_HELP: &str = "A user crate's campaign binary also runs the traces commands over its targets \
@@ -83,6 +83,14 @@ struct CampaignArgs {
     /// with known verdicts (a `--fault` naming a planted checker bug implies it).
     #[arg(long)]
     checker_corpus: bool,
+    /// Compare every cell of the kill matrix with this committed baseline: a catch
+    /// lost, a "not run here" where the engine ran, or a cell the plan dropped fails
+    /// the campaign, naming the cell (at the baseline's budget, any change does).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Write every cell of this run's kill matrix to this file, as a baseline.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
     /// List the planned jobs and exit.
     #[arg(long)]
     list: bool,
@@ -275,6 +283,50 @@ fn campaign(args: CampaignArgs) -> ExitCode {
         .iter()
         .filter(|r| matches!(r.outcome, Outcome::Failed | Outcome::Error | Outcome::Incomplete))
         .collect();
+    let cells = baseline::cells(&kills, &not_run, &engines);
+    if let Some(path) = &args.write_baseline {
+        // A job that failed, errored or was cut would record a cell as escaped that a
+        // finished run might catch.
+        let written = if problems.is_empty() {
+            std::fs::write(path, baseline::to_text(&cells, &budget)).map_err(|e| e.to_string())
+        } else {
+            Err(format!("{} jobs failed, could not run or were cut", problems.len()))
+        };
+        match written {
+            Ok(()) => println!("\nkill matrix written to {} as a baseline", path.display()),
+            Err(e) => println!("\nbaseline not written to {}: {e}", path.display()),
+        }
+    }
+    let against_baseline = args.baseline.as_ref().map(|path| {
+        // Relative to the workspace root when not found from here (`cargo campaign` from a
+        // subdirectory).
+        let root_relative = crate::trace::location::workspace_root().join(path);
+        let path = if path.exists() || !root_relative.exists() { path.clone() } else { root_relative };
+        let path = &path;
+        let comparison = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|text| baseline::parse(&text, path))
+            .map(|recorded| {
+                // A cell was meant to run when its engine ran and its bug was selected
+                // in a whole (unsharded, every scenario) plan.
+                let whole = args.shard.is_none() && args.scenarios.is_empty() && faults;
+                let planned = |row: &str, engine: &str| {
+                    let fault = row.rsplit('/').next().unwrap_or(row);
+                    whole && engines.iter().any(|e| e.name() == engine) && wanted(fault)
+                };
+                baseline::compare(&recorded, &cells, &budget, &planned)
+            });
+        match comparison {
+            Ok(comparison) => {
+                println!("\n{}", comparison.report(path));
+                comparison.green()
+            }
+            Err(e) => {
+                println!("\nKILL MATRIX BASELINE UNREADABLE: {e}");
+                false
+            }
+        }
+    });
     for r in &problems {
         println!(
             "\n{:?}: {} {}/{} — {}",
@@ -327,7 +379,9 @@ fn campaign(args: CampaignArgs) -> ExitCode {
             Err(e) => println!("\ncould not write {}: {e}", path.display()),
         }
     }
-    let green = report::green(&results, &kills) && corpus.iter().all(checker_corpus::Section::green);
+    let green = report::green(&results, &kills)
+        && corpus.iter().all(checker_corpus::Section::green)
+        && against_baseline.unwrap_or(true);
     let seconds = start.elapsed().as_secs_f64();
     if green && results.is_empty() {
         println!("\nnothing run: 0 jobs; no planted bug selected can be seen by an engine of this run");
@@ -335,9 +389,14 @@ fn campaign(args: CampaignArgs) -> ExitCode {
         println!("\nall green: {} jobs in {seconds:.1}s", results.len());
     } else {
         let escaped = report::escaped_everywhere(&kills).len();
+        let changed = if against_baseline == Some(false) {
+            ", the kill matrix changed against its baseline"
+        } else {
+            ""
+        };
         println!(
             "\nPROBLEMS FOUND: {} of {} jobs failed, could not run or were cut, {escaped} planted bugs \
-             escaped every engine ({seconds:.1}s)",
+             escaped every engine{changed} ({seconds:.1}s)",
             problems.len(),
             results.len()
         );

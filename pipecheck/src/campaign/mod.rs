@@ -25,6 +25,7 @@
 //!
 //! [`Target`]: crate::Target
 
+mod baseline;
 mod checker_corpus;
 mod cli;
 #[cfg(test)]
@@ -79,12 +80,12 @@ impl Campaign {
 /// A user's campaign binary serves the traces command line too: with a first argument
 /// that is one of its commands (`list`, `explore`, `replay`, `minimize`, `corpus`; see
 /// [`trace::cli`](crate::trace::cli)), the rest of the command line goes to
-/// [`trace::replay_main`](crate::trace::replay_main) over the same targets, so that one binary finds,
+/// [`trace::cli::main`](crate::trace::cli::main) over the same targets, so that one binary finds,
 /// saves and replays the failing schedules of the targets it checks.
 pub(crate) fn run(campaign: Campaign) -> ExitCode {
     let first = std::env::args().nth(1);
     if first.as_deref().is_some_and(crate::trace::cli::is_command) {
-        return crate::trace::replay_main((campaign.targets)());
+        return crate::trace::cli::main((campaign.targets)());
     }
     registry::register(campaign);
     cli::main()

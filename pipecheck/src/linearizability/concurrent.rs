@@ -24,6 +24,7 @@ use super::ensure::ensure_linearizable;
 use super::ops_log::OpsLog;
 use super::ops_spec::OpsSpec;
 use super::outcome::{Budget, Linearization};
+use super::racing::can_race;
 use super::recorder::Recorder;
 use super::seeded::seeded_runner;
 use crate::check::{EventMonitor, Execution};
@@ -139,11 +140,16 @@ fn pinned<S: OpsSpec>(spec: &S, threads: &[Vec<S::Input>]) -> bool {
 
 /// `count` scenarios of `spec` of size `shape`, drawn once from `seed` (the same
 /// every time for the same seed and proptest version): a fixed list for loom tests and
-/// for a target's scenarios.
+/// for a target's scenarios. Only splits whose operations can race are drawn: at least
+/// two threads with operations, one of which may change the object's state (by the
+/// model's [`expected`](super::SequentialModel::expected) outputs; an operation whose
+/// output the model does not know counts as a change). Two readers, or a thread with
+/// nothing to do, would spend an exploration on nothing.
 ///
 /// # Panics
 ///
-/// When proptest cannot draw a scenario (the spec rejects nearly every split).
+/// When proptest cannot draw a scenario (the spec rejects nearly every split, or no
+/// operation of the spec changes the state).
 pub fn fixed_scenarios<S: OpsSpec>(
     spec: &S,
     shape: ConcurrentShape,
@@ -151,7 +157,9 @@ pub fn fixed_scenarios<S: OpsSpec>(
     count: usize,
 ) -> Vec<Vec<Vec<S::Input>>> {
     let mut runner = seeded_runner(Config::default(), seed);
-    let strategy = concurrent_scenarios(spec, shape);
+    let racing = spec.clone();
+    let strategy = concurrent_scenarios(spec, shape)
+        .prop_filter("no two operations of it can race", move |threads| can_race(&racing, threads));
     (0..count)
         .map(|_| strategy.new_tree(&mut runner).expect("a scenario the spec accepts").current())
         .collect()

@@ -41,6 +41,7 @@ mod ops_log;
 mod ops_spec;
 mod outcome;
 mod partition;
+mod racing;
 mod recorder;
 mod search;
 mod seeded;

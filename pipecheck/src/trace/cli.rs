@@ -58,7 +58,7 @@ struct Setup {
 /// // a binary of its own (a campaign binary, `pipecheck::campaign_main!`, calls
 /// // this when its first argument is one of these commands: see [`is_command`])
 /// fn main() -> std::process::ExitCode {
-///     pipecheck::trace::replay_main(vec![my_target()])
+///     pipecheck::trace::cli::main(vec![my_target()])
 /// }
 /// ```
 pub fn main(targets: Vec<Target>) -> ExitCode {
@@ -318,8 +318,9 @@ fn minimized_trace(
 
 #[cfg(feature = "shuttle")]
 fn run(setup: &Setup, command: Command) -> Result<(), String> {
+    use crate::target::engine::shuttle::SchedulerKind;
     use crate::target::find_target;
-    use crate::trace::explore::{Exploration, Found, SchedulerKind, Settings, explore_in, hunt_in};
+    use crate::trace::explore::{Exploration, Found, Settings, explore_in, hunt_in};
     use crate::trace::location;
     use crate::trace::replay::{replay_recording, replay_without_fault};
     use crate::trace::table::{DEFAULT_WIDTH, TableOptions, render_with};

@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::check::{FailureKind, Violation};
 use crate::target::TargetScenario;
 use crate::target::engine::shuttle::PCT_DEPTHS;
-pub use crate::target::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind};
+use crate::target::engine::shuttle::{DEFAULT_MAX_STEPS, SchedulerKind};
 use crate::target::{Target, find_target};
 use pipecheck_sync::{InvariantId, PlantedFault};
 

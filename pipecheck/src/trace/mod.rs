@@ -12,7 +12,7 @@
 //!   execution as a per-task table) and `rerecord` (saved traces recorded again from
 //!   their headers after a change moved the program's scheduling points);
 //! * [`cli`]: the command line on top, for pipecheck's own targets (`src/main.rs`) and
-//!   a user crate's ([`replay_main`]), `corpus --rerecord` included.
+//!   a user crate's ([`cli::main`]), `corpus --rerecord` included.
 
 pub mod cli;
 pub mod location;
@@ -36,5 +36,3 @@ pub mod table;
 
 #[cfg(feature = "shuttle")]
 pub use run::Failure;
-
-pub use cli::main as replay_main;

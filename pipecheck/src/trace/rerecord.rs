@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use crate::target::{Target, find_target};
 
-use crate::trace::explore::{Exploration, Found, SchedulerKind, Settings, explore_in};
+use crate::target::engine::shuttle::SchedulerKind;
+use crate::trace::explore::{Exploration, Found, Settings, explore_in};
 use crate::trace::location;
 use crate::trace::replay::{replay, replay_without_fault};
 use crate::trace::trace_file::{Header, Trace, TraceError, rerecord_command};

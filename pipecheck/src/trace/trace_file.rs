@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::target::{Target, find_target};
+use crate::target::{Target, TestInvocation, find_target};
 use pipecheck_sync::InvariantId;
 
 use crate::trace::schedule::Schedule;
@@ -75,21 +75,32 @@ pub fn set_replay_command(command: String, base: PathBuf) {
 }
 
 /// The command that replays `path`: the one the campaign binary set with
-/// [`set_replay_command`], else the package's campaign binary run from the workspace
-/// root (the path relative to it when it lies inside).
+/// [`set_replay_command`], else [`replay_command_for`] the calling test.
 pub fn replay_command(path: &Path) -> String {
+    replay_command_for(path, &TestInvocation::current())
+}
+
+/// The command that replays `path` from `test`: the one the campaign binary set with
+/// [`set_replay_command`], else the campaign binary of the test's package run with
+/// `replay` (the test's own binary when it is a campaign binary's test, `--bin <bin>`;
+/// the package's default binary otherwise), the path relative to the workspace root
+/// when it lies inside.
+pub fn replay_command_for(path: &Path, test: &TestInvocation) -> String {
     match USER_COMMAND.get() {
         Some((command, base)) => {
             let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
             let shown = absolute.strip_prefix(base).unwrap_or(&absolute);
             format!("{command} {}", shown.display())
         }
-        // Not run from a campaign binary (a library's test): the campaign binary of the
-        // package replays it.
-        None => format!(
-            "cargo run --features shuttle -- replay {}",
-            crate::trace::location::from_root(path).display()
-        ),
+        None => {
+            let bin =
+                test.target.strip_prefix("--bin ").map(|bin| format!(" --bin {bin}")).unwrap_or_default();
+            format!(
+                "cargo run -p {} --features shuttle{bin} -- replay {}",
+                test.package,
+                crate::trace::location::from_root(path).display()
+            )
+        }
     }
 }
 

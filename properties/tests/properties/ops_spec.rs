@@ -226,3 +226,61 @@ fn run_monitored_records_each_operation_for_the_event_invariants() {
     run_monitored(&Roles, &[vec![RoleOp::Add(2), RoleOp::Add(3)], vec![RoleOp::Read]], &monitor);
     monitor.finish().unwrap();
 }
+
+/// A register: `Get` reads, `Set` writes (a seqlock's or a cell's operations).
+#[derive(Clone, Debug)]
+struct Register;
+
+#[derive(Clone, Debug, PartialEq)]
+enum RegisterOp {
+    Get,
+    Set(u8),
+}
+
+impl DeterministicModel for Register {
+    type State = u8;
+    type Input = RegisterOp;
+    type Output = u8;
+
+    fn initial(&self) -> u8 {
+        0
+    }
+
+    fn run(&self, value: &mut u8, op: &RegisterOp) -> u8 {
+        if let RegisterOp::Set(new) = op {
+            *value = *new;
+        }
+        *value
+    }
+}
+
+impl OpsSpec for Register {
+    type Handle = Arc<AtomicU64>;
+
+    fn handles(&self, threads: usize) -> Vec<Arc<AtomicU64>> {
+        shared(AtomicU64::new(0), threads)
+    }
+
+    fn apply(&self, real: &mut Arc<AtomicU64>, op: &RegisterOp) -> u8 {
+        if let RegisterOp::Set(new) = op {
+            real.store(u64::from(*new), Ordering::SeqCst);
+        }
+        real.load(Ordering::SeqCst) as u8
+    }
+
+    fn inputs(&self) -> BoxedStrategy<RegisterOp> {
+        prop_oneof![Just(RegisterOp::Get), (1..4u8).prop_map(RegisterOp::Set)].boxed()
+    }
+}
+
+#[test]
+fn fixed_scenarios_are_splits_whose_operations_can_race() {
+    for threads in fixed_scenarios(&Register, ConcurrentShape::SMALL, 1, 48) {
+        let acting = threads.iter().filter(|ops| !ops.is_empty()).count();
+        assert!(acting >= 2, "a split with one acting thread: {threads:?}");
+        // Setting the value it already holds changes nothing: at least one set must
+        // find another value (a set after the initial 0, or two different sets).
+        let writes = threads.iter().flatten().any(|op| matches!(op, RegisterOp::Set(_)));
+        assert!(writes, "a split of reads only: {threads:?}");
+    }
+}

@@ -91,7 +91,7 @@ fn a_failure_is_minimized_saved_and_replayed_to_the_same_invariant() {
     assert_eq!(replayed.size, loaded.minimized);
 }
 
-/// `corpus --rerecord` through the crate's own traces command (`replay_main`, which
+/// `corpus --rerecord` through the crate's own traces command (`trace::cli::main`, which
 /// re-invokes this same binary for each trace): a stale copy of a saved schedule is
 /// hunted again in the oneshot target and rewritten, the other copies are kept. On
 /// copies under cargo's `target/` temporary directory, never in `traces/`.

@@ -2,13 +2,15 @@
 //! recorded: the consumer's stale load shows without any event the ring writes, and the
 //! default table of a many-thread failure fits 120 columns.
 use pipecheck::PlantedFault;
+use pipecheck::engine::shuttle::SchedulerKind;
 use pipecheck::record::{Detail, FacadeOp, OpKind, Value};
-use pipecheck::trace::explore::{Exploration, SchedulerKind, Settings, explore_in};
+use pipecheck::trace::explore::{Exploration, Settings, explore_in};
 use pipecheck::trace::minimize::{DEFAULT_RUNS, minimize};
 use pipecheck::trace::replay::{Replayed, replay_recording};
 use pipecheck::trace::table::{DEFAULT_WIDTH, TableOptions, render, render_with};
 use pipecheck::{LARGE_SCENARIO, Target};
 use spsc_ring::ring_check::{ClosedWithoutRecheck, target};
+use std::collections::BTreeSet;
 
 /// The line of `src/ring.rs` that holds `code` (once).
 fn ring_line(code: &str) -> u32 {
@@ -19,22 +21,63 @@ fn ring_line(code: &str) -> u32 {
     u32::try_from(lines[0] + 1).expect("small file")
 }
 
-/// `fault`'s failure in `scenario`, found by shuttle, minimized, and replayed with
-/// the facade's operations of `detail` recorded.
-fn replayed(target: &Target, scenario: &str, fault: &'static PlantedFault, detail: Detail) -> Replayed {
-    let settings = Settings { iterations: 1000, ..Settings::default() };
+/// How much of a found failure's schedule to replay.
+#[derive(Clone, Copy)]
+enum Schedule {
+    /// Minimized: the fewest steps that still fail (few threads act).
+    Minimized,
+    /// As shuttle found it: every thread of the scenario acts.
+    AsFound,
+}
+
+/// `fault`'s failure in `scenario`, found by shuttle, with its schedule as `schedule`
+/// says, replayed with the facade's operations of `detail` recorded.
+fn replayed(
+    target: &Target,
+    scenario: &str,
+    fault: &'static PlantedFault,
+    schedule: Schedule,
+    detail: Detail,
+) -> Replayed {
+    replayed_from_seed(target, scenario, fault, Settings::default().seed, schedule, detail)
+        .unwrap_or_else(|| panic!("{} is caught in {scenario}", fault.name()))
+}
+
+/// [`replayed`], exploring from `seed`; `None` when no scheduler finds the failure.
+fn replayed_from_seed(
+    target: &Target,
+    scenario: &str,
+    fault: &'static PlantedFault,
+    seed: u64,
+    schedule: Schedule,
+    detail: Detail,
+) -> Option<Replayed> {
+    let settings = Settings { iterations: 1000, seed, ..Settings::default() };
     let scenario = target.scenario(scenario).expect("scenario");
-    let found = [SchedulerKind::Random, SchedulerKind::Pct { depth: 3 }]
-        .into_iter()
-        .find_map(|kind| match explore_in(target, scenario, Some(fault), kind, &settings) {
-            Exploration::Failed(found) => Some(found),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("{} is caught in {}", fault.name(), scenario.name));
-    let minimized = minimize(&found, settings.max_steps, DEFAULT_RUNS);
-    let trace = found.trace_with(minimized.size, minimized.schedule);
+    let found =
+        [SchedulerKind::Random, SchedulerKind::Pct { depth: 3 }].into_iter().find_map(
+            |kind| match explore_in(target, scenario, Some(fault), kind, &settings) {
+                Exploration::Failed(found) => Some(found),
+                _ => None,
+            },
+        )?;
+    let trace = match schedule {
+        Schedule::Minimized => {
+            let minimized = minimize(&found, settings.max_steps, DEFAULT_RUNS);
+            found.trace_with(minimized.size, minimized.schedule)
+        }
+        Schedule::AsFound => found.trace_with(found.size, found.schedule.clone()),
+    };
     let path = std::path::Path::new("(in memory)");
-    replay_recording(&trace, path, std::slice::from_ref(target), detail).unwrap_or_else(|e| panic!("{e}"))
+    Some(
+        replay_recording(&trace, path, std::slice::from_ref(target), detail)
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+}
+
+/// The threads that used the facade in `replayed`.
+fn threads(replayed: &Replayed) -> BTreeSet<usize> {
+    replayed.facade.iter().map(|op| op.thread).collect()
 }
 
 fn is_at(op: &FacadeOp, line: u32) -> bool {
@@ -44,7 +87,8 @@ fn is_at(op: &FacadeOp, line: u32) -> bool {
 #[test]
 fn the_lost_close_replays_with_the_stale_tail_load_and_no_target_event() {
     let target = target();
-    let replayed = replayed(&target, "push-close-races-pops", &ClosedWithoutRecheck, Detail::Sync);
+    let replayed =
+        replayed(&target, "push-close-races-pops", &ClosedWithoutRecheck, Schedule::Minimized, Detail::Sync);
     assert_eq!(replayed.failure.as_ref().expect("fails").invariant, "ring-fifo");
     let (tail_load, tail_store, closed_load) = (
         ring_line("let mut tail = shared.tail.load(Ordering::Acquire);"),
@@ -95,9 +139,22 @@ fn the_lost_close_replays_with_the_stale_tail_load_and_no_target_event() {
 #[test]
 fn the_default_table_of_a_many_thread_failure_fits_120_columns() {
     let target = target();
-    let replayed = replayed(&target, LARGE_SCENARIO, &ClosedWithoutRecheck, Detail::All);
-    let threads: std::collections::BTreeSet<usize> = replayed.facade.iter().map(|op| op.thread).collect();
-    assert!(threads.len() > 6, "{} threads: too few to need sharing columns", threads.len());
+    // The large scenario runs its splits in turn, two or three threads each: a failure
+    // in a later split, replayed as found, has many threads. Seeds are tried in order.
+    let replayed = (0..30)
+        .filter_map(|seed| {
+            replayed_from_seed(
+                &target,
+                LARGE_SCENARIO,
+                &ClosedWithoutRecheck,
+                seed,
+                Schedule::AsFound,
+                Detail::All,
+            )
+        })
+        .find(|replayed| threads(replayed).len() > 6)
+        .expect("a failure past the first splits, of more than 6 threads");
+    let threads = threads(&replayed);
     let table = render(&replayed, None);
     eprintln!("{}", table.lines().take(12).collect::<Vec<_>>().join("\n"));
     let widest = table.lines().filter(|l| l.contains('|')).map(|l| l.chars().count()).max();

@@ -4,8 +4,9 @@
 
 use crate::target::TargetScenario;
 use crate::target::engine::shuttle::PCT_DEPTHS;
+use crate::target::engine::shuttle::SchedulerKind;
 use crate::trace::explore;
-use crate::trace::explore::{Exploration, SchedulerKind, Settings};
+use crate::trace::explore::{Exploration, Settings};
 use crate::trace::location;
 use crate::trace::minimize::{DEFAULT_RUNS, minimized_trace};
 use crate::trace::trace_file::replay_command;

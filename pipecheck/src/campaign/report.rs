@@ -428,6 +428,7 @@ mod tests {
             seed: None,
             trace: None,
             reproduce: None,
+            caveat: None,
         }
     }
 

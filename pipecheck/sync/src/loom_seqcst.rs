@@ -8,47 +8,72 @@
 //! y || y = 1; r2 = x`) then reads `r1 = r2 = 0`, which C11 forbids: a false red.
 //!
 //! **The model.** RC11 (the C11 model as repaired by Lahav et al., "Repairing
-//! sequential consistency in C/C++11", adopted by C++20) orders `SeqCst` events by
-//! `psc`, which must be acyclic. Between two `SeqCst` accesses `a` and `b`, `psc` starts
-//! from `a sb b` and `a sb;hb;sb b` (through any synchronization in between), and adds
-//! the per-location orders (`mo`, `rb`, `hb|loc`) that loom's coherence already keeps.
-//! The facade keeps exactly the first part with loom's exact `SeqCst` fence: a thread
-//! whose `SeqCst` accesses are not yet covered by an SC fence (its own or one it
-//! synchronized with) is **pending**, and before its next `SeqCst` access the facade
-//! places `fence(SeqCst)`. Every access is then performed with its ordering's non-SC
-//! part: a load `Acquire`, a store `Release` (as a swap, `loom_atomic.rs`, which also
-//! keeps tokio-rs/loom#254 away from `SeqCst` stores), a read-modify-write `AcqRel`
-//! (a compare-exchange's failure `Acquire`).
+//! sequential consistency in C/C++11", PLDI 2017, adopted by C++20) asks that the
+//! relation `psc` over `SeqCst` events be acyclic. Between two `SeqCst` accesses `a`
+//! and `b` it has `a sb b`, `a sb;hb;sb b` (through synchronization in between) and the
+//! per-location orders (`mo`, `rb`, `hb` on one location), which loom's coherence keeps
+//! at every ordering. The facade supplies the first two with loom's `SeqCst` fence,
+//! placed between the two accesses and nowhere else:
 //!
-//! A thread becomes pending by a `SeqCst` access, and by receiving synchronization
-//! from a pending thread: a `Release`-or-stronger store or RMW of a pending thread marks
-//! its atomic, and an `Acquire`-or-stronger load or RMW of a marked atomic makes the
-//! reader pending; likewise a facade `Mutex` released by a pending thread, a thread
-//! spawned by one, `join`, `park` (an `unpark` is synchronization) and an `Acquire` or
-//! `AcqRel` fence. An explicit `fence(SeqCst)` clears it.
+//! * a thread is **pending** once it made a `SeqCst` access that no SC fence of its
+//!   own follows yet, or once it received synchronization from a pending thread;
+//! * before a `SeqCst` access of a pending thread the facade places `fence(SeqCst)`, and
+//!   the thread is no longer pending; a thread's explicit `fence(SeqCst)` does the same;
+//! * every access is then performed with its ordering's non-SC part: a load `Acquire`,
+//!   a store `Release` (as a swap, `loom_atomic.rs`, which also keeps
+//!   tokio-rs/loom#254 away from `SeqCst` stores), a read-modify-write `AcqRel` (a
+//!   compare-exchange's failure `Acquire`).
 //!
-//! **Why no false red.** A fence between two `SeqCst` accesses of a thread (or of two
-//! threads joined by happens-before) orders them in loom's fence order exactly where
-//! `psc` orders them, so store buffering, IRIW, R, 2+2W and their RMW forms lose the
-//! outcomes C11 forbids (the litmus suite in `examples/seqcst` checks every shape).
-//! Placing a fence only adds order: every outcome loom shows with it is an outcome of the
-//! original program, unless loom's own fence model adds one (it does not for these
-//! shapes).
+//! So a `SeqCst` access followed by a `Relaxed`, `Acquire` or `Release` access of
+//! another location gets no fence between them: that pair may still reorder, as C11
+//! allows. Only the next `SeqCst` access of the thread (or of a thread it synchronizes
+//! with) waits behind a fence.
 //!
-//! **Why no hidden bug, and where one could hide.** A `SeqCst` access with no pending
-//! access before it gets no fence: a `SeqCst` store followed by a `Relaxed` or `Acquire`
-//! load still reorders, and so does a `Relaxed` store followed by a thread's first
-//! `SeqCst` load. A fence orders more than the two `SeqCst` accesses around it: it is
-//! also an acquire fence for the thread's earlier relaxed loads, a release fence for its
-//! later relaxed stores, and it orders the thread's non-SC accesses before it against
-//! every other SC fence. So an inserted fence in a thread that also makes non-SC atomic
-//! accesses (`Relaxed`, `Acquire`, `Release`, `AcqRel`) may hide an outcome C11 allows.
-//! That mix is noted while the execution runs, and the loom engine says so beside
-//! its verdict (`pipecheck_sync::seqcst::CAVEAT`). A thread whose atomic accesses are all
-//! `SeqCst` is modelled exactly.
+//! Synchronization carries "pending" as far as the facade sees it, conservatively: a
+//! store or RMW of any ordering made by a pending thread marks its atomic (a release
+//! fence before a relaxed store also synchronizes), and an `Acquire`-or-stronger load or
+//! RMW of a marked atomic makes the reader pending; so do an `Acquire`, `AcqRel` or
+//! `Release`-then-`Acquire` fence (the facade does not track which relaxed load it
+//! completes), a facade `Mutex` last released by a pending thread, a thread spawned by
+//! a pending one, `join` of a pending thread and every `park` (the unparker is not
+//! known). Synchronization through loom's own primitives used directly (not through
+//! the facade) is not seen.
+//!
+//! **Why no false red** (every outcome loom shows is one C11 allows). A fence only
+//! forbids outcomes, and the accesses keep the acquire and release effects they have in
+//! C11. What they lose is `psc`: take a cycle of `psc` edges between `SeqCst` accesses.
+//! A cycle on one location is a coherence cycle, which loom never shows. Otherwise it
+//! crosses from one location to another at accesses `a → b` with `a sb b` or `a
+//! sb;hb;sb b`, and at each crossing the facade has placed a fence `F` with `a sb F sb
+//! b` (the thread of `b` was pending). Between two crossings the cycle stays on one
+//! location, where a chain of `mo`, `rb` and `hb` steps collapses by coherence into
+//! `eco` or `hb`; so consecutive fences are related by `hb;eco;hb`, which is RC11's
+//! order between SC fences (`psc_F`), and the fences form a cycle loom's fence order
+//! forbids. This is a proof sketch; the litmus suite (`pipecheck/tests/litmus/`) checks
+//! store buffering, IRIW, R, 2+2W, S, WRC, message passing, coherence and their RMW
+//! forms against C11's verdicts, and loom's `SeqCst` fence is exact for programs whose
+//! only SC events are fences (loom's own note in `rt/thread.rs`).
+//!
+//! **Why no hidden bug, and where one could hide.** An inserted fence does more than
+//! order the two `SeqCst` accesses around it: [1] it is an acquire fence for the
+//! thread's earlier `Relaxed` loads and a release fence for its later `Relaxed`
+//! stores; [2] it orders the thread's non-SC accesses before it against every other SC
+//! fence (`hb;eco;hb` reaches non-SC events); [3] loom's SC fence joins the views of
+//! the fenced threads in the order the fences ran (as in the promising semantics), so
+//! it also makes happens-before between them, which C11's does not. [1] and [2] act
+//! only on non-SC atomic accesses: in a run whose atomic accesses are all `SeqCst`
+//! (mutexes, spawn, join and park aside), C11 allows only sequentially consistent
+//! outcomes, loom explores every interleaving, and the model is exact. A run that
+//! placed a fence and also made a non-SC atomic access or fence, in any thread, may have
+//! lost an outcome C11 allows: the loom engine says so beside its verdict
+//! ([`CAVEAT`](crate::seqcst::CAVEAT), through [`take_caveat`]). [3] can hide an
+//! `UnsafeCell` race between two threads in the interleavings where their fences run in
+//! one order; loom still reports it in an interleaving where they run in the other,
+//! within the preemption bound.
 //!
 //! Load buffering (a load reading a store that comes later in the interleaving) is not
-//! explored by loom at any ordering: outcomes that need it are never shown.
+//! explored by loom at any ordering: outcomes that need it are never shown
+//! (`docs/engines.md`, the litmus table).
 
 use std::cell::Cell;
 use std::sync::atomic::AtomicBool as StdBool;
@@ -56,49 +81,49 @@ use std::sync::atomic::Ordering as Std;
 
 use loom::sync::atomic::Ordering;
 
-/// The facade's state of one loom thread.
-#[derive(Clone, Copy, Default)]
-struct ThreadSc {
+loom::thread_local! {
     /// A `SeqCst` access (its own or synchronized from another thread) not yet followed
     /// by an SC fence.
-    pending: bool,
-    /// The facade placed an SC fence in this thread.
-    fenced: bool,
-    /// The thread made a non-SC atomic access.
-    weak: bool,
-}
-
-loom::thread_local! {
-    static THREAD: Cell<ThreadSc> = Cell::new(ThreadSc::default());
+    static PENDING: Cell<bool> = Cell::new(false);
 }
 
 std::thread_local! {
-    /// Set when an execution mixed SC fences placed by the facade with weak accesses in
-    /// one thread (loom runs every model thread on the OS thread that runs the model).
-    static MIXED: Cell<bool> = const { Cell::new(false) };
+    /// The facade placed an SC fence during the model run on this OS thread (loom runs
+    /// every model thread on the thread that calls `model`).
+    static PLACED: Cell<bool> = const { Cell::new(false) };
+    /// A non-SC atomic access or fence happened during that run.
+    static WEAK: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Whether a model run since the last call mixed `SeqCst` accesses with weaker ones in a
-/// way loom cannot model exactly; clears the note.
+/// Whether a model run since the last call placed an SC fence and also made a non-SC
+/// atomic access or fence (module docs, [2]); clears the note.
 pub(crate) fn take_caveat() -> bool {
-    MIXED.with(|mixed| mixed.replace(false))
+    let placed = PLACED.with(|placed| placed.replace(false));
+    let weak = WEAK.with(|weak| weak.replace(false));
+    placed && weak
 }
 
-fn update(f: impl FnOnce(&mut ThreadSc)) {
-    // Outside a model thread's lifetime (a destructor after its locals are gone) there
-    // is nothing to order.
-    let _ = THREAD.try_with(|cell| {
-        let mut state = cell.get();
-        f(&mut state);
-        if state.fenced && state.weak {
-            MIXED.with(|mixed| mixed.set(true));
-        }
-        cell.set(state);
-    });
+fn note_weak() {
+    WEAK.with(|weak| weak.set(true));
 }
 
 fn pending() -> bool {
-    THREAD.try_with(|cell| cell.get().pending).unwrap_or(false)
+    // Outside a model thread's lifetime (a destructor after its locals are gone) there
+    // is nothing to order.
+    PENDING.try_with(Cell::get).unwrap_or(false)
+}
+
+fn set_pending(value: bool) {
+    let _ = PENDING.try_with(|cell| cell.set(value));
+}
+
+/// Places the SC fence a pending thread needs before a `SeqCst` access.
+fn fence_if_pending() {
+    if pending() {
+        loom::sync::atomic::fence(Ordering::SeqCst);
+        set_pending(false);
+        PLACED.with(|placed| placed.set(true));
+    }
 }
 
 /// The kind of access, for the ordering loom performs it with.
@@ -109,7 +134,7 @@ pub(crate) enum Access {
     Rmw,
 }
 
-/// Per atomic: some `Release`-or-stronger write of it was made by a pending thread.
+/// Per atomic: some write of it was made by a pending thread.
 #[derive(Default)]
 pub(crate) struct Mark(StdBool);
 
@@ -123,16 +148,10 @@ impl Mark {
     /// a `SeqCst` access, and returns the ordering loom performs the access with.
     pub(crate) fn before(&self, order: Ordering, access: Access) -> Ordering {
         if order != Ordering::SeqCst {
-            update(|state| state.weak = true);
+            note_weak();
             return order;
         }
-        if pending() {
-            loom::sync::atomic::fence(Ordering::SeqCst);
-            update(|state| {
-                state.pending = false;
-                state.fenced = true;
-            });
-        }
+        fence_if_pending();
         match access {
             Access::Load => Ordering::Acquire,
             Access::Store => Ordering::Release,
@@ -145,15 +164,13 @@ impl Mark {
     pub(crate) fn after(&self, order: Ordering, access: Access) {
         let acquires =
             !matches!(access, Access::Store) && !matches!(order, Ordering::Relaxed | Ordering::Release);
-        let releases =
-            !matches!(access, Access::Load) && !matches!(order, Ordering::Relaxed | Ordering::Acquire);
+        // A loom model thread runs alone until it yields: a std atomic is only storage.
         let received = acquires && self.0.load(Std::Relaxed);
-        update(|state| {
-            state.pending |= order == Ordering::SeqCst || received;
-            if releases && state.pending {
-                self.0.store(true, Std::Relaxed);
-            }
-        });
+        let pending = pending() || order == Ordering::SeqCst || received;
+        set_pending(pending);
+        if pending && !matches!(access, Access::Load) {
+            self.0.store(true, Std::Relaxed);
+        }
     }
 
     /// After a compare-exchange with `success` and `failure`: as [`after`](Mark::after)
@@ -167,37 +184,29 @@ impl Mark {
 
     /// Before a compare-exchange: the orderings loom performs it with.
     pub(crate) fn before_cas(&self, success: Ordering, failure: Ordering) -> (Ordering, Ordering) {
-        let success_sc = success == Ordering::SeqCst;
-        if failure != Ordering::SeqCst && success_sc {
-            // The failure path is a weaker load than the fence placed for the success.
-            update(|state| state.weak = true);
+        if success != Ordering::SeqCst || failure != Ordering::SeqCst {
+            note_weak();
         }
-        let loom_success = self.before(success, Access::Rmw);
-        let loom_failure = match failure {
-            Ordering::SeqCst => {
-                if !success_sc {
-                    let _ = self.before(failure, Access::Load);
-                }
-                Ordering::Acquire
-            }
-            other => other,
-        };
-        (loom_success, loom_failure)
+        if success == Ordering::SeqCst || failure == Ordering::SeqCst {
+            fence_if_pending();
+        }
+        let part = |order, sc| if order == Ordering::SeqCst { sc } else { order };
+        (part(success, Ordering::AcqRel), part(failure, Ordering::Acquire))
     }
 }
 
-/// A facade `fence(order)`: loom's, and an SC fence covers the thread's `SeqCst`
-/// accesses; an acquire fence may receive another thread's pending ones.
+/// A facade `fence(order)`: loom's; an SC fence covers the thread's `SeqCst` accesses,
+/// and an acquire fence may complete a synchronization from a pending thread.
 pub(crate) fn fence(order: Ordering) {
     loom::sync::atomic::fence(order);
-    update(|state| match order {
-        Ordering::SeqCst => state.pending = false,
+    match order {
+        Ordering::SeqCst => set_pending(false),
         Ordering::Acquire | Ordering::AcqRel => {
-            state.pending = true;
-            state.weak = true;
+            note_weak();
+            set_pending(true);
         }
-        _ => state.weak = true,
-    });
+        _ => note_weak(),
+    }
 }
 
 /// The calling thread's pending state, to hand to a thread it synchronizes with.
@@ -209,6 +218,6 @@ pub(crate) fn handoff() -> bool {
 /// `pending` (a spawn, join, lock, unpark).
 pub(crate) fn receive(pending: bool) {
     if pending {
-        update(|state| state.pending = true);
+        set_pending(true);
     }
 }

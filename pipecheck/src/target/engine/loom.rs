@@ -149,4 +149,42 @@ mod tests {
         assert_eq!(whole.verdict, Verdict::Pass);
         assert!(whole.executions > 1);
     }
+
+    /// Store buffering with `SeqCst` stores and loads (at least one side sees the
+    /// other's flag), then, if `weak`, one `Relaxed` load as well.
+    fn handshake(weak: bool) -> impl Fn() + Send + Sync + 'static {
+        move || {
+            let flags = pipecheck_sync::sync::Arc::new((AtomicUsize::new(0), AtomicUsize::new(0)));
+            let other = flags.clone();
+            let handle = thread::spawn(move || {
+                other.1.store(1, Ordering::SeqCst);
+                other.0.load(Ordering::SeqCst)
+            });
+            flags.0.store(1, Ordering::SeqCst);
+            let seen = flags.1.load(Ordering::SeqCst);
+            let seen_by_other = handle.join().unwrap();
+            assert!(seen == 1 || seen_by_other == 1, "both loads missed the other's store");
+            if weak {
+                flags.0.load(Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Every atomic access `SeqCst`: the facade's model is exact, the pass has no caveat.
+    #[test]
+    fn an_all_seqcst_pass_is_exact() {
+        let checked = Loom { bound: 3, max_duration: None }.check(Arc::new(handshake(false)));
+        assert_eq!(checked.verdict, Verdict::Pass);
+        assert_eq!(checked.caveat, None);
+    }
+
+    /// A fence placed for `SeqCst` accesses in a run that also loads `Relaxed`: the pass
+    /// says it may have missed an outcome.
+    #[test]
+    fn a_pass_with_a_placed_fence_beside_a_weaker_access_carries_the_caveat() {
+        let checked = Loom { bound: 3, max_duration: None }.check(Arc::new(handshake(true)));
+        assert_eq!(checked.verdict, Verdict::Pass);
+        assert_eq!(checked.caveat, Some(pipecheck_sync::seqcst::CAVEAT));
+        assert!(checked.caveat.unwrap().starts_with("SeqCst store then load: not modelled exactly by loom"));
+    }
 }

@@ -144,12 +144,13 @@ pub(super) mod thread {
         }
     }
 
-    /// loom's `spawn`; the new thread starts with its spawner's pending `SeqCst`
-    /// accesses (`loom_seqcst.rs`), and its park token.
+    /// loom's `spawn` (with loom's bounds, which do not ask for `Send`); the new thread
+    /// starts with its spawner's pending `SeqCst` accesses (`loom_seqcst.rs`), and its
+    /// park token.
     pub fn spawn<F, T>(f: F) -> JoinHandle<T>
     where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
+        F: FnOnce() -> T + 'static,
+        T: 'static,
     {
         let pending = seqcst::handoff();
         let parker = Parker::new();

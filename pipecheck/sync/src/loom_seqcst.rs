@@ -32,12 +32,12 @@
 //! Synchronization carries "pending" as far as the facade sees it, conservatively: a
 //! store or RMW of any ordering made by a pending thread marks its atomic (a release
 //! fence before a relaxed store also synchronizes), and an `Acquire`-or-stronger load or
-//! RMW of a marked atomic makes the reader pending; so do an `Acquire`, `AcqRel` or
-//! `Release`-then-`Acquire` fence (the facade does not track which relaxed load it
-//! completes), a facade `Mutex` last released by a pending thread, a thread spawned by
-//! a pending one, `join` of a pending thread and every `park` (the unparker is not
-//! known). Synchronization through loom's own primitives used directly (not through
-//! the facade) is not seen.
+//! RMW of a marked atomic makes the reader pending; so do an `Acquire` or `AcqRel`
+//! fence (the facade does not track which relaxed load it completes), a facade `Mutex`
+//! last released by a pending thread, a thread spawned by a pending one, `join` of a
+//! pending thread and every return from `park` (the unparker is not known).
+//! Synchronization through loom's own primitives used directly (not through the
+//! facade) is not seen.
 //!
 //! **Why no false red** (every outcome loom shows is one C11 allows). A fence only
 //! forbids outcomes, and the accesses keep the acquire and release effects they have in

@@ -51,8 +51,7 @@ mod loom_engine {
             let r2 = handle.join().unwrap();
             record.lock().unwrap().insert((r1, r2));
         });
-        let seen = seen.lock().unwrap().clone();
-        seen
+        seen.lock().unwrap().clone()
     }
 
     /// Every outcome but both-0: each side may see or miss the other, never both miss.

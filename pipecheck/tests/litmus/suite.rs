@@ -527,8 +527,7 @@ pub fn outcomes<B: Backend>(
         let outcome = B::execution(litmus);
         record.lock().unwrap_or_else(|e| e.into_inner()).insert(outcome);
     }));
-    let seen = seen.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    seen
+    seen.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
 /// Every interleaving loom explores (no preemption bound: these models are tiny).

@@ -171,7 +171,20 @@ pub(super) mod hint {
 }
 
 pub(super) mod future {
-    pub use loom::future::block_on;
+    use std::future::Future;
+
+    use super::seqcst;
+
+    /// loom's `block_on`. A wakeup is synchronization the facade does not see (loom's
+    /// waker), so every poll starts as if it had received pending `SeqCst` accesses
+    /// (`loom_seqcst.rs`).
+    pub fn block_on<F: Future>(future: F) -> F::Output {
+        let mut future = Box::pin(future);
+        loom::future::block_on(std::future::poll_fn(move |cx| {
+            seqcst::receive(true);
+            future.as_mut().poll(cx)
+        }))
+    }
 }
 
 /// The current loom thread's id, as a number (loom's `ThreadId` prints `ThreadId(N)`).

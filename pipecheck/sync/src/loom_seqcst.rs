@@ -35,9 +35,10 @@
 //! RMW of a marked atomic makes the reader pending; so do an `Acquire` or `AcqRel`
 //! fence (the facade does not track which relaxed load it completes), a facade `Mutex`
 //! last released by a pending thread, a thread spawned by a pending one, `join` of a
-//! pending thread and every return from `park` (the unparker is not known).
-//! Synchronization through loom's own primitives used directly (not through the
-//! facade) is not seen.
+//! pending thread, every return from `park` (the unparker is not known) and every poll
+//! of the facade's `block_on` (a wakeup goes through loom's waker, which the facade does
+//! not see). Synchronization through loom's own primitives used directly (not through
+//! the facade) is not seen.
 //!
 //! **Why no false red** (every outcome loom shows is one C11 allows). A fence only
 //! forbids outcomes, and the accesses keep the acquire and release effects they have in

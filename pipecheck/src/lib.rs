@@ -24,7 +24,7 @@ pub mod trace;
 
 pub use pipecheck_sync::{
     BACKEND, InvariantId, PlantedFault, Violation, cell, future, hint, planted_faults, progress, record,
-    skip_locking_cleanup, sync, thread,
+    seqcst, skip_locking_cleanup, sync, thread,
 };
 
 pub use campaign::{Campaign, verify_all};

@@ -69,6 +69,8 @@ enum Variant {
     /// Planted weak-memory bug: the permit is stored and taken `Relaxed`, so the
     /// data it announces is not published.
     Relaxed,
+    /// The correct one, with `notify_one` storing the permit `SeqCst`.
+    SeqCstStore,
 }
 
 /// A one-permit notify with a payload: `notify_one` stores the permit, then takes
@@ -87,7 +89,11 @@ unsafe impl<P: Send> Sync for Notify<P> {}
 
 impl<P: Permit> Notify<P> {
     fn release(&self) -> Ordering {
-        if self.variant == Variant::Relaxed { Ordering::Relaxed } else { Ordering::Release }
+        match self.variant {
+            Variant::Relaxed => Ordering::Relaxed,
+            Variant::SeqCstStore => Ordering::SeqCst,
+            Variant::Correct | Variant::NoRecheck => Ordering::Release,
+        }
     }
 
     fn acquire(&self) -> Ordering {
@@ -156,6 +162,16 @@ fn one_permit_notify_is_green_through_the_facade() {
     let checked = engine.check(std::sync::Arc::new(notify::<atomic::AtomicBool>(Variant::Correct)));
     assert_eq!(checked.verdict, Verdict::Pass, "{}", checked.verdict);
     eprintln!("one-permit notify: {} interleavings at bound {}", checked.executions, engine.bound);
+}
+
+/// A `SeqCst` store of the permit is a swap too (after the fence the model of `SeqCst`
+/// accesses places when one is due, `pipecheck/sync/src/loom_seqcst.rs`): green, where a
+/// plain `SeqCst` store would keep loom's lost store.
+#[test]
+fn one_permit_notify_with_a_seqcst_store_is_green_through_the_facade() {
+    let engine = Loom::with_bound(BOUND);
+    let checked = engine.check(std::sync::Arc::new(notify::<atomic::AtomicBool>(Variant::SeqCstStore)));
+    assert_eq!(checked.verdict, Verdict::Pass, "{}", checked.verdict);
 }
 
 #[test]

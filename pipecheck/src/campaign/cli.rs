@@ -327,6 +327,14 @@ fn campaign(args: CampaignArgs) -> ExitCode {
             }
         }
     });
+    for r in results.iter().filter(|r| r.outcome == Outcome::Passed) {
+        if let Some(caveat) = &r.caveat {
+            println!(
+                "\npassed with a caveat: {} {}/{} — {caveat}",
+                r.job.engine, r.job.target, r.job.scenario
+            );
+        }
+    }
     for r in &problems {
         println!(
             "\n{:?}: {} {}/{} — {}",

@@ -83,6 +83,9 @@ pub(crate) struct JobResult {
     pub(crate) trace: Option<String>,
     /// The one command that reproduces the failure.
     pub(crate) reproduce: Option<String>,
+    /// Why a pass is not exact ([`Checked::caveat`](crate::Checked::caveat)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) caveat: Option<String>,
 }
 
 /// The outcome of a run that was to break `expected` (`None`: no planted bug).
@@ -122,6 +125,7 @@ impl JobResult {
             seed: None,
             trace: None,
             reproduce: None,
+            caveat: None,
         }
     }
 

@@ -450,6 +450,7 @@ mod tests {
             seed: None,
             trace: None,
             reproduce: None,
+            caveat: None,
         }
     }
 

@@ -52,6 +52,9 @@ pub fn explore(model: &str, bound: usize, body: impl Fn() + Send + Sync + 'stati
         "loom model `{model}`: preemption bound {}, {} interleavings explored in {:.2?}",
         engine.bound, checked.executions, checked.elapsed
     );
+    if let Some(caveat) = checked.caveat {
+        eprintln!("loom model `{model}` passed with a caveat: {caveat}");
+    }
     checked
 }
 

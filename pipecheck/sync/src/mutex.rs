@@ -17,6 +17,10 @@ pub struct Mutex<T: ?Sized> {
     contended: std::sync::atomic::AtomicU64,
     #[cfg(feature = "contention-stats")]
     acquired: std::sync::atomic::AtomicU64,
+    /// The last unlocker's pending `SeqCst` accesses, for the next locker (loom only:
+    /// `loom_seqcst.rs`).
+    #[cfg(feature = "loom")]
+    seqcst: std::sync::atomic::AtomicBool,
     inner: RawMutex<T>,
 }
 
@@ -25,6 +29,9 @@ pub struct MutexGuard<'a, T: ?Sized> {
     inner: BackendGuard<'a, T>,
     /// Where it was locked: the unlock is recorded there too (`record.rs`).
     locked_at: &'static Location<'static>,
+    /// The mutex's hand-over of pending `SeqCst` accesses (loom only).
+    #[cfg(feature = "loom")]
+    seqcst: &'a std::sync::atomic::AtomicBool,
 }
 
 #[cfg(feature = "loom")]
@@ -42,6 +49,8 @@ impl<T> Mutex<T> {
             contended: std::sync::atomic::AtomicU64::new(0),
             #[cfg(feature = "contention-stats")]
             acquired: std::sync::atomic::AtomicU64::new(0),
+            #[cfg(feature = "loom")]
+            seqcst: std::sync::atomic::AtomicBool::new(false),
             inner: RawMutex::new(value),
         }
     }
@@ -67,10 +76,10 @@ impl<T: ?Sized> Mutex<T> {
             // Only the holder writes this counter, and the lock orders the holders, so a
             // plain load and store count exactly without a locked instruction.
             self.acquired.store(self.acquired.load(Relaxed) + 1, Relaxed);
-            MutexGuard::wrap(guard)
+            MutexGuard::wrap(guard, self)
         }
         #[cfg(not(feature = "contention-stats"))]
-        MutexGuard::wrap(self.inner.lock().unwrap_or_else(|e| e.into_inner()))
+        MutexGuard::wrap(self.inner.lock().unwrap_or_else(|e| e.into_inner()), self)
     }
 
     /// Number of `lock` calls that found the lock held (feature `contention-stats`).
@@ -95,10 +104,19 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for Mutex<T> {
 impl<'a, T: ?Sized> MutexGuard<'a, T> {
     #[inline]
     #[track_caller]
-    fn wrap(inner: BackendGuard<'a, T>) -> Self {
+    fn wrap(inner: BackendGuard<'a, T>, mutex: &'a Mutex<T>) -> Self {
         let locked_at = Location::caller();
         record(OpKind::Lock, None, locked_at);
-        MutexGuard { inner, locked_at }
+        #[cfg(feature = "loom")]
+        super::backend::seqcst::receive(mutex.seqcst.load(std::sync::atomic::Ordering::Relaxed));
+        #[cfg(not(feature = "loom"))]
+        let _ = mutex;
+        MutexGuard {
+            inner,
+            locked_at,
+            #[cfg(feature = "loom")]
+            seqcst: &mutex.seqcst,
+        }
     }
 }
 
@@ -107,6 +125,10 @@ impl<T: ?Sized> Drop for MutexGuard<'_, T> {
     fn drop(&mut self) {
         // Recorded before the backend's guard releases the lock: nothing runs between.
         record(OpKind::Unlock, None, self.locked_at);
+        #[cfg(feature = "loom")]
+        if super::backend::seqcst::handoff() {
+            self.seqcst.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 }
 

@@ -21,6 +21,7 @@ pub(super) mod thread {
     use std::panic::Location;
 
     pub(crate) use shuttle::thread::yield_now;
+    pub use shuttle::thread::{Thread, current, park};
 
     use crate::record::{OpKind, record};
 

@@ -19,6 +19,7 @@ pub(super) mod thread {
 
     pub use std::thread::JoinHandle;
     pub(crate) use std::thread::yield_now;
+    pub use std::thread::{Thread, current, park};
 
     use crate::PlantedFault;
     use crate::record::{OpKind, Recording, record};

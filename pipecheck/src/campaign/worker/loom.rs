@@ -19,6 +19,7 @@ pub(crate) fn run(job: &Job, scenario: &TargetScenario, budget: Budget) -> JobRe
     let checked = engine.check(scenario.execution(job.planted()));
     let fired = checked.verdict.failure().map(Fired::from);
     let mut result = JobResult::new(job, fired, checked.executions, checked.elapsed.as_secs_f64());
+    result.caveat = checked.caveat.map(str::to_owned);
     if let Verdict::Incomplete { reason } = &checked.verdict {
         result.outcome = Outcome::Incomplete;
         result.message = Some(reason.clone());

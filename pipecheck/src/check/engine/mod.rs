@@ -34,6 +34,10 @@ pub struct Checked {
     pub executions: u64,
     /// Wall-clock time of the check.
     pub elapsed: Duration,
+    /// What the engine could not model exactly in this check, when that may have hidden
+    /// a failure: a pass with a caveat is not an exact pass. `None` for an exact check
+    /// (and for every failure: the caveats name constructs that only remove outcomes).
+    pub caveat: Option<&'static str>,
 }
 
 /// Runs executions of a target and concludes a verdict.

@@ -77,7 +77,12 @@ impl Threads {
                 }
             },
         };
-        Checked { verdict, executions: done.load(Ordering::Relaxed), elapsed: started.elapsed() }
+        Checked {
+            verdict,
+            executions: done.load(Ordering::Relaxed),
+            elapsed: started.elapsed(),
+            caveat: None,
+        }
     }
 }
 

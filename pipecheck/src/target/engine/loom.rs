@@ -54,6 +54,7 @@ impl Engine for Loom {
         let (limit, started) = (self.max_duration, std::time::Instant::now());
         let bound = self.bound;
         EXECUTIONS.with(|n| n.set(0));
+        let _ = pipecheck_sync::seqcst::take_caveat();
         // A failure inside loom often panics again while unwinding through loom objects,
         // which aborts the process: the first failure is announced as it happens.
         let (verdict, elapsed) = timed(|| {
@@ -76,7 +77,12 @@ impl Engine for Loom {
                 })
             })
         });
-        Checked { verdict, executions: EXECUTIONS.with(Cell::get), elapsed }
+        // A fence the facade placed for `SeqCst` accesses, in a run that also made weaker
+        // accesses, may have hidden an outcome: a pass is then not exact. A failure is.
+        let placed_fence_near_weak = pipecheck_sync::seqcst::take_caveat();
+        let caveat =
+            (placed_fence_near_weak && verdict.failure().is_none()).then_some(pipecheck_sync::seqcst::CAVEAT);
+        Checked { verdict, executions: EXECUTIONS.with(Cell::get), elapsed, caveat }
     }
 }
 
@@ -142,5 +148,43 @@ mod tests {
         let whole = Loom { bound: 3, max_duration: None }.check(Arc::new(racing_adds));
         assert_eq!(whole.verdict, Verdict::Pass);
         assert!(whole.executions > 1);
+    }
+
+    /// Store buffering with `SeqCst` stores and loads (at least one side sees the
+    /// other's flag), then, if `weak`, one `Relaxed` load as well.
+    fn handshake(weak: bool) -> impl Fn() + Send + Sync + 'static {
+        move || {
+            let flags = pipecheck_sync::sync::Arc::new((AtomicUsize::new(0), AtomicUsize::new(0)));
+            let other = flags.clone();
+            let handle = thread::spawn(move || {
+                other.1.store(1, Ordering::SeqCst);
+                other.0.load(Ordering::SeqCst)
+            });
+            flags.0.store(1, Ordering::SeqCst);
+            let seen = flags.1.load(Ordering::SeqCst);
+            let seen_by_other = handle.join().unwrap();
+            assert!(seen == 1 || seen_by_other == 1, "both loads missed the other's store");
+            if weak {
+                flags.0.load(Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Every atomic access `SeqCst`: the facade's model is exact, the pass has no caveat.
+    #[test]
+    fn an_all_seqcst_pass_is_exact() {
+        let checked = Loom { bound: 3, max_duration: None }.check(Arc::new(handshake(false)));
+        assert_eq!(checked.verdict, Verdict::Pass);
+        assert_eq!(checked.caveat, None);
+    }
+
+    /// A fence placed for `SeqCst` accesses in a run that also loads `Relaxed`: the pass
+    /// says it may have missed an outcome.
+    #[test]
+    fn a_pass_with_a_placed_fence_beside_a_weaker_access_carries_the_caveat() {
+        let checked = Loom { bound: 3, max_duration: None }.check(Arc::new(handshake(true)));
+        assert_eq!(checked.verdict, Verdict::Pass);
+        assert_eq!(checked.caveat, Some(pipecheck_sync::seqcst::CAVEAT));
+        assert!(checked.caveat.unwrap().starts_with("SeqCst store then load: not modelled exactly by loom"));
     }
 }

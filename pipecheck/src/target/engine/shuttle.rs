@@ -150,7 +150,7 @@ impl Engine for Shuttle {
                     site.path().display()
                 );
             }
-            return Checked { verdict, executions, elapsed };
+            return Checked { verdict, executions, elapsed, caveat: None };
         }
         let tape = Tape::default();
         let (verdict, elapsed) = timed(|| {
@@ -166,7 +166,7 @@ impl Engine for Shuttle {
             }
             Verdict::Pass
         });
-        Checked { verdict, executions: executions.load(Ordering::Relaxed), elapsed }
+        Checked { verdict, executions: executions.load(Ordering::Relaxed), elapsed, caveat: None }
     }
 }
 

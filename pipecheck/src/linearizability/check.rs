@@ -17,7 +17,7 @@ use super::allowance::{Allowance, Pool};
 use super::history::{History, HistoryError, OpId};
 use super::model::SequentialModel;
 use super::outcome::{Budget, Exhausted, Linearization, NonLinearizable};
-use super::partition::partitions;
+use super::partition::partitions_in;
 use super::search::{Search, Step};
 use super::stats::{CheckReport, PartitionStats, PartitionVerdict};
 
@@ -82,10 +82,11 @@ pub fn check_report<M: SequentialModel>(
     history: &History<M::Input, M::Output>,
     budget: Budget,
 ) -> Result<CheckReport, HistoryError> {
-    history.validate()?;
+    let program_order = history.program_order();
+    history.validate_in(&program_order)?;
     let started = Instant::now();
     let pool = Pool::new(&budget);
-    let searches: Vec<Mutex<Search<'_, M>>> = partitions(model, history)?
+    let searches: Vec<Mutex<Search<'_, M>>> = partitions_in(model, history, &program_order)?
         .into_iter()
         .map(|part| Mutex::new(Search::new(model, history, part)))
         .collect();

@@ -81,7 +81,13 @@ pub(super) fn partitions_in<M: SequentialModel>(
         None => key_membership(model, history),
     };
     let count = keys.len();
-    let mut per_part: Vec<Vec<OpId>> = vec![Vec::new(); count];
+    let mut sizes = vec![0; count];
+    for &part in &membership {
+        if let Some(size) = sizes.get_mut(part) {
+            *size += 1;
+        }
+    }
+    let mut per_part: Vec<Vec<OpId>> = sizes.into_iter().map(Vec::with_capacity).collect();
     // By thread, then program order: the list order is what `Part` renumbers.
     for &id in program_order {
         if let Some(list) = per_part.get_mut(membership[id.0]) {
@@ -182,7 +188,11 @@ impl Part {
             // Each thread's operations are contiguous in `ids`.
             if last_thread != Some(op.thread) {
                 last_thread = Some(op.thread);
-                threads.push(Vec::new());
+                let run = ids[ops.len()..]
+                    .iter()
+                    .take_while(|&&next| history.get(next).thread == op.thread)
+                    .count();
+                threads.push(Vec::with_capacity(run));
             }
             let thread = threads.len() as u32 - 1;
             let at = ops.len() as u32;

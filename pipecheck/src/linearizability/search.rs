@@ -561,7 +561,15 @@ impl Events {
                 order.push(key(op.responded, true, 2 + 2 * at));
             }
         }
-        order.sort_unstable();
+        // Sorted as one word when the stamps allow (most histories): several times faster.
+        if part.ops.len() < 1 << 30 && order.iter().chain(&pending).all(|&key| key < 1 << 64) {
+            let mut small: Vec<u64> = order.iter().map(|&key| key as u64).collect();
+            small.sort_unstable();
+            order.clear();
+            order.extend(small.into_iter().map(u128::from));
+        } else {
+            order.sort_unstable();
+        }
         pending.sort_unstable();
         let nodes = 2 + 2 * part.ops.len();
         let (mut prev, mut next) = (vec![NIL; nodes], vec![NIL; nodes]);

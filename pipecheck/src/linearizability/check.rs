@@ -18,7 +18,7 @@ use super::history::{History, HistoryError, OpId};
 use super::model::SequentialModel;
 use super::outcome::{Budget, Exhausted, Linearization, NonLinearizable};
 use super::overlap::Criterion;
-use super::partition::partitions;
+use super::partition::partitions_in;
 use super::search::{Search, Step};
 use super::stats::{CheckReport, PartitionStats, PartitionVerdict};
 
@@ -93,10 +93,11 @@ pub(super) fn check_report_as<M: SequentialModel>(
     budget: Budget,
     criterion: Criterion,
 ) -> Result<CheckReport, HistoryError> {
-    history.validate()?;
+    let program_order = history.program_order();
+    history.validate_in(&program_order)?;
     let started = Instant::now();
     let pool = Pool::new(&budget);
-    let searches: Vec<Mutex<Search<'_, M>>> = partitions(model, history)?
+    let searches: Vec<Mutex<Search<'_, M>>> = partitions_in(model, history, &program_order)?
         .into_iter()
         .map(|part| Mutex::new(Search::new(model, history, part, criterion)))
         .collect();

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use rustc_hash::FxHashMap;
+
 use super::history::{History, HistoryError, OpId, PendingPolicy, Precedence};
 use super::model::SequentialModel;
 
@@ -65,18 +67,31 @@ pub(super) fn partitions<M: SequentialModel>(
     model: &M,
     history: &History<M::Input, M::Output>,
 ) -> Result<Vec<Part>, HistoryError> {
+    partitions_in(model, history, &history.program_order())
+}
+
+/// [`partitions`], given the history's [`History::program_order`].
+pub(super) fn partitions_in<M: SequentialModel>(
+    model: &M,
+    history: &History<M::Input, M::Output>,
+    program_order: &[OpId],
+) -> Result<Vec<Part>, HistoryError> {
     let (keys, membership) = match model.partition_history(history) {
         Some(groups) => group_membership(history, &groups)?,
         None => key_membership(model, history),
     };
     let count = keys.len();
-    let mut per_part: Vec<Vec<OpId>> = vec![Vec::new(); count];
+    let mut sizes = vec![0; count];
+    for &part in &membership {
+        if let Some(size) = sizes.get_mut(part) {
+            *size += 1;
+        }
+    }
+    let mut per_part: Vec<Vec<OpId>> = sizes.into_iter().map(Vec::with_capacity).collect();
     // By thread, then program order: the list order is what `Part` renumbers.
-    for (_, ids) in history.by_thread() {
-        for id in ids {
-            if let Some(list) = per_part.get_mut(membership[id.0]) {
-                list.push(id);
-            }
+    for &id in program_order {
+        if let Some(list) = per_part.get_mut(membership[id.0]) {
+            list.push(id);
         }
     }
     // Number partitions by their first operation in the history.
@@ -104,14 +119,14 @@ fn key_membership<M: SequentialModel>(
     model: &M,
     history: &History<M::Input, M::Output>,
 ) -> (Vec<String>, Vec<usize>) {
-    let mut index = HashMap::new();
+    let mut index = FxHashMap::default();
     let mut keys = Vec::new();
     let mut membership = vec![usize::MAX; history.len()];
-    for (_, ids) in history.by_thread() {
-        for id in ids {
-            if !left_out(history, id) {
-                membership[id.0] = index_of(&mut index, &mut keys, model.partition(&history.get(id).input));
-            }
+    // Partitions are numbered afterwards by their first operation: the order here
+    // does not matter.
+    for id in (0..history.len()).map(OpId) {
+        if !left_out(history, id) {
+            membership[id.0] = index_of(&mut index, &mut keys, model.partition(&history.get(id).input));
         }
     }
     (keys, membership)
@@ -149,7 +164,7 @@ fn group_membership<I, O>(
 }
 
 /// The number of `key`'s partition, a new one if it is new.
-fn index_of<K: Hash + Eq + Debug>(index: &mut HashMap<K, usize>, keys: &mut Vec<String>, key: K) -> usize {
+fn index_of<K: Hash + Eq + Debug>(index: &mut FxHashMap<K, usize>, keys: &mut Vec<String>, key: K) -> usize {
     let next = index.len();
     *index.entry(key).or_insert_with_key(|key| {
         keys.push(format!("{key:?}"));
@@ -166,18 +181,22 @@ impl Part {
         successors: Option<&[Vec<OpId>]>,
     ) -> Part {
         let mut threads: Vec<Vec<u32>> = Vec::new();
-        let mut thread_of: HashMap<usize, u32> = HashMap::new();
-        let mut local: HashMap<OpId, u32> = HashMap::new();
         let mut ops = Vec::with_capacity(ids.len());
+        let mut last_thread = None;
         for &id in ids {
             let op = history.get(id);
-            let thread = *thread_of.entry(op.thread).or_insert_with(|| {
-                threads.push(Vec::new());
-                threads.len() as u32 - 1
-            });
+            // Each thread's operations are contiguous in `ids`.
+            if last_thread != Some(op.thread) {
+                last_thread = Some(op.thread);
+                let run = ids[ops.len()..]
+                    .iter()
+                    .take_while(|&&next| history.get(next).thread == op.thread)
+                    .count();
+                threads.push(Vec::with_capacity(run));
+            }
+            let thread = threads.len() as u32 - 1;
             let at = ops.len() as u32;
             threads[thread as usize].push(at);
-            local.insert(id, at);
             ops.push(LocalOp {
                 id,
                 thread,
@@ -188,7 +207,11 @@ impl Part {
                     && history.pending_policy(id) == PendingPolicy::MayHaveTakenEffect,
             });
         }
-        let causal = successors.map(|successors| Causal::new(&ops, &local, successors));
+        let causal = successors.map(|successors| {
+            let local: HashMap<OpId, u32> =
+                ops.iter().enumerate().map(|(at, op)| (op.id, at as u32)).collect();
+            Causal::new(&ops, &local, successors)
+        });
         Part { key, ops, threads, causal }
     }
 }

@@ -15,7 +15,14 @@
 //!
 //! * real time: a candidate is minimal iff no unplaced operation returned before its
 //!   invocation, i.e. its invocation is at most the earliest response among the
-//!   threads' next operations (computed once per configuration, in O(threads));
+//!   unplaced operations. As in porcupine, the unplaced operations' invocations and
+//!   responses are kept in a list sorted by stamp ([`Events`], unlinked when an
+//!   operation is placed, relinked when it is removed), so the candidates are the
+//!   invocations before the list's first response, tried in invocation order, and
+//!   enumerating them costs O(candidates) rather than O(threads). Pending operations,
+//!   which a linearization may leave out, are kept in a second list and tried after
+//!   the others (on porcupine's etcd histories this explores 276 206 states in all
+//!   instead of 430 340 in invocation order);
 //! * causal: iff its count of unplaced predecessors is 0; counts are updated when an
 //!   operation is placed or removed, in O(its successors).
 
@@ -57,9 +64,10 @@ struct Frame<S> {
     /// The state reached, as its entry in the visited set (which owns it).
     state: u32,
     op: u32,
-    /// The next thread whose next operation to try.
+    /// The next thread whose next operation to try or, with [`Events`], the next event.
     cursor: u32,
-    /// Real time: the earliest response among the threads' next operations.
+    /// Without [`Events`], under real time: the earliest response among the threads'
+    /// next operations.
     earliest_response: u64,
     /// States a pending operation may lead to, still to try, and that operation.
     alternatives: Vec<S>,
@@ -69,6 +77,9 @@ struct Frame<S> {
     /// The relaxed answer `op` gave to reach it, if it gave one
     /// ([`SequentialModel::step_while_overlapped`]).
     relaxed: Option<&'static str>,
+    /// With [`Events`]: whether the pass over pending operations began (and
+    /// `earliest_response` is known).
+    pending_pass: bool,
 }
 
 /// The search of one partition, paused between turns.
@@ -78,6 +89,9 @@ pub(super) struct Search<'h, M: SequentialModel> {
     history: &'h History<M::Input, M::Output>,
     pub(super) part: Part,
     zobrist: Vec<u64>,
+    /// Under real time (without [`CheckerAcceptsReorder`]): the unplaced operations'
+    /// events in stamp order, which enumerate the candidates.
+    events: Option<Events>,
     /// The placed set, exactly: a bitset of operations, or, when fewer words, each
     /// thread's count of placed operations (32 bits each; the set is a prefix per thread).
     bits: Vec<u64>,
@@ -92,6 +106,8 @@ pub(super) struct Search<'h, M: SequentialModel> {
     visited: Visited<M::State>,
     /// The longest path reached.
     best: Vec<u32>,
+    /// How many of the current path's first operations are `best`'s.
+    best_agrees: usize,
     /// Per operation, the longest path that ended with it and could not be extended.
     dead_ends: Vec<Vec<u32>>,
     /// Operations held in `dead_ends`, at most [`DEAD_END_CAP`].
@@ -141,10 +157,13 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         let n = part.ops.len();
         let by_counts = part.threads.len().div_ceil(2) < n.div_ceil(64);
         let words = if by_counts { part.threads.len().div_ceil(2) } else { n.div_ceil(64) }.max(1);
+        let planted = Planted::current();
+        let events = (part.causal.is_none() && !planted.accepts_reorder).then(|| Events::new(&part));
         Search {
             model,
             history,
             zobrist: (0..n).map(zobrist).collect(),
+            events,
             bits: vec![0; words],
             by_counts,
             hash: 0,
@@ -154,12 +173,13 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             stack: Vec::new(),
             visited: Visited::new(words),
             best: Vec::new(),
+            best_agrees: 0,
             dead_ends: vec![Vec::new(); n],
             dead_end_ops: 0,
             elapsed: Duration::ZERO,
             released_hits: 0,
             explored: 0,
-            planted: Planted::current(),
+            planted,
             criterion,
             undescribed: false,
             part,
@@ -216,27 +236,31 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                 if frame.op == ROOT {
                     return Step::NonLinearizable;
                 }
+                // The path is now `self.stack.len() - 1` operations long.
+                self.best_agrees = self.best_agrees.min(self.stack.len() - 1);
                 if !frame.extended {
                     self.dead_end(frame.op);
                 }
                 self.unplace(frame.op);
                 continue;
             };
-            self.place(op);
+            // Probe with the placed set and hash only: most successors were seen before.
+            self.mark(op);
             let hash = Visited::hash(self.hash, &state);
             let model = self.model;
             let heap = |state: &M::State| model.state_heap_bytes(state);
             let entry = match self.visited.insert(hash, &self.bits, state, heap, allowance) {
                 Err(why) => {
-                    self.unplace(op);
+                    self.unmark(op);
                     return Step::Exhausted(why);
                 }
                 Ok(None) => {
-                    self.unplace(op);
+                    self.unmark(op);
                     continue;
                 }
                 Ok(Some(entry)) => entry,
             };
+            self.place(op);
             self.explored += 1;
             if let Some(top) = self.stack.last_mut() {
                 top.extended = true;
@@ -246,12 +270,27 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                 return Step::Linearizable(self.path().map(|op| self.part.ops[op as usize].id).collect());
             }
             if self.stack.len() - 1 > self.best.len() {
-                self.best = self.path().collect();
+                self.record_best();
             }
             if let Err(why) = allowance.spend_state() {
                 return why.map_or(Step::Paused, Step::Exhausted);
             }
         }
+    }
+
+    /// Makes the current path, longer than any before, the longest: usually it extends
+    /// the longest, so only what differs after their common prefix is copied.
+    fn record_best(&mut self) {
+        let agree = self.best_agrees.min(self.stack.len() - 1);
+        let agree = agree
+            + self.stack[1 + agree..]
+                .iter()
+                .zip(&self.best[agree..])
+                .take_while(|(frame, op)| frame.op == **op)
+                .count();
+        self.best.truncate(agree);
+        self.best.extend(self.stack[1 + agree..].iter().map(|frame| frame.op));
+        self.best_agrees = self.best.len();
     }
 
     /// The operations placed, in order.
@@ -269,6 +308,21 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// Pushes the configuration reached by placing `op` (already placed) in `state`,
     /// with the `relaxed` answer it gave.
     fn push(&mut self, op: u32, state: u32, relaxed: Option<&'static str>) {
+        if let Some(events) = &self.events {
+            let cursor = events.first();
+            self.stack.push(Frame {
+                state,
+                op,
+                cursor,
+                earliest_response: u64::MAX,
+                alternatives: Vec::new(),
+                alternative_op: ROOT,
+                extended: false,
+                relaxed,
+                pending_pass: false,
+            });
+            return;
+        }
         let earliest_response = match self.part.causal {
             Some(_) => u64::MAX,
             None => self
@@ -290,6 +344,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             alternative_op: ROOT,
             extended: false,
             relaxed,
+            pending_pass: false,
         });
     }
 
@@ -297,7 +352,18 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// a state the model lets it lead to, and the relaxed answer that led there if any.
     fn successor(&mut self) -> Option<(u32, M::State, Option<&'static str>)> {
         let Search {
-            model, history, part, next, preds, stack, visited, planted, criterion, undescribed, ..
+            model,
+            history,
+            part,
+            events,
+            next,
+            preds,
+            stack,
+            visited,
+            planted,
+            criterion,
+            undescribed,
+            ..
         } = self;
         let (frame, path) = stack.split_last_mut()?;
         let current = visited.state(frame.state);
@@ -305,18 +371,51 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             if let Some(state) = frame.alternatives.pop() {
                 return Some((frame.alternative_op, state, None));
             }
-            let thread = frame.cursor as usize;
-            if thread >= part.threads.len() {
-                return None;
-            }
-            frame.cursor += 1;
-            let Some(&at) = part.threads[thread].get(next[thread] as usize) else { continue };
-            let local = &part.ops[at as usize];
-            let minimal = match part.causal {
-                Some(_) => preds[at as usize] == 0,
-                None => local.invoked <= frame.earliest_response,
+            let at = match events {
+                Some(events) if !frame.pending_pass => {
+                    // Every invocation before the first response is minimal. Operations
+                    // that returned come first; then those pending, which a linearization
+                    // may leave out, invoked before that response.
+                    let node = frame.cursor;
+                    let Some(at) = events.invocation(node) else {
+                        frame.earliest_response = match node {
+                            NIL => u64::MAX,
+                            _ => part.ops[(node / 2 - 1) as usize].responded,
+                        };
+                        frame.pending_pass = true;
+                        frame.cursor = events.first_pending();
+                        continue;
+                    };
+                    frame.cursor = events.after(node);
+                    at
+                }
+                Some(events) => {
+                    let node = frame.cursor;
+                    if node == NIL || part.ops[(node / 2) as usize].invoked > frame.earliest_response {
+                        return None;
+                    }
+                    frame.cursor = events.after(node);
+                    node / 2
+                }
+                None => {
+                    let thread = frame.cursor as usize;
+                    if thread >= part.threads.len() {
+                        return None;
+                    }
+                    frame.cursor += 1;
+                    let Some(&at) = part.threads[thread].get(next[thread] as usize) else { continue };
+                    let minimal = match part.causal {
+                        Some(_) => preds[at as usize] == 0,
+                        None => part.ops[at as usize].invoked <= frame.earliest_response,
+                    };
+                    if !(minimal || planted.accepts_reorder) {
+                        continue;
+                    }
+                    at
+                }
             };
-            if !(minimal || planted.accepts_reorder) || (planted.never_places_pending && !local.required) {
+            let local = &part.ops[at as usize];
+            if planted.never_places_pending && !local.required {
                 continue;
             }
             let op = history.get(local.id);
@@ -350,15 +449,37 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         }
     }
 
-    /// Marks `op` placed.
-    fn place(&mut self, op: u32) {
+    /// Marks `op` in the placed set and its hash only: enough to probe the visited set.
+    #[inline]
+    fn mark(&mut self, op: u32) {
         let at = op as usize;
-        let local = self.part.ops[at];
+        let thread = self.part.ops[at].thread;
         match self.by_counts {
-            true => self.bits[local.thread as usize / 2] += 1 << (32 * (local.thread % 2)),
+            true => self.bits[thread as usize / 2] += 1 << (32 * (thread % 2)),
             false => self.bits[at / 64] ^= 1 << (at % 64),
         }
         self.hash ^= self.zobrist[at];
+    }
+
+    /// Undoes [`Search::mark`].
+    #[inline]
+    fn unmark(&mut self, op: u32) {
+        let at = op as usize;
+        let thread = self.part.ops[at].thread;
+        match self.by_counts {
+            true => self.bits[thread as usize / 2] -= 1 << (32 * (thread % 2)),
+            false => self.bits[at / 64] ^= 1 << (at % 64),
+        }
+        self.hash ^= self.zobrist[at];
+    }
+
+    /// Marks `op` placed, after [`Search::mark`]: what enumerates the successors.
+    fn place(&mut self, op: u32) {
+        let at = op as usize;
+        let local = self.part.ops[at];
+        if let Some(events) = &mut self.events {
+            events.unlink(op);
+        }
         self.next[local.thread as usize] += 1;
         self.required_left -= usize::from(local.required);
         if let Some(causal) = &self.part.causal {
@@ -370,15 +491,14 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         }
     }
 
-    /// Marks `op` unplaced again.
+    /// Marks `op` unplaced again, and [`Search::unmark`]s it.
     fn unplace(&mut self, op: u32) {
         let at = op as usize;
         let local = self.part.ops[at];
-        match self.by_counts {
-            true => self.bits[local.thread as usize / 2] -= 1 << (32 * (local.thread % 2)),
-            false => self.bits[at / 64] ^= 1 << (at % 64),
+        self.unmark(op);
+        if let Some(events) = &mut self.events {
+            events.relink(op);
         }
-        self.hash ^= self.zobrist[at];
         self.next[local.thread as usize] -= 1;
         self.required_left += usize::from(local.required);
         if let Some(causal) = &self.part.causal {
@@ -394,7 +514,9 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         let length = self.stack.len();
         let old = self.dead_ends[op as usize].len();
         if length > old && self.dead_end_ops - old + length <= DEAD_END_CAP {
-            let mut path: Vec<u32> = self.path().collect();
+            let mut path = std::mem::take(&mut self.dead_ends[op as usize]);
+            path.clear();
+            path.extend(self.path());
             path.push(op);
             self.dead_ends[op as usize] = path;
             self.dead_end_ops += length - old;
@@ -445,5 +567,132 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         let mut ends: Vec<&Vec<u32>> = self.dead_ends.iter().filter(|path| !path.is_empty()).collect();
         ends.sort_by_key(|path| std::cmp::Reverse(path.len()));
         ends.iter().map(|path| path.iter().map(|&op| self.part.ops[op as usize].id).collect()).collect()
+    }
+}
+
+/// No event: the end of the list.
+const NIL: u32 = u32::MAX;
+
+/// The invocations and responses of a partition's unplaced operations, in stamp order
+/// (an invocation before a response of the same stamp, as they overlap), as a doubly
+/// linked list over arrays: placing an operation unlinks its events in O(1), and since
+/// operations are removed in the reverse order they were placed, relinking restores
+/// the list exactly (dancing links).
+///
+/// Node 0 is the head; node `1 + 2 * op` is `op`'s invocation and `2 + 2 * op` its
+/// response. Pending operations have no response, and their invocations are in a
+/// second list, by invocation stamp, whose head is the last node: they are tried after
+/// the others, as a linearization may leave them out.
+#[derive(Debug)]
+struct Events {
+    prev: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Events {
+    /// The list of all of `part`'s events.
+    fn new(part: &Part) -> Events {
+        // Sorted by stamp, then invocations first, then node: packed in one integer.
+        let key = |stamp: u64, response: bool, node: u32| {
+            u128::from(stamp) << 33 | u128::from(response) << 32 | u128::from(node)
+        };
+        let mut order: Vec<u128> = Vec::with_capacity(2 * part.ops.len());
+        let mut pending: Vec<u128> = Vec::new();
+        for (at, op) in part.ops.iter().enumerate() {
+            let at = at as u32;
+            if op.responded == u64::MAX {
+                pending.push(key(op.invoked, false, 1 + 2 * at));
+            } else {
+                order.push(key(op.invoked, false, 1 + 2 * at));
+                order.push(key(op.responded, true, 2 + 2 * at));
+            }
+        }
+        // Sorted as one word when the stamps allow (most histories): several times faster.
+        if part.ops.len() < 1 << 30 && order.iter().chain(&pending).all(|&key| key < 1 << 64) {
+            let mut small: Vec<u64> = order.iter().map(|&key| key as u64).collect();
+            small.sort_unstable();
+            order.clear();
+            order.extend(small.into_iter().map(u128::from));
+        } else {
+            order.sort_unstable();
+        }
+        pending.sort_unstable();
+        let nodes = 2 + 2 * part.ops.len();
+        let (mut prev, mut next) = (vec![NIL; nodes], vec![NIL; nodes]);
+        for (head, list) in [(0, &order), (nodes as u32 - 1, &pending)] {
+            let mut last = head;
+            for &packed in list {
+                let node = packed as u32;
+                next[last as usize] = node;
+                prev[node as usize] = last;
+                last = node;
+            }
+        }
+        Events { prev, next }
+    }
+
+    /// The first event.
+    #[inline]
+    fn first(&self) -> u32 {
+        self.next[0]
+    }
+
+    /// The first pending operation's invocation.
+    #[inline]
+    fn first_pending(&self) -> u32 {
+        self.next[self.next.len() - 1]
+    }
+
+    /// The event after `node`.
+    #[inline]
+    fn after(&self, node: u32) -> u32 {
+        self.next[node as usize]
+    }
+
+    /// The operation invoked at `node` (of the first list); `None` at a response or
+    /// the end.
+    #[inline]
+    fn invocation(&self, node: u32) -> Option<u32> {
+        (node != NIL && node % 2 == 1).then_some(node / 2)
+    }
+
+    /// Takes node `node` out of the list (it keeps its links, for [`Events::restore`]).
+    #[inline]
+    fn remove(&mut self, node: u32) {
+        let (prev, next) = (self.prev[node as usize], self.next[node as usize]);
+        self.next[prev as usize] = next;
+        if next != NIL {
+            self.prev[next as usize] = prev;
+        }
+    }
+
+    /// Puts back node `node`, the last removed.
+    #[inline]
+    fn restore(&mut self, node: u32) {
+        let (prev, next) = (self.prev[node as usize], self.next[node as usize]);
+        self.next[prev as usize] = node;
+        if next != NIL {
+            self.prev[next as usize] = node;
+        }
+    }
+
+    /// Takes out `op`'s events (it was placed).
+    #[inline]
+    fn unlink(&mut self, op: u32) {
+        self.remove(1 + 2 * op);
+        let response = 2 + 2 * op;
+        if self.prev[response as usize] != NIL {
+            self.remove(response);
+        }
+    }
+
+    /// Puts back `op`'s events (it was removed), in the reverse order of [`Events::unlink`].
+    #[inline]
+    fn relink(&mut self, op: u32) {
+        let response = 2 + 2 * op;
+        if self.prev[response as usize] != NIL {
+            self.restore(response);
+        }
+        self.restore(1 + 2 * op);
     }
 }

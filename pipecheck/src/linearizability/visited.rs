@@ -28,6 +28,10 @@ pub(super) fn zobrist(op: usize) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Buckets of the first table (640 bytes): rehashing it over and over as it grows from a
+/// few buckets costs a small search more than the search itself.
+const FIRST_BUCKETS: usize = 128;
+
 /// The explored configurations of one partition's search.
 #[derive(Debug)]
 pub(super) struct Visited<S> {
@@ -94,13 +98,15 @@ impl<S: Eq + Hash> Visited<S> {
     ) -> Result<Option<u32>, Exhausted> {
         if self.table.len() == self.table.capacity() {
             // hashbrown doubles its buckets (1 control byte and one u32 slot each) at
-            // 7/8 load; charge that before `entry` grows the table.
-            let buckets = (self.table.capacity() * 8 / 7 + 1).next_power_of_two().max(4);
+            // 7/8 load; charge that before `entry` grows the table. The first table has
+            // [`FIRST_BUCKETS`], which a small search never outgrows.
+            let buckets = (self.table.capacity() * 8 / 7 + 1).next_power_of_two().max(FIRST_BUCKETS);
             let charge = buckets as u64 * 5;
             allowance.spend_bytes(charge)?;
             self.bytes += charge;
             let hashes = &self.hashes;
-            self.table.reserve(1, |&at| hashes[at as usize]);
+            let more = (buckets / 8 * 7).max(1) - self.table.len();
+            self.table.reserve(more, |&at| hashes[at as usize]);
         }
         let Visited { table, hashes, bits: arena, states, words, bytes, hits } = self;
         let words = *words;
@@ -108,7 +114,9 @@ impl<S: Eq + Hash> Visited<S> {
             hash,
             |&at| {
                 let at = at as usize;
-                hashes[at] == hash && arena[at * words..(at + 1) * words] == *bits && states[at] == state
+                hashes[at] == hash
+                    && arena[at * words..(at + 1) * words].iter().zip(bits).all(|(a, b)| a == b)
+                    && states[at] == state
             },
             |&at| hashes[at as usize],
         );

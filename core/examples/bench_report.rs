@@ -4,7 +4,8 @@
 //! cargo run --release -p pipecheck-pipe --features contention-stats --example bench_report -- --repeats 5
 //! ```
 //!
-//! Every transfer is a whole process of its own (`bench_transfer`, or this program
+//! Every transfer is a whole process of its own (`pipecheck-bench`'s `bench_transfer`,
+//! built as users build the pipe, or, for the A/B with lock counters, this program
 //! re-run as `bench_report transfer CONTENDER CHUNK MIB`), so no contender inherits
 //! another's heap, page cache or thread placement. Each round runs every contender once
 //! per chunk size, in an order that rotates from round to round, so the transfers
@@ -78,8 +79,9 @@ fn parse_third(text: &str) -> Result<(String, PathBuf), String> {
     Ok((label.to_owned(), path))
 }
 
-/// Who runs a transfer: `bench_transfer` built without lock counters (the throughput
-/// table), this program (the A/B, with counters), or the third design's binary.
+/// Who runs a transfer: `pipecheck-bench`'s `bench_transfer` (the throughput table and
+/// the targets), this program (the A/B, with counters, and with this package's
+/// planted-bug switches, both designs alike), or the third design's binary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Binary {
     Plain,
@@ -94,15 +96,18 @@ struct Binaries {
     third: Option<PathBuf>,
 }
 
-/// `bench_transfer` built in release mode without features, so the throughput table's
-/// pipe does not pay for the lock counters (a `try_lock` and a counter bump per lock):
-/// cargo builds it (or finds it up to date) and names the executable.
+/// `bench_transfer` as users build the pipe: `pipecheck-bench`'s binary in release mode,
+/// without lock counters (a `try_lock` and a counter bump per lock) and without the
+/// planted-bug switches that this package's dev-dependencies turn on for its own
+/// examples (a thread-local lookup per `is_active`, about 50 of the ~330 instructions
+/// of a 64 B chunk). cargo builds it alone, so no other package's features unify into
+/// it, or finds it up to date, and names the executable.
 fn plain_bench_transfer() -> Result<PathBuf, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let output = Command::new(cargo)
         .current_dir(root)
-        .args(["build", "--release", "-p", env!("CARGO_PKG_NAME"), "--example", "bench_transfer"])
+        .args(["build", "--release", "-p", "pipecheck-bench", "--bin", "bench_transfer"])
         .args(["--message-format", "json-render-diagnostics"])
         .stderr(std::process::Stdio::inherit())
         .output()

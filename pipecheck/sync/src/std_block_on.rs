@@ -37,7 +37,10 @@ fn thread_waker() -> Waker {
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// assert_eq!(pipecheck_sync::future::block_on(async { 7 }), 7);
 /// ```
-#[inline]
+// Always inlined: a call to it per pipe operation pushed and popped six registers and
+// moved the future into its frame, 7 of the ~285 instructions of a 64 B chunk's
+// `get_memory`/copy/`advance`/`flush` (callgrind, core/benches/PERFORMANCE.md).
+#[inline(always)]
 pub fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
     // The output comes back through `try_with`'s `Result`, not an `Option` filled in the
@@ -49,7 +52,7 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn run<F: Future>(mut future: Pin<&mut F>, waker: &Waker) -> F::Output {
     let mut cx = Context::from_waker(waker);
     loop {

@@ -188,7 +188,9 @@ struct Run {
 /// Every job's runs, one per round (in round order; every round runs every job).
 type Results = HashMap<(&'static str, usize), Vec<Run>>;
 
-fn run(job: Job, args: &Args, binaries: &Binaries) -> Result<Run, String> {
+/// Runs `job` once; `cpus`, the machine's CPUs (not this process's, which `--one-core`
+/// narrows), for the other processes' share.
+fn run(job: Job, args: &Args, binaries: &Binaries, cpus: usize) -> Result<Run, String> {
     let mut command = match (job.binary, &binaries.third) {
         (Binary::Plain, _) => Command::new(&binaries.plain),
         (Binary::Third, Some(path)) => Command::new(path),
@@ -201,7 +203,6 @@ fn run(job: Job, args: &Args, binaries: &Binaries) -> Result<Run, String> {
     command.args([job.contender.to_owned(), job.chunk.to_string(), args.mib.to_string()]);
     let before = conditions::sample();
     let output = command.output().map_err(|e| format!("{command:?}: {e}"))?;
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let during = During::between(&before, &conditions::sample(), cpus);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let measured = stdout.lines().find_map(transfer::parse).ok_or_else(|| {
@@ -522,6 +523,9 @@ fn main() -> ExitCode {
     };
     // Read after cargo built (or found) bench_transfer: a build just now still weighs in
     // the 1-minute load average, and the targets are then not judged.
+    // Before pinning: the machine's CPUs, and the conditions line that counts them.
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let start = report::conditions().replace(" at the end of the run", "");
     let pinned = if args.one_core {
         match conditions::pin_to_one_cpu() {
             Ok(cpu) => Some(cpu),
@@ -534,7 +538,6 @@ fn main() -> ExitCode {
         None
     };
     let jobs = jobs(args.targets_only, args.third.is_some());
-    let start = report::conditions().replace(" at the end of the run", "");
     let start_load = conditions::load_average();
     let mut round_loads = Vec::new();
     let mut results: Results = HashMap::new();
@@ -551,7 +554,7 @@ fn main() -> ExitCode {
             these.rotate_left(round % n);
             for job in these {
                 progress.set_message(format!("round {}: {}, {}", round + 1, job.label, chunk_label(chunk)));
-                match run(job, &args, &binaries) {
+                match run(job, &args, &binaries, cpus) {
                     Ok(m) => results.entry((job.label, chunk)).or_default().push(m),
                     Err(e) => {
                         progress.abandon();
@@ -567,7 +570,6 @@ fn main() -> ExitCode {
     let end_load = conditions::load_average();
     let counted = results.values().flatten().any(|r| r.measured.contention.is_some());
     let third = args.third.as_ref().map(|(label, _)| label.as_str());
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let r = Report {
         results: &results,
         mib: args.mib as f64,

@@ -50,17 +50,22 @@ impl Spread {
         if self.median > 0.0 { (self.max - self.min) / 2.0 / self.median } else { f64::INFINITY }
     }
 
-    /// `median (min–max, ±x %)` with `decimals` decimals.
+    /// `median (min–max, ±x %)` with `decimals` decimals (no `±` when the median is not
+    /// positive).
     pub fn text(&self, decimals: usize) -> String {
         if self.n == 1 {
             return format!("{:.decimals$}", self.median);
+        }
+        let spread = self.relative();
+        if !spread.is_finite() {
+            return format!("{:.decimals$} ({:.decimals$}–{:.decimals$})", self.median, self.min, self.max);
         }
         format!(
             "{:.decimals$} ({:.decimals$}–{:.decimals$}, ±{:.0} %)",
             self.median,
             self.min,
             self.max,
-            self.relative() * 100.0
+            spread * 100.0
         )
     }
 }
@@ -270,6 +275,8 @@ mod tests {
         assert_eq!(Spread::of(&[]), None);
         assert_eq!(Spread::of(&[1.0, f64::NAN]), None, "a figure that is not a number spoils the list");
         assert_eq!(Spread::of(&[0.0, 0.0]).unwrap().relative(), f64::INFINITY);
+        assert_eq!(Spread::of(&[0.0, 0.5, 0.0]).unwrap().text(1), "0.0 (0.0–0.5)");
+        assert_eq!(Spread::of(&[1.0, 3.0, 2.0]).unwrap().text(1), "2.0 (1.0–3.0, ±50 %)");
     }
 
     #[test]

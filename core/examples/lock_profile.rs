@@ -4,7 +4,7 @@
 //! locked (or did not).
 //!
 //! ```text
-//! cargo run --release -p pipecheck-core --example lock_profile -- 64 64   # CHUNK MIB
+//! cargo run --release -p pipecheck-pipe --example lock_profile -- 64 64   # CHUNK MIB
 //! ```
 //!
 //! The observer serializes the two threads' events on its own mutex, which slows the

@@ -370,6 +370,70 @@ pub fn pipe_one_thread(chunk: usize, total: u64) -> Outcome {
     Outcome { elapsed, contention }
 }
 
+/// Chunks written before each read in the batched one-thread transfers: half the
+/// default pause threshold's worth (at least one), as a reader that keeps up in
+/// batches sees them.
+pub fn batch(chunk: usize) -> usize {
+    (IN_FLIGHT / 2 / chunk).max(1)
+}
+
+/// The two-thread fast path's calls on one thread, for instruction counts: the writer
+/// writes a [`batch`] of chunks (`get_memory`, copy, `advance`, `flush` each), then the
+/// reader reads them all (`read`, touch, `advance_to` the end), batch after batch. As
+/// between two threads, the head stays linked while the writer writes, and the reader
+/// reclaims the idle head once per batch, not once per chunk ([`pipe_one_thread`]).
+pub fn pipe_batch_one_thread(chunk: usize, total: u64) -> Outcome {
+    // No back-pressure: on one thread a paused flush would wait for itself.
+    let (mut writer, mut reader) =
+        PipeOptions::new().pause_writer_threshold(0).build().expect("valid options");
+    let source = source(chunk);
+    let per_batch = batch(chunk) as u64;
+    let start = Instant::now();
+    let (mut sum, mut received, mut sent) = (0u64, 0u64, 0u64);
+    while received < total {
+        for _ in 0..per_batch.min((total - sent) / chunk as u64) {
+            let memory = writer.get_memory(chunk).expect("chunk fits a segment");
+            memory[..chunk].copy_from_slice(source.bytes());
+            writer.advance(chunk).expect("advance within the memory");
+            block_on(writer.flush()).expect("the reader is alive");
+            sent += chunk as u64;
+        }
+        let result = block_on(reader.read()).expect("no failure");
+        let buffer = result.buffer();
+        sum = buffer.chunks().map(touch).fold(sum, u64::wrapping_add);
+        received += buffer.len() as u64;
+        let end = buffer.end();
+        reader.advance_to(end, end).expect("the end of the buffer just read");
+    }
+    let elapsed = start.elapsed();
+    check(received, sum, chunk, total);
+    Outcome { elapsed, contention: None }
+}
+
+/// [`pipe_batch_one_thread`]'s batches through an [`rtrb`] ring: `push_entire_slice`
+/// per chunk, then one `read_chunk` of everything, touched and committed.
+pub fn rtrb_batch_one_thread(chunk: usize, total: u64) -> Outcome {
+    let (mut tx, mut rx) = rtrb::RingBuffer::<u8>::new(IN_FLIGHT.max(chunk));
+    let source = source(chunk);
+    let per_batch = batch(chunk) as u64;
+    let start = Instant::now();
+    let (mut sum, mut received, mut sent) = (0u64, 0u64, 0u64);
+    while received < total {
+        for _ in 0..per_batch.min((total - sent) / chunk as u64) {
+            tx.push_entire_slice(source.bytes()).expect("a batch fits the ring");
+            sent += chunk as u64;
+        }
+        let read = rx.read_chunk(rx.slots()).expect("the slots just counted");
+        let (first, second) = read.as_slices();
+        sum = sum.wrapping_add(touch(first)).wrapping_add(touch(second));
+        received += read.len() as u64;
+        read.commit_all();
+    }
+    let elapsed = start.elapsed();
+    check(received, sum, chunk, total);
+    Outcome { elapsed, contention: None }
+}
+
 /// [`tokio_duplex`]'s calls on one thread (`write_all` then `read` per chunk), for
 /// instruction counts as [`pipe_one_thread`].
 pub fn duplex_one_thread(chunk: usize, total: u64) -> Outcome {

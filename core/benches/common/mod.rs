@@ -9,7 +9,9 @@
 
 #![allow(dead_code, unreachable_pub)] // each bench binary uses its own part of this module
 
+pub mod conditions;
 pub mod contenders;
+pub mod judge;
 pub mod report;
 pub mod transfer;
 

@@ -5,8 +5,7 @@
 use super::contenders::{self, Contention, Design, Outcome};
 
 /// The contenders by command-line name.
-pub const NAMES: &str =
-    "pipe|before|pipe-4-chunks|duplex|rtrb|mpsc|crossbeam|memcpy|pipe-1t|duplex-1t|rtrb-1t";
+pub const NAMES: &str = "pipe|before|pipe-4-chunks|duplex|rtrb|mpsc|crossbeam|memcpy|pipe-1t|duplex-1t|rtrb-1t|pipe-batch-1t|rtrb-batch-1t";
 
 /// The transfer called `name`, if there is one.
 pub fn contender(name: &str) -> Option<fn(usize, u64) -> Outcome> {
@@ -22,6 +21,8 @@ pub fn contender(name: &str) -> Option<fn(usize, u64) -> Outcome> {
         "pipe-1t" => contenders::pipe_one_thread,
         "duplex-1t" => contenders::duplex_one_thread,
         "rtrb-1t" => contenders::rtrb_one_thread,
+        "pipe-batch-1t" => contenders::pipe_batch_one_thread,
+        "rtrb-batch-1t" => contenders::rtrb_batch_one_thread,
         _ => return None,
     })
 }

@@ -1,7 +1,7 @@
 //! A minimal `block_on` for `std`: poll, park until woken, repeat.
 
 use std::future::Future;
-use std::pin::{Pin, pin};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
@@ -37,9 +37,18 @@ fn thread_waker() -> Waker {
 #[cfg_attr(any(feature = "loom", feature = "shuttle"), doc = "```no_run")]
 /// assert_eq!(pipecheck_sync::future::block_on(async { 7 }), 7);
 /// ```
-#[inline]
-pub fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
+// Always inlined: a call to it per pipe operation pushed and popped six registers and
+// moved the future into its frame, 7 of the ~285 instructions of a 64 B chunk's
+// `get_memory`/copy/`advance`/`flush` (callgrind, core/benches/PERFORMANCE.md). (A
+// `const` thread-local caching the waker's address, to skip `WAKER`'s state check, cost
+// 4 more: the check is cheaper than the branch and the cold call around it.)
+#[inline(always)]
+pub fn block_on<F: Future>(mut future: F) -> F::Output {
+    // Pinned where it is: `pin!` moves its argument into a block first, a copy of the
+    // whole future (11 instructions per 64 B chunk for a flush future).
+    // SAFETY: `future` is shadowed by the pinned reference and never moved again; it is
+    // dropped in place at the end of this function.
+    let mut future = unsafe { Pin::new_unchecked(&mut future) };
     // The output comes back through `try_with`'s `Result`, not an `Option` filled in the
     // closure: one move of it less on every call (a pipe operation's output is 40 bytes).
     match WAKER.try_with(|waker| run(future.as_mut(), waker)) {
@@ -49,7 +58,7 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn run<F: Future>(mut future: Pin<&mut F>, waker: &Waker) -> F::Output {
     let mut cx = Context::from_waker(waker);
     loop {

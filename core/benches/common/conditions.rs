@@ -1,0 +1,116 @@
+//! What the machine was doing around one whole-process transfer: how much CPU time
+//! the transfer's process used (`getrusage(RUSAGE_CHILDREN)`, in microseconds, so the
+//! caller must have waited for it), how much every CPU was busy (`/proc/stat`, in clock
+//! ticks), so how much **other** processes used meanwhile, and the load average.
+//!
+//! A transfer is quiet when other processes used next to nothing of the machine while
+//! it ran. (Not Linux's CPU pressure, `/proc/pressure/cpu`: it counts a transfer's own
+//! two threads waiting for each other when they share one core, as the rtrb ring's
+//! yielding threads often do, and so reads 70–100 % on an otherwise idle machine.)
+//! "CPUs used" tells where the scheduler put the two threads: about 1 when they took
+//! turns on one core, up to 2 when each had its own.
+
+use std::time::{Duration, Instant};
+
+/// One reading, taken right before and right after a child process runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    at: Instant,
+    /// Busy time of all CPUs together (`/proc/stat`), when the kernel reports it.
+    busy: Option<Duration>,
+    /// CPU time (user and system) of every child waited for so far.
+    children: Duration,
+}
+
+/// Takes a [`Sample`].
+pub fn sample() -> Sample {
+    Sample { at: Instant::now(), busy: busy_cpu(), children: children_cpu() }
+}
+
+/// What happened between two samples around one child process.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct During {
+    /// Wall time.
+    pub wall: Duration,
+    /// Share of the machine's CPU time (wall time × CPUs) that other processes used,
+    /// if known (at `/proc/stat`'s resolution, 10 ms per CPU).
+    pub others: Option<f64>,
+    /// The child's CPU time over the wall time: CPUs it kept busy on average.
+    pub cpus_used: f64,
+}
+
+impl During {
+    /// From `before` to `after`.
+    pub fn between(before: &Sample, after: &Sample, cpus: usize) -> During {
+        let wall = after.at.saturating_duration_since(before.at);
+        let secs = wall.as_secs_f64().max(1e-9);
+        let used = after.children.saturating_sub(before.children).as_secs_f64();
+        let others = match (before.busy, after.busy) {
+            (Some(a), Some(b)) => Some(
+                ((b.saturating_sub(a).as_secs_f64() - used) / (secs * cpus.max(1) as f64)).clamp(0.0, 1.0),
+            ),
+            _ => None,
+        };
+        During { wall, others, cpus_used: used / secs }
+    }
+}
+
+/// The first line of `/proc/stat`: user, nice, system, idle, iowait, irq, softirq,
+/// steal, … in clock ticks, summed over the CPUs. Busy: all but idle and iowait (steal
+/// counts: the hypervisor gave the CPU to someone else).
+fn busy_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = text.lines().next()?.strip_prefix("cpu ")?;
+    let ticks: Vec<u64> = line.split_whitespace().map(|t| t.parse().unwrap_or(0)).collect();
+    let busy: u64 = ticks.iter().take(8).enumerate().filter(|&(i, _)| i != 3 && i != 4).map(|(_, t)| t).sum();
+    // SAFETY: `sysconf` only reads a configuration value.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (hz > 0).then(|| Duration::from_secs_f64(busy as f64 / hz as f64))
+}
+
+fn children_cpu() -> Duration {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `getrusage` writes one `rusage` through the pointer, which points to
+    // writable memory of that size; `RUSAGE_CHILDREN` is a valid `who`.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) } == 0;
+    if !ok {
+        return Duration::ZERO;
+    }
+    // SAFETY: `getrusage` returned 0, so it filled the struct (zeroed before, so every
+    // field is initialized either way).
+    let usage = unsafe { usage.assume_init() };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+/// The 1-, 5- and 15-minute load averages, if the kernel reports them.
+pub fn load_average() -> Option<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let mut fields = text.split_whitespace().map(str::parse::<f64>);
+    Some([fields.next()?.ok()?, fields.next()?.ok()?, fields.next()?.ok()?])
+}
+
+/// Pins this process, and so every child it starts from now on, to the first CPU it
+/// may run on. Returns that CPU.
+///
+/// # Errors
+///
+/// The OS error of `sched_getaffinity`/`sched_setaffinity`, or none allowed.
+pub fn pin_to_one_cpu() -> Result<usize, String> {
+    // SAFETY: a zeroed `cpu_set_t` is a valid empty set; the calls read and write one
+    // set of the size passed, for this process (pid 0).
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Err(std::io::Error::last_os_error().to_string());
+        }
+        let cpu =
+            (0..libc::CPU_SETSIZE as usize).find(|&c| libc::CPU_ISSET(c, &set)).ok_or("no CPU allowed")?;
+        let mut one: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut one);
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one) != 0 {
+            return Err(std::io::Error::last_os_error().to_string());
+        }
+        Ok(cpu)
+    }
+}

@@ -4,8 +4,8 @@
 //! completing early (see `tests/common/soak.rs` for what is checked).
 //!
 //! ```text
-//! cargo run --release -p pipecheck-core --example soak -- --seeds 100 --mib 64
-//! cargo run --release -p pipecheck-core --example soak -- --seed 0x50ac202600000007 --mib 64
+//! cargo run --release -p pipecheck-pipe --example soak -- --seeds 100 --mib 64
+//! cargo run --release -p pipecheck-pipe --example soak -- --seed 0x50ac202600000007 --mib 64
 //! ```
 //!
 //! Every seed is printed; a failing one replays alone with `--seed`.

@@ -2,7 +2,7 @@
 //! release mode:
 //!
 //! ```text
-//! cargo run --release -p pipecheck-core --example stress -- [MiB]
+//! cargo run --release -p pipecheck-pipe --example stress -- [MiB]
 //! ```
 //!
 //! The seed comes from `PIPECHECK_SEED` (decimal or `0x` hex). Every byte is generated

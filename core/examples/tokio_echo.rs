@@ -13,7 +13,7 @@
 //! forwards it. The client checks that every byte comes back.
 //!
 //! ```text
-//! cargo run -p pipecheck-core --features tokio --example tokio_echo
+//! cargo run -p pipecheck-pipe --features tokio --example tokio_echo
 //! ```
 //!
 //! `tests/adapters/echo.rs` runs the same [`echo`] in the test suite.

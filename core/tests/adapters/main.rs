@@ -1,5 +1,5 @@
-//! The async I/O adapters of pipecheck-core, one binary for both features:
-//! `cargo test -p pipecheck-core --features tokio,futures-io --test adapters`.
+//! The async I/O adapters of pipecheck-pipe, one binary for both features:
+//! `cargo test -p pipecheck-pipe --features tokio,futures-io --test adapters`.
 //! Each module compiles only with its feature (and never under loom or shuttle).
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 

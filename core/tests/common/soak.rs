@@ -14,8 +14,8 @@
 //!
 //! Everything about a run (pipe options, sizes, injection rates, the ending) comes from
 //! its seed, so a failing seed replays with `PIPECHECK_SEED=<seed> cargo test -p
-//! pipecheck-core --test soak` or `cargo run --release -p pipecheck-core --example soak
-//! -- --seed <seed>`. Used by `tests/soak.rs` (a few short seeds) and
+//! pipecheck-pipe --test pipe -- soak::` or `cargo run --release -p pipecheck-pipe
+//! --example soak -- --seed <seed>`. Used by `tests/pipe/soak.rs` (a few short seeds) and
 //! `examples/soak.rs` (many long seeds, with a progress bar).
 
 use pipecheck_pipe::{Failure, FlushCanceller, PipeError, ReadCanceller, Reader, Writer};

@@ -19,7 +19,7 @@ fn pre_seed(options: PipeOptions, pool: &std::sync::Arc<CountingPool>) -> PipeOp
 fn pre_seed_design_transfers_byte_exact_and_returns_every_buffer() {
     let seed = seed_from_env(0x7_0000);
     println!(
-        "seed {seed:#x}; replay: PIPECHECK_SEED={seed:#x} cargo test -p pipecheck-core --test lock_scope"
+        "seed {seed:#x}; replay: PIPECHECK_SEED={seed:#x} cargo test -p pipecheck-pipe --test pipe -- lock_scope::pre_seed_design_transfers_byte_exact_and_returns_every_buffer --exact"
     );
     let pool = CountingPool::new();
     let report = transfer(Plan::new(4, seed), |options| pre_seed(options, &pool));
@@ -31,7 +31,7 @@ fn pre_seed_design_transfers_byte_exact_and_returns_every_buffer() {
 fn pre_seed_design_with_small_segments_recycles_through_the_locked_stack() {
     let seed = seed_from_env(0x7_0001);
     println!(
-        "seed {seed:#x}; replay: PIPECHECK_SEED={seed:#x} cargo test -p pipecheck-core --test lock_scope"
+        "seed {seed:#x}; replay: PIPECHECK_SEED={seed:#x} cargo test -p pipecheck-pipe --test pipe -- lock_scope::pre_seed_design_with_small_segments_recycles_through_the_locked_stack --exact"
     );
     let pool = CountingPool::new();
     let plan = Plan {

@@ -1,6 +1,6 @@
-//! pipecheck-core's integration tests, one module per area, in one test binary (one
+//! pipecheck-pipe's integration tests, one module per area, in one test binary (one
 //! link instead of one per file; the helpers in `common/` compile once). Run one area
-//! with its module path as the filter: `cargo test -p pipecheck-core --test pipe -- backpressure::`.
+//! with its module path as the filter: `cargo test -p pipecheck-pipe --test pipe -- backpressure::`.
 //! Plain `std` only: under loom or shuttle this binary is empty (the models run there).
 #![cfg(not(any(feature = "loom", feature = "shuttle")))]
 

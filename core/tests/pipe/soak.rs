@@ -1,6 +1,6 @@
 //! The soak's short variant, for CI: a few seeds of a few MiB each, every one with
 //! injected cancels and one of the three endings (see `common/soak.rs`). The long run
-//! is `cargo run --release -p pipecheck-core --example soak -- --seeds 100 --mib 64`.
+//! is `cargo run --release -p pipecheck-pipe --example soak -- --seeds 100 --mib 64`.
 //!
 //! `PIPECHECK_SEED=<seed>` runs that one seed (decimal or `0x` hex), at this test's size.
 

@@ -9,7 +9,7 @@
 //!
 //! The models go through the adapters' trait methods themselves: tokio's `AsyncRead`,
 //! `AsyncBufRead` and `AsyncWrite`, and `futures-io`'s `AsyncRead` and `AsyncWrite` (the
-//! `loom` feature of this crate turns on pipecheck-core's `tokio` and `futures-io`).
+//! `loom` feature of this crate turns on pipecheck-pipe's `tokio` and `futures-io`).
 //!
 //! Run: `cargo test -p pipecheck-models --features loom --test loom -- adapters:: --nocapture`.
 use std::collections::BTreeSet;

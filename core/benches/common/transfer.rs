@@ -55,7 +55,7 @@ pub fn line(name: &str, chunk: usize, mib: u64, outcome: &Outcome) -> String {
     }
 }
 
-/// Reads a [`line`] back; `None` if `text` is not one.
+/// Reads a [`line()`] back; `None` if `text` is not one.
 pub fn parse(text: &str) -> Option<Measured> {
     let (_, rest) = text.split_once(" B: ")?;
     let (rate, rest) = rest.split_once(" MiB/s")?;
@@ -81,7 +81,7 @@ pub fn parse(text: &str) -> Option<Measured> {
 }
 
 /// `bench_transfer`'s command line: `CONTENDER CHUNK [MIB] [TRANSFERS]`; prints one
-/// [`line`] per transfer.
+/// [`line()`] per transfer.
 ///
 /// # Errors
 ///

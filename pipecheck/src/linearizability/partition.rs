@@ -149,15 +149,13 @@ fn group_membership<I, O>(
             *slot = group;
         }
     }
-    if let Some(omitted) =
-        (0..history.len()).map(OpId).find(|&id| membership[id.0] == usize::MAX && !left_out(history, id))
-    {
-        return Err(HistoryError::PartitionOmits(omitted));
-    }
-    // An operation that never took effect is left out even when a group lists it.
-    for id in (0..history.len()).map(OpId) {
-        if left_out(history, id) {
-            membership[id.0] = usize::MAX;
+    // Every operation that may have taken effect is in a group; one that never took
+    // effect is left out even when a group lists it.
+    for (at, slot) in membership.iter_mut().enumerate() {
+        if left_out(history, OpId(at)) {
+            *slot = usize::MAX;
+        } else if *slot == usize::MAX {
+            return Err(HistoryError::PartitionOmits(OpId(at)));
         }
     }
     Ok(((0..groups.len()).map(|group| format!("group {group}")).collect(), membership))

@@ -90,6 +90,47 @@ pub fn load_average() -> Option<[f64; 3]> {
     Some([fields.next()?.ok()?, fields.next()?.ok()?, fields.next()?.ok()?])
 }
 
+/// The CPUs this process may run on, in order.
+///
+/// # Errors
+///
+/// The OS error of `sched_getaffinity`.
+pub fn allowed_cpus() -> Result<Vec<usize>, String> {
+    // SAFETY: a zeroed `cpu_set_t` is a valid empty set; the call writes one set of the
+    // size passed, for this thread (pid 0).
+    let set = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Err(std::io::Error::last_os_error().to_string());
+        }
+        set
+    };
+    // SAFETY: `CPU_ISSET` reads the set initialized above, at indices below its size.
+    Ok((0..libc::CPU_SETSIZE as usize).filter(|&c| unsafe { libc::CPU_ISSET(c, &set) }).collect())
+}
+
+/// Pins the calling thread, and every thread it starts from now on, to `cpu`.
+///
+/// # Errors
+///
+/// The OS error of `sched_setaffinity` (for instance, `cpu` is not allowed).
+pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
+    // SAFETY: a zeroed `cpu_set_t` is a valid empty set; `CPU_SET` writes within it
+    // (`cpu` is checked against its size); the call reads one set of the size passed,
+    // for the calling thread (pid 0).
+    unsafe {
+        if cpu >= libc::CPU_SETSIZE as usize {
+            return Err(format!("CPU {cpu} is beyond the CPU set"));
+        }
+        let mut one: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut one);
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one) != 0 {
+            return Err(format!("CPU {cpu}: {}", std::io::Error::last_os_error()));
+        }
+    }
+    Ok(())
+}
+
 /// Pins this process, and so every child it starts from now on, to the first CPU it
 /// may run on. Returns that CPU.
 ///
@@ -97,20 +138,25 @@ pub fn load_average() -> Option<[f64; 3]> {
 ///
 /// The OS error of `sched_getaffinity`/`sched_setaffinity`, or none allowed.
 pub fn pin_to_one_cpu() -> Result<usize, String> {
-    // SAFETY: a zeroed `cpu_set_t` is a valid empty set; the calls read and write one
-    // set of the size passed, for this process (pid 0).
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return Err(std::io::Error::last_os_error().to_string());
-        }
-        let cpu =
-            (0..libc::CPU_SETSIZE as usize).find(|&c| libc::CPU_ISSET(c, &set)).ok_or("no CPU allowed")?;
-        let mut one: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(cpu, &mut one);
-        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one) != 0 {
-            return Err(std::io::Error::last_os_error().to_string());
-        }
-        Ok(cpu)
-    }
+    let cpu = *allowed_cpus()?.first().ok_or("no CPU allowed")?;
+    pin_current_thread(cpu)?;
+    Ok(cpu)
+}
+
+/// The environment variable that places a transfer's two threads on two CPUs:
+/// `WRITER,READER` (CPU numbers). `bench_report --two-cores` sets it for its children;
+/// unset, the scheduler places the threads.
+pub const PLACE_VAR: &str = "PIPECHECK_BENCH_PLACE";
+
+/// The writer's and the reader's CPU from [`PLACE_VAR`], if it is set.
+///
+/// # Panics
+///
+/// If the variable is set to anything but two CPU numbers: a transfer placed other than
+/// asked would be reported under the wrong heading.
+pub fn placement() -> Option<(usize, usize)> {
+    let text = std::env::var(PLACE_VAR).ok()?;
+    let parsed =
+        text.split_once(',').and_then(|(w, r)| Some((w.trim().parse().ok()?, r.trim().parse().ok()?)));
+    Some(parsed.unwrap_or_else(|| panic!("{PLACE_VAR}={text:?}: expected WRITER,READER CPU numbers")))
 }

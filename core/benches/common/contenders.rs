@@ -9,7 +9,29 @@ use std::time::{Duration, Instant};
 use pipecheck_pipe::{LockScope, LockedBufferPool, PipeOptions, PoolDesign, Reader, Writer};
 use pipecheck_sync::future::block_on;
 
+use super::conditions;
 use super::{IN_FLIGHT, expected_sum, source, touch};
+
+/// Starts the writer thread. With [`conditions::PLACE_VAR`] set, the writer runs on its
+/// CPU and the calling thread, the reader, on the other, so every transfer of a report
+/// crosses the same two cores instead of wherever the scheduler puts them.
+///
+/// # Panics
+///
+/// If the placement cannot be applied (a CPU not allowed): the figure would be reported
+/// under the wrong placement.
+fn spawn_writer<T: Send + 'static>(writer: impl FnOnce() -> T + Send + 'static) -> thread::JoinHandle<T> {
+    let Some((writer_cpu, reader_cpu)) = conditions::placement() else {
+        return thread::spawn(writer);
+    };
+    let pin =
+        |cpu| conditions::pin_current_thread(cpu).unwrap_or_else(|e| panic!("cannot place a thread: {e}"));
+    pin(reader_cpu);
+    thread::spawn(move || {
+        pin(writer_cpu);
+        writer()
+    })
+}
 
 /// What one transfer measured.
 #[derive(Clone, Copy, Debug)]
@@ -118,7 +140,7 @@ fn pipe_with(
     let (mut writer, mut reader) = options.build().expect("valid options");
     let source = source(chunk);
     let start = Instant::now();
-    let writing = thread::spawn(move || {
+    let writing = spawn_writer(move || {
         let mut sent = 0;
         while sent < total {
             let memory = writer.get_memory(chunk).expect("chunk fits a segment");
@@ -171,7 +193,7 @@ pub fn tokio_duplex(chunk: usize, total: u64) -> Outcome {
     let source = source(chunk);
     let runtime = || tokio::runtime::Builder::new_current_thread().build().expect("a runtime");
     let start = Instant::now();
-    let writing = thread::spawn(move || {
+    let writing = spawn_writer(move || {
         runtime().block_on(async move {
             let mut sent = 0;
             while sent < total {
@@ -209,7 +231,7 @@ pub fn rtrb_ring(chunk: usize, total: u64) -> Outcome {
     let (mut tx, mut rx) = rtrb::RingBuffer::<u8>::new(IN_FLIGHT.max(chunk));
     let source = source(chunk);
     let start = Instant::now();
-    let writing = thread::spawn(move || {
+    let writing = spawn_writer(move || {
         let mut sent = 0;
         while sent < total {
             let mut rest = source.bytes();
@@ -249,7 +271,7 @@ pub fn std_mpsc(chunk: usize, total: u64) -> Outcome {
     let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>((IN_FLIGHT / chunk).max(1));
     let source = source(chunk);
     let start = Instant::now();
-    let writing = thread::spawn(move || {
+    let writing = spawn_writer(move || {
         let mut sent = 0;
         while sent < total {
             tx.send(source.bytes().to_vec()).expect("the reader is alive");
@@ -277,7 +299,7 @@ pub fn crossbeam_recycled(chunk: usize, total: u64) -> Outcome {
     let (recycle_tx, recycle_rx) = crossbeam_channel::bounded::<Vec<u8>>(capacity + 2);
     let source = source(chunk);
     let start = Instant::now();
-    let writing = thread::spawn(move || {
+    let writing = spawn_writer(move || {
         let mut sent = 0;
         while sent < total {
             let mut buffer = recycle_rx.try_recv().unwrap_or_else(|_| Vec::with_capacity(chunk));

@@ -56,8 +56,9 @@ struct Args {
     /// Rounds: every contender runs this many times per chunk size (the pairs per ratio).
     #[arg(long, default_value_t = 5)]
     repeats: usize,
-    /// MiB per transfer.
-    #[arg(long, default_value_t = 256)]
+    /// MiB per transfer: enough that the fastest transfer (the ring at 64 KiB, about
+    /// 16 GiB/s) lasts some 60 ms, far above a thread's start and a scheduler tick.
+    #[arg(long, default_value_t = 1024)]
     mib: u64,
     /// Only the contenders the targets compare: pipe, duplex, rtrb, memcpy.
     #[arg(long)]

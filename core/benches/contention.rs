@@ -12,7 +12,7 @@
 //! it held; the summary reports throughput and contended acquisitions per MiB moved,
 //! and writes the table to `target/pipecheck-bench.md`:
 //!
-//! `cargo bench -p pipecheck-pipe --features contention-stats --bench contention`
+//! `cargo bench -p pipecheck-bench --features contention-stats --bench contention`
 
 use std::time::Duration;
 
@@ -101,7 +101,7 @@ fn summarize(total: u64) {
     if !counted {
         md.push_str(
             "\nContention columns are empty: rerun with `--features contention-stats` \
-             (`cargo bench -p pipecheck-pipe --features contention-stats`).\n",
+             (`cargo bench -p pipecheck-bench --features contention-stats`).\n",
         );
     }
     md.push_str(&format!("\n{}\n", report::conditions()));

@@ -7,7 +7,7 @@
 //! samples, comparisons against a saved `--baseline`); whole transfers between threads
 //! are `bench_report`'s job.
 //!
-//! `cargo bench -p pipecheck-pipe --bench per_chunk`; see core/benches/PERFORMANCE.md.
+//! `cargo bench -p pipecheck-bench --bench per_chunk`; see core/benches/PERFORMANCE.md.
 
 use std::hint::black_box;
 

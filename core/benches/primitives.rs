@@ -7,7 +7,7 @@
 //!   iteration, on a [`PartitionedPool`] with one partition per thread (seed 002) and
 //!   on the same pool with a single shared partition.
 //!
-//! Run: `cargo bench -p pipecheck-pipe --bench primitives -- --warm-up-time 1 --measurement-time 3`.
+//! Run: `cargo bench -p pipecheck-bench --bench primitives -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
 use std::pin::pin;

@@ -5,7 +5,7 @@
 //! physical-limit reference. After criterion's groups it prints MiB/s and each
 //! contender's ratio to the pipe, and writes the table to `target/pipecheck-bench.md`.
 //!
-//! `cargo bench -p pipecheck-pipe --bench throughput`; see core/benches/PERFORMANCE.md.
+//! `cargo bench -p pipecheck-bench --bench throughput`; see core/benches/PERFORMANCE.md.
 
 use std::time::Duration;
 

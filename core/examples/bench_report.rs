@@ -152,6 +152,8 @@ const THIRD: &str = "third design";
 const MEMCPY: &str = "memcpy (reference)";
 const DUPLEX: &str = "tokio::io::duplex";
 const RTRB: &str = "rtrb SPSC ring";
+const PIPE_ALONE: &str = "pipe, one thread";
+const RTRB_ALONE: &str = "rtrb, one thread";
 
 /// The throughput table's contenders after the pipe: label, command-line name, and
 /// whether a target compares the pipe with it. The compared ones come first, so that
@@ -171,6 +173,9 @@ fn jobs(targets_only: bool, third: bool) -> Vec<Job> {
         jobs.push(job(PIPE, Binary::Plain, "pipe"));
         let peers = PEERS.iter().filter(|p| p.2 || !targets_only);
         jobs.extend(peers.map(|&(label, name, _)| job(label, Binary::Plain, name)));
+        // The code path without the hand-off, which explains the two-thread ratios.
+        jobs.push(job(PIPE_ALONE, Binary::Plain, "pipe-batch-1t"));
+        jobs.push(job(RTRB_ALONE, Binary::Plain, "rtrb-batch-1t"));
         if targets_only {
             continue;
         }
@@ -333,6 +338,27 @@ impl Report<'_> {
                     summary(&self.cpus_used(label, chunk), 2)
                 ));
             }
+        }
+        md.push('\n');
+        md
+    }
+
+    /// The one-thread batched transfers: the pipe's and the ring's calls with no second
+    /// thread, so no hand-off, no cache line crossing cores and no wait.
+    fn alone_table(&self) -> String {
+        let mut md = String::from("| contender | ");
+        md.push_str(&CHUNKS.map(|c| format!("{} MiB/s |", chunk_label(c))).join(" "));
+        md.push_str("\n|---|");
+        md.push_str(&"---:|".repeat(CHUNKS.len()));
+        for label in [PIPE_ALONE, RTRB_ALONE] {
+            md.push_str(&format!("\n| {label} |"));
+            for chunk in CHUNKS {
+                md.push_str(&format!(" {} |", summary(&self.rates(label, chunk), 0)));
+            }
+        }
+        md.push_str("\n| pipe ÷ rtrb |");
+        for chunk in CHUNKS {
+            md.push_str(&format!(" {} |", summary(&self.ratios(PIPE_ALONE, RTRB_ALONE, chunk), 2)));
         }
         md.push('\n');
         md
@@ -627,6 +653,12 @@ fn main() -> ExitCode {
         args.mib,
         r.throughput(&labels),
     );
+    md.push_str(&format!(
+        "#### The code path alone: one thread, no hand-off\n\n\
+         The writer writes a batch of chunks (32 KiB of them; one chunk at 64 KiB), then the \
+         reader reads them all, on one thread (`pipe-batch-1t`, `rtrb-batch-1t`).\n\n{}\n",
+        r.alone_table()
+    ));
     if !args.targets_only {
         md.push_str(&format!(
             "#### Seed 000's A/B\n\n{}\n#### The pause threshold at 64 KiB\n\n{}\n",

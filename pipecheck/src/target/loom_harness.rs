@@ -86,6 +86,9 @@ fn publish_log(log: Arc<dyn RunLog>) {
 
 /// The last observations of a failing interleaving, as a monitor's report shows them.
 fn tail(log: &[Row]) -> String {
+    if log.is_empty() {
+        return "the failing interleaving recorded no observations before it failed\n".to_owned();
+    }
     let from = log.len().saturating_sub(16);
     let mut tail = format!("last {} observations of the failing interleaving:\n", log.len() - from);
     for row in &log[from..] {
@@ -248,4 +251,19 @@ fn reproduce(bound: usize) -> String {
            LOOM_CHECKPOINT_FILE=/tmp/{test}.json LOOM_CHECKPOINT_INTERVAL=1, then rerun with the same \
            file and LOOM_LOG=1"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_before_any_observation_says_so_instead_of_counting_none() {
+        assert_eq!(tail(&[]), "the failing interleaving recorded no observations before it failed\n");
+        let row = |step| Row { step, role: None, text: format!("event {step}") };
+        let log: Vec<Row> = (0..20).map(row).collect();
+        let text = tail(&log);
+        assert!(text.starts_with("last 16 observations of the failing interleaving:\n"), "{text}");
+        assert!(text.contains("event 4") && !text.contains("event 3\n"), "{text}");
+    }
 }

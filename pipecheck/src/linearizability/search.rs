@@ -21,8 +21,11 @@
 //!   invocations before the list's first response, tried in invocation order, and
 //!   enumerating them costs O(candidates) rather than O(threads). Pending operations,
 //!   which a linearization may leave out, are kept in a second list and tried after
-//!   the others (on porcupine's etcd histories this explores 276 206 states in all
-//!   instead of 430 340 in invocation order);
+//!   the others; one the model says would leave the state as it is is not tried at
+//!   all: a pending operation precedes nothing, so whatever order follows it follows as
+//!   well without it (on porcupine's etcd histories this explores 69 428 states in all,
+//!   instead of 276 206 when such operations are tried, and 430 340 when pending
+//!   operations are tried in invocation order with the others);
 //! * causal: iff its count of unplaced predecessors is 0; counts are updated when an
 //!   operation is placed or removed, in O(its successors).
 
@@ -422,6 +425,10 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             match &op.output {
                 Some(output) => {
                     if let Some(state) = model.step(current, &op.input, output) {
+                        if !local.required && state == *current {
+                            // A pending operation that changes nothing: see the module's doc.
+                            continue;
+                        }
                         return Some((at, state, None));
                     }
                     if *criterion == Criterion::PendingAware {
@@ -444,6 +451,8 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                     if local.unrecorded && frame.alternatives.is_empty() {
                         *undescribed |= model.expected(current, &op.input).is_none();
                     }
+                    // Pending, so not required: leaving the state as it is is not placing it.
+                    frame.alternatives.retain(|state| state != current);
                 }
             }
         }

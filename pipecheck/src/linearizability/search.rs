@@ -111,7 +111,8 @@ pub(super) struct Search<'h, M: SequentialModel> {
     best: Vec<u32>,
     /// How many of the current path's first operations are `best`'s.
     best_agrees: usize,
-    /// Per operation, the longest path that ended with it and could not be extended.
+    /// Per operation, the longest path that ended with it and could not be extended;
+    /// empty when the check does not report dead ends.
     dead_ends: Vec<Vec<u32>>,
     /// Operations held in `dead_ends`, at most [`DEAD_END_CAP`].
     dead_end_ops: usize,
@@ -150,16 +151,17 @@ impl Planted {
 }
 
 impl<'h, M: SequentialModel> Search<'h, M> {
-    /// A search of `part`, not started.
+    /// A search of `part`, not started, recording dead ends if `dead_ends`.
     pub(super) fn new(
         model: &'h M,
         history: &'h History<M::Input, M::Output>,
         part: Part,
         criterion: Criterion,
+        dead_ends: bool,
     ) -> Self {
         let n = part.ops.len();
-        let by_counts = part.threads.len().div_ceil(2) < n.div_ceil(64);
-        let words = if by_counts { part.threads.len().div_ceil(2) } else { n.div_ceil(64) }.max(1);
+        let by_counts = part.threads().div_ceil(2) < n.div_ceil(64);
+        let words = if by_counts { part.threads().div_ceil(2) } else { n.div_ceil(64) }.max(1);
         let planted = Planted::current();
         let events = (part.causal.is_none() && !planted.accepts_reorder).then(|| Events::new(&part));
         Search {
@@ -170,14 +172,14 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             bits: vec![0; words],
             by_counts,
             hash: 0,
-            next: vec![0; part.threads.len()],
+            next: vec![0; part.threads()],
             preds: part.causal.as_ref().map(|causal| causal.preds.clone()).unwrap_or_default(),
             required_left: part.ops.iter().filter(|op| op.required).count(),
             stack: Vec::new(),
             visited: Visited::new(words),
             best: Vec::new(),
             best_agrees: 0,
-            dead_ends: vec![Vec::new(); n],
+            dead_ends: if dead_ends { vec![Vec::new(); n] } else { Vec::new() },
             dead_end_ops: 0,
             elapsed: Duration::ZERO,
             released_hits: 0,
@@ -328,13 +330,9 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         }
         let earliest_response = match self.part.causal {
             Some(_) => u64::MAX,
-            None => self
-                .part
-                .threads
-                .iter()
-                .zip(&self.next)
-                .filter_map(|(ops, &next)| ops.get(next as usize))
-                .map(|&at| self.part.ops[at as usize].responded)
+            None => (self.next.iter().enumerate())
+                .filter_map(|(thread, &next)| self.part.thread(thread).nth(next as usize))
+                .map(|at| self.part.ops[at as usize].responded)
                 .min()
                 .unwrap_or(u64::MAX),
         };
@@ -402,11 +400,11 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                 }
                 None => {
                     let thread = frame.cursor as usize;
-                    if thread >= part.threads.len() {
+                    if thread >= part.threads() {
                         return None;
                     }
                     frame.cursor += 1;
-                    let Some(&at) = part.threads[thread].get(next[thread] as usize) else { continue };
+                    let Some(at) = part.thread(thread).nth(next[thread] as usize) else { continue };
                     let minimal = match part.causal {
                         Some(_) => preds[at as usize] == 0,
                         None => part.ops[at as usize].invoked <= frame.earliest_response,
@@ -521,7 +519,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// ending with `op`.
     fn dead_end(&mut self, op: u32) {
         let length = self.stack.len();
-        let old = self.dead_ends[op as usize].len();
+        let Some(old) = self.dead_ends.get(op as usize).map(Vec::len) else { return };
         if length > old && self.dead_end_ops - old + length <= DEAD_END_CAP {
             let mut path = std::mem::take(&mut self.dead_ends[op as usize]);
             path.clear();
@@ -546,10 +544,10 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         for &op in &self.best {
             placed[op as usize] = true;
         }
-        let frontier =
-            self.part.threads.iter().filter_map(|ops| ops.iter().find(|&&op| !placed[op as usize]));
+        let frontier = (0..self.part.threads())
+            .filter_map(|thread| self.part.thread(thread).find(|&op| !placed[op as usize]));
         let required =
-            frontier.map(|&op| (op, &self.part.ops[op as usize])).filter(|(_, local)| local.required);
+            frontier.map(|op| (op, &self.part.ops[op as usize])).filter(|(_, local)| local.required);
         let chosen = match &self.part.causal {
             None => required.min_by_key(|(_, local)| local.responded).map(|(_, local)| local.id),
             Some(causal) => {
@@ -601,43 +599,74 @@ struct Events {
 impl Events {
     /// The list of all of `part`'s events.
     fn new(part: &Part) -> Events {
-        // Sorted by stamp, then invocations first, then node: packed in one integer.
-        let key = |stamp: u64, response: bool, node: u32| {
-            u128::from(stamp) << 33 | u128::from(response) << 32 | u128::from(node)
-        };
-        let mut order: Vec<u128> = Vec::with_capacity(2 * part.ops.len());
-        let mut pending: Vec<u128> = Vec::new();
-        for (at, op) in part.ops.iter().enumerate() {
-            let at = at as u32;
-            if op.responded == u64::MAX {
-                pending.push(key(op.invoked, false, 1 + 2 * at));
-            } else {
-                order.push(key(op.invoked, false, 1 + 2 * at));
-                order.push(key(op.responded, true, 2 + 2 * at));
-            }
-        }
-        // Sorted as one word when the stamps allow (most histories): several times faster.
-        if part.ops.len() < 1 << 30 && order.iter().chain(&pending).all(|&key| key < 1 << 64) {
-            let mut small: Vec<u64> = order.iter().map(|&key| key as u64).collect();
-            small.sort_unstable();
-            order.clear();
-            order.extend(small.into_iter().map(u128::from));
-        } else {
-            order.sort_unstable();
-        }
+        let order = Events::returned_in_order(part);
+        // Pending operations are few: sorted by invocation stamp, then node.
+        let mut pending: Vec<(u64, u32)> = (part.ops.iter().enumerate())
+            .filter(|(_, op)| op.responded == u64::MAX)
+            .map(|(at, op)| (op.invoked, 1 + 2 * at as u32))
+            .collect();
         pending.sort_unstable();
+        let pending: Vec<u32> = pending.into_iter().map(|(_, node)| node).collect();
         let nodes = 2 + 2 * part.ops.len();
         let (mut prev, mut next) = (vec![NIL; nodes], vec![NIL; nodes]);
         for (head, list) in [(0, &order), (nodes as u32 - 1, &pending)] {
             let mut last = head;
-            for &packed in list {
-                let node = packed as u32;
+            for &node in list {
                 next[last as usize] = node;
                 prev[node as usize] = last;
                 last = node;
             }
         }
         Events { prev, next }
+    }
+
+    /// The events of `part`'s operations that returned, as nodes in stamp order, an
+    /// invocation before a response of the same stamp, then by node.
+    fn returned_in_order(part: &Part) -> Vec<u32> {
+        let returned = || (part.ops.iter().enumerate()).filter(|(_, op)| op.responded != u64::MAX);
+        let (mut low, mut high, mut events) = (u64::MAX, 0, 0usize);
+        for (_, op) in returned() {
+            (low, high, events) = (low.min(op.invoked), high.max(op.responded), events + 2);
+        }
+        // Stamps that span few values (line numbers, a recorder's counter): a counting
+        // sort, in linear time. Placing every invocation before any response, each in
+        // node order, keeps that order within a stamp.
+        if events > 0 && high - low < 4 * events as u64 + 64 {
+            let mut starts = vec![0u32; (high - low) as usize + 2];
+            for (_, op) in returned() {
+                starts[(op.invoked - low) as usize + 1] += 1;
+                starts[(op.responded - low) as usize + 1] += 1;
+            }
+            for at in 1..starts.len() {
+                starts[at] += starts[at - 1];
+            }
+            let mut order = vec![NIL; events];
+            let invocations = returned().map(|(at, op)| (op.invoked, 1 + 2 * at as u32));
+            let responses = returned().map(|(at, op)| (op.responded, 2 + 2 * at as u32));
+            for (stamp, node) in invocations.chain(responses) {
+                let slot = &mut starts[(stamp - low) as usize];
+                order[*slot as usize] = node;
+                *slot += 1;
+            }
+            return order;
+        }
+        // Sorted by stamp, then invocations first, then node: packed in one integer, one
+        // word when the stamps allow.
+        let key = |stamp: u64, response: bool, node: u32| {
+            u128::from(stamp) << 33 | u128::from(response) << 32 | u128::from(node)
+        };
+        let mut order: Vec<u128> = Vec::with_capacity(events);
+        for (at, op) in returned() {
+            order.push(key(op.invoked, false, 1 + 2 * at as u32));
+            order.push(key(op.responded, true, 2 + 2 * at as u32));
+        }
+        if part.ops.len() < 1 << 30 && high < 1 << 31 {
+            let mut small: Vec<u64> = order.iter().map(|&key| key as u64).collect();
+            small.sort_unstable();
+            return small.into_iter().map(|key| key as u32).collect();
+        }
+        order.sort_unstable();
+        order.into_iter().map(|key| key as u32).collect()
     }
 
     /// The first event.

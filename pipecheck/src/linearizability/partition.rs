@@ -84,6 +84,19 @@ pub(super) fn partitions_in<M: SequentialModel>(
         Some(groups) => group_membership(history, &groups)?,
         None => key_membership(model, history),
     };
+    let successors = (history.precedence() == Precedence::Causal).then(|| history.successors());
+    if keys.len() == 1 {
+        // One partition (a model without keys): the program order, without what is left
+        // out, and no list per partition to build.
+        let key = keys.into_iter().next().unwrap_or_default();
+        let part = if membership.iter().all(|&part| part == 0) {
+            Part::new(history, key, program_order, successors.as_deref())
+        } else {
+            let ids: Vec<OpId> = program_order.iter().copied().filter(|id| membership[id.0] == 0).collect();
+            Part::new(history, key, &ids, successors.as_deref())
+        };
+        return Ok(vec![part]);
+    }
     let count = keys.len();
     let mut sizes = vec![0; count];
     for &part in &membership {
@@ -105,7 +118,6 @@ pub(super) fn partitions_in<M: SequentialModel>(
         .map(|(part, ids)| (ids.iter().map(|id| id.0).min().unwrap_or(usize::MAX), part))
         .collect();
     first.sort_unstable();
-    let successors = (history.precedence() == Precedence::Causal).then(|| history.successors());
     Ok(first
         .into_iter()
         .map(|(_, part)| Part::new(history, keys[part].clone(), &per_part[part], successors.as_deref()))

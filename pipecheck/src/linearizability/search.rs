@@ -175,9 +175,11 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             next: vec![0; part.threads()],
             preds: part.causal.as_ref().map(|causal| causal.preds.clone()).unwrap_or_default(),
             required_left: part.ops.iter().filter(|op| op.required).count(),
-            stack: Vec::new(),
-            visited: Visited::new(words),
-            best: Vec::new(),
+            // A path places each operation at most once: its frames and the longest
+            // path never grow past this (up to a bound, for huge partitions).
+            stack: Vec::with_capacity((n + 1).min(1 << 12)),
+            visited: Visited::new(words, n),
+            best: Vec::with_capacity(n.min(1 << 12)),
             best_agrees: 0,
             dead_ends: if dead_ends { vec![Vec::new(); n] } else { Vec::new() },
             dead_end_ops: 0,
@@ -206,7 +208,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     pub(super) fn release(&mut self) -> u64 {
         let bytes = self.visited.bytes();
         self.released_hits += self.visited.hits;
-        std::mem::replace(&mut self.visited, Visited::new(1)).dispose();
+        std::mem::replace(&mut self.visited, Visited::new(1, 0)).dispose();
         self.stack = Vec::new();
         let dead_ends = std::mem::take(&mut self.dead_ends);
         super::reaper::free(dead_ends, 4 * self.dead_end_ops as u64);

@@ -21,13 +21,26 @@
 //!   invocations before the list's first response, tried in invocation order, and
 //!   enumerating them costs O(candidates) rather than O(threads). Pending operations,
 //!   which a linearization may leave out, are kept in a second list and tried after
-//!   the others; one the model says would leave the state as it is is not tried at
-//!   all: a pending operation precedes nothing, so whatever order follows it follows as
-//!   well without it (on porcupine's etcd histories this explores 69 428 states in all,
-//!   instead of 276 206 when such operations are tried, and 430 340 when pending
-//!   operations are tried in invocation order with the others);
+//!   the others;
 //! * causal: iff its count of unplaced predecessors is 0; counts are updated when an
 //!   operation is placed or removed, in O(its successors).
+//!
+//! A pending operation precedes nothing, so leaving one out of a linearization keeps
+//! every later operation minimal, and two rules skip placements that a linearization
+//! with fewer pending operations makes unnecessary:
+//!
+//! * a pending operation whose step leaves the state as it is;
+//! * right after a pending operation, an operation whose step from the state before
+//!   that pending operation reaches the same state (a write hiding a pending write):
+//!   the pending operation was not needed.
+//!
+//! A linearization with the fewest pending operations breaks neither rule, so one is
+//! still found when any exists, with the visited set too, as that count depends only
+//! on the configuration (by induction on the operations left: a configuration whose
+//! search failed though it had a completion implies a linearization with fewer pending
+//! operations). On porcupine's etcd histories the search explores 17 094 states in
+//! all, instead of 276 206 with neither rule (69 428 with the first alone) and 430 340
+//! when pending operations are tried in invocation order with the others.
 
 use std::time::{Duration, Instant};
 
@@ -370,6 +383,12 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         } = self;
         let (frame, path) = stack.split_last_mut()?;
         let current = visited.state(frame.state);
+        // When the top configuration was reached by placing a pending operation: the
+        // state before it (see the module's doc).
+        let before_pending = match path.last() {
+            Some(parent) if !part.ops[frame.op as usize].required => Some(visited.state(parent.state)),
+            _ => None,
+        };
         loop {
             if let Some(state) = frame.alternatives.pop() {
                 return Some((frame.alternative_op, state, None));
@@ -426,7 +445,13 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                 Some(output) => {
                     if let Some(state) = model.step(current, &op.input, output) {
                         if !local.required && state == *current {
-                            // A pending operation that changes nothing: see the module's doc.
+                            // A pending operation that changes nothing (see the module's doc).
+                            continue;
+                        }
+                        let without_pending =
+                            before_pending.and_then(|before| model.step(before, &op.input, output));
+                        if without_pending.is_some_and(|without| without == state) {
+                            // The pending operation before it was not needed (the module's doc).
                             continue;
                         }
                         return Some((at, state, None));

@@ -626,57 +626,73 @@ struct Events {
 impl Events {
     /// The list of all of `part`'s events.
     fn new(part: &Part) -> Events {
-        let order = Events::returned_in_order(part);
-        // Pending operations are few: sorted by invocation stamp, then node.
-        let mut pending: Vec<(u64, u32)> = (part.ops.iter().enumerate())
-            .filter(|(_, op)| op.responded == u64::MAX)
-            .map(|(at, op)| (op.invoked, 1 + 2 * at as u32))
-            .collect();
-        pending.sort_unstable();
-        let pending: Vec<u32> = pending.into_iter().map(|(_, node)| node).collect();
         let nodes = 2 + 2 * part.ops.len();
-        let (mut prev, mut next) = (vec![NIL; nodes], vec![NIL; nodes]);
-        for (head, list) in [(0, &order), (nodes as u32 - 1, &pending)] {
-            let mut last = head;
-            for &node in list {
-                next[last as usize] = node;
-                prev[node as usize] = last;
-                last = node;
+        // Pending operations are few: sorted by invocation stamp, then node.
+        let mut pending: Vec<(u64, u32)> = Vec::new();
+        for (at, op) in part.ops.iter().enumerate() {
+            if op.responded == u64::MAX {
+                pending.push((op.invoked, 1 + 2 * at as u32));
             }
         }
-        Events { prev, next }
+        pending.sort_unstable();
+        let mut events = Events { prev: vec![NIL; nodes], next: vec![NIL; nodes] };
+        events.link(0, Events::returned_in_order(part));
+        events.link(nodes as u32 - 1, pending.into_iter().map(|(_, node)| node));
+        events
+    }
+
+    /// Links `list` after `head`, in its order.
+    fn link(&mut self, head: u32, list: impl IntoIterator<Item = u32>) {
+        let mut last = head;
+        for node in list {
+            self.next[last as usize] = node;
+            self.prev[node as usize] = last;
+            last = node;
+        }
     }
 
     /// The events of `part`'s operations that returned, as nodes in stamp order, an
     /// invocation before a response of the same stamp, then by node.
     fn returned_in_order(part: &Part) -> Vec<u32> {
-        let returned = || (part.ops.iter().enumerate()).filter(|(_, op)| op.responded != u64::MAX);
         let (mut low, mut high, mut events) = (u64::MAX, 0, 0usize);
-        for (_, op) in returned() {
-            (low, high, events) = (low.min(op.invoked), high.max(op.responded), events + 2);
+        for op in &part.ops {
+            if op.responded != u64::MAX {
+                (low, high, events) = (low.min(op.invoked), high.max(op.responded), events + 2);
+            }
         }
         // Stamps that span few values (line numbers, a recorder's counter): a counting
         // sort, in linear time. Placing every invocation before any response, each in
         // node order, keeps that order within a stamp.
         if events > 0 && high - low < 4 * events as u64 + 64 {
             let mut starts = vec![0u32; (high - low) as usize + 2];
-            for (_, op) in returned() {
-                starts[(op.invoked - low) as usize + 1] += 1;
-                starts[(op.responded - low) as usize + 1] += 1;
+            for op in &part.ops {
+                if op.responded != u64::MAX {
+                    starts[(op.invoked - low) as usize + 1] += 1;
+                    starts[(op.responded - low) as usize + 1] += 1;
+                }
             }
-            for at in 1..starts.len() {
-                starts[at] += starts[at - 1];
+            let mut sum = 0;
+            for start in &mut starts {
+                sum += *start;
+                *start = sum;
             }
             let mut order = vec![NIL; events];
-            let invocations = returned().map(|(at, op)| (op.invoked, 1 + 2 * at as u32));
-            let responses = returned().map(|(at, op)| (op.responded, 2 + 2 * at as u32));
-            for (stamp, node) in invocations.chain(responses) {
-                let slot = &mut starts[(stamp - low) as usize];
-                order[*slot as usize] = node;
-                *slot += 1;
+            for response in [false, true] {
+                for (at, op) in part.ops.iter().enumerate() {
+                    if op.responded != u64::MAX {
+                        let (stamp, node) = match response {
+                            false => (op.invoked, 1 + 2 * at as u32),
+                            true => (op.responded, 2 + 2 * at as u32),
+                        };
+                        let slot = &mut starts[(stamp - low) as usize];
+                        order[*slot as usize] = node;
+                        *slot += 1;
+                    }
+                }
             }
             return order;
         }
+        let returned = || (part.ops.iter().enumerate()).filter(|(_, op)| op.responded != u64::MAX);
         // Sorted by stamp, then invocations first, then node: packed in one integer, one
         // word when the stamps allow.
         let key = |stamp: u64, response: bool, node: u32| {

@@ -777,3 +777,42 @@ impl Events {
         self.restore(1 + 2 * op);
     }
 }
+
+#[cfg(test)]
+mod pending_rules_tests {
+    use crate::linearizability::foreign::etcd::{EtcdOp, EtcdOutput, EtcdRegister};
+    use crate::linearizability::{Budget, History, Linearization, check_report};
+
+    /// Timed-out writes and compare-and-sets (pending, may have taken effect) on
+    /// threads 10.., then a read on thread 0 that saw `seen`; the verdict, and the
+    /// pending operations the linearization placed.
+    fn read_after(pending: &[EtcdOp], seen: i64) -> (bool, usize) {
+        let mut history = History::new();
+        for (at, op) in pending.iter().enumerate() {
+            let output = match op {
+                EtcdOp::Cas(..) => EtcdOutput::Cas(true),
+                _ => EtcdOutput::Written,
+            };
+            history.indeterminate(10 + at, *op, output, at as u64);
+        }
+        history.complete(0, EtcdOp::Read, EtcdOutput::Read(Some(seen)), 100, 101);
+        let report = check_report(&EtcdRegister, &history, Budget::default()).unwrap();
+        match report.verdict {
+            Linearization::Linearizable(order) => (true, order.len() - 1),
+            _ => (false, 0),
+        }
+    }
+
+    #[test]
+    fn a_write_hiding_a_pending_write_still_finds_what_needs_both() {
+        use EtcdOp::{Cas, Write};
+        // 2 after 1 is 2 whether or not 1 was written: one write is placed.
+        assert_eq!(read_after(&[Write(1), Write(2)], 2), (true, 1));
+        // A compare-and-set needs the write before it: both are placed.
+        assert_eq!(read_after(&[Write(1), Cas(1, 2)], 2), (true, 2));
+        assert_eq!(read_after(&[Cas(1, 2), Write(1), Cas(2, 3)], 3), (true, 3));
+        // A write of the value already there is never needed.
+        assert_eq!(read_after(&[Write(1), Write(1)], 1), (true, 1));
+        assert_eq!(read_after(&[Write(1), Cas(2, 3)], 3), (false, 0));
+    }
+}

@@ -373,7 +373,7 @@ impl<I, O> History<I, O> {
         // Thread numbers that span few values (the usual case): a counting sort by thread
         // keeps each thread's operations in the order they were added, which is already
         // their program order unless they were added out of invocation order.
-        let threads = self.ops.iter().map(|op| op.thread).max().map_or(0, |high| high + 1);
+        let threads = self.ops.iter().map(|op| op.thread).max().map_or(0, |high| high.saturating_add(1));
         if threads <= 4 * self.ops.len() + 64 {
             let mut starts = vec![0usize; threads + 1];
             for op in &self.ops {
@@ -550,5 +550,26 @@ impl<I, O> History<I, O> {
             successors[before.0].push(after);
         }
         successors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_order_is_by_thread_then_invocation_whatever_the_order_added() {
+        // Small thread numbers (a counting sort), operations added out of order.
+        let mut history: History<(), ()> = History::new();
+        let late = history.complete(1, (), (), 5, 6);
+        let other = history.complete(0, (), (), 0, 9);
+        let early = history.complete(1, (), (), 1, 2);
+        assert_eq!(history.program_order(), vec![other, early, late]);
+        // A thread number far beyond the history's size (a sort of packed keys).
+        let mut history: History<(), ()> = History::new();
+        let late = history.complete(usize::MAX, (), (), 5, 6);
+        let early = history.complete(usize::MAX, (), (), 1, 2);
+        let other = history.complete(3, (), (), 0, 9);
+        assert_eq!(history.program_order(), vec![other, early, late]);
     }
 }

@@ -13,7 +13,6 @@
 use std::hash::{BuildHasher, Hash};
 
 use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
 use rustc_hash::FxBuildHasher;
 
 use super::allowance::Allowance;
@@ -121,25 +120,20 @@ impl<S: Eq + Hash> Visited<S> {
         }
         let Visited { table, hashes, bits: arena, states, words, first_buckets, bytes, hits } = self;
         let words = *words;
-        let entry = table.entry(
-            hash,
-            |&at| {
-                let at = at as usize;
-                hashes[at] == hash
-                    && arena[at * words..(at + 1) * words].iter().zip(bits).all(|(a, b)| a == b)
-                    && states[at] == state
-            },
-            |&at| hashes[at as usize],
-        );
-        let Entry::Vacant(vacant) = entry else {
+        let seen = table.find(hash, |&at| {
+            let at = at as usize;
+            hashes[at] == hash
+                && arena[at * words..(at + 1) * words].iter().zip(bits).all(|(a, b)| a == b)
+                && states[at] == state
+        });
+        if seen.is_some() {
             *hits += 1;
             return Ok(None);
-        };
+        }
         let mut charge = heap(&state) as u64;
         if hashes.len() == hashes.capacity() {
             // Grow the arenas by half rather than doubling, so that a budget is not
-            // overshot by one allocation.
-            // The first arenas hold what the first table does.
+            // overshot by one allocation; the first arenas hold what the first table does.
             let more = (hashes.len() / 2).max(*first_buckets / 8 * 7);
             charge += more as u64 * (8 + 8 * words + size_of::<S>()) as u64;
             allowance.spend_bytes(charge)?;
@@ -154,7 +148,8 @@ impl<S: Eq + Hash> Visited<S> {
         hashes.push(hash);
         arena.extend_from_slice(bits);
         states.push(state);
-        vacant.insert(at);
+        // The table has room (reserved above): no rehash, and `hashes` is complete.
+        table.insert_unique(hash, at, |&at| hashes[at as usize]);
         Ok(Some(at))
     }
 }

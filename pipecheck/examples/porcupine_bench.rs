@@ -2,7 +2,7 @@
 //! expected verdict, states, cache hits, time.
 //!
 //! ```text
-//! cargo run --release -p pipecheck-properties --example porcupine_bench -- [DIR] [options]
+//! cargo run --release -p pipecheck --example porcupine_bench -- [DIR] [options]
 //! ```
 //!
 //! `DIR` is a porcupine checkout's `test_data` (with `jepsen/etcd_*.log` and

@@ -100,7 +100,7 @@ fn relaxed_explanation<M: SequentialModel>(
     if model.criterion() != Criterion::Strict {
         return String::new();
     }
-    let Ok(report) = check_report_as(model, history, budget, Criterion::PendingAware) else {
+    let Ok(report) = check_report_as(model, history, budget, Criterion::PendingAware, false) else {
         return String::new();
     };
     if !report.verdict.is_linearizable() || report.relaxed.is_empty() {

@@ -368,10 +368,35 @@ impl<I, O> History<I, O> {
     /// Every operation, by thread (ascending) and then in program order: the
     /// concatenation of [`History::by_thread`]'s lists, in one allocation.
     pub(super) fn program_order(&self) -> Vec<OpId> {
-        // Keys computed once: sorting them is several times faster than looking them up,
-        // and packed in one word when they fit (small threads, stamps and histories).
         let by_invocation = self.precedence == Precedence::RealTime;
         let stamp = |op: &Operation<I, O>| if by_invocation { op.invoked } else { 0 };
+        // Thread numbers that span few values (the usual case): a counting sort by thread
+        // keeps each thread's operations in the order they were added, which is already
+        // their program order unless they were added out of invocation order.
+        let threads = self.ops.iter().map(|op| op.thread).max().map_or(0, |high| high.saturating_add(1));
+        if threads <= 4 * self.ops.len() + 64 {
+            let mut starts = vec![0usize; threads + 1];
+            for op in &self.ops {
+                starts[op.thread + 1] += 1;
+            }
+            for thread in 1..starts.len() {
+                starts[thread] += starts[thread - 1];
+            }
+            let mut order = vec![OpId(0); self.ops.len()];
+            for (index, op) in self.ops.iter().enumerate() {
+                order[starts[op.thread]] = OpId(index);
+                starts[op.thread] += 1;
+            }
+            for run in order.chunk_by_mut(|a, b| self.ops[a.0].thread == self.ops[b.0].thread) {
+                // Stable: operations invoked at the same stamp stay in the order added.
+                if !run.is_sorted_by_key(|id| stamp(&self.ops[id.0])) {
+                    run.sort_by_key(|id| stamp(&self.ops[id.0]));
+                }
+            }
+            return order;
+        }
+        // Keys computed once: sorting them is several times faster than looking them up,
+        // and packed in one word when they fit (small threads, stamps and histories).
         let fits =
             self.ops.len() < 1 << 16 && self.ops.iter().all(|op| op.thread < 1 << 16 && stamp(op) < 1 << 32);
         if fits {
@@ -525,5 +550,26 @@ impl<I, O> History<I, O> {
             successors[before.0].push(after);
         }
         successors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_order_is_by_thread_then_invocation_whatever_the_order_added() {
+        // Small thread numbers (a counting sort), operations added out of order.
+        let mut history: History<(), ()> = History::new();
+        let late = history.complete(1, (), (), 5, 6);
+        let other = history.complete(0, (), (), 0, 9);
+        let early = history.complete(1, (), (), 1, 2);
+        assert_eq!(history.program_order(), vec![other, early, late]);
+        // A thread number far beyond the history's size (a sort of packed keys).
+        let mut history: History<(), ()> = History::new();
+        let late = history.complete(usize::MAX, (), (), 5, 6);
+        let early = history.complete(usize::MAX, (), (), 1, 2);
+        let other = history.complete(3, (), (), 0, 9);
+        assert_eq!(history.program_order(), vec![other, early, late]);
     }
 }

@@ -5,9 +5,10 @@
 
 use std::collections::HashMap;
 use std::fmt::Debug;
-use std::hash::Hash;
+use std::hash::BuildHasher;
 
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
 
 use super::history::{History, HistoryError, OpId, PendingPolicy, Precedence};
 use super::model::SequentialModel;
@@ -46,9 +47,12 @@ pub(super) struct Causal {
 pub(super) struct Part {
     /// The key's `Debug` form.
     pub(super) key: String,
+    /// Its operations, by thread and each thread's in program order: thread `t`'s are
+    /// the local indices [`Part::thread`]`(t)`.
     pub(super) ops: Vec<LocalOp>,
-    /// Per thread, its operations (local indices) in program order.
-    pub(super) threads: Vec<Vec<u32>>,
+    /// Where each thread's operations begin in `ops`, and then their end (one list, not
+    /// one per thread: a small check would spend more on allocating than searching).
+    thread_starts: Vec<u32>,
     /// `None` under real-time precedence.
     pub(super) causal: Option<Causal>,
 }
@@ -80,6 +84,19 @@ pub(super) fn partitions_in<M: SequentialModel>(
         Some(groups) => group_membership(history, &groups)?,
         None => key_membership(model, history),
     };
+    let successors = (history.precedence() == Precedence::Causal).then(|| history.successors());
+    if keys.len() == 1 {
+        // One partition (a model without keys): the program order, without what is left
+        // out, and no list per partition to build.
+        let key = keys.into_iter().next().unwrap_or_default();
+        let part = if membership.iter().all(|&part| part == 0) {
+            Part::new(history, key, program_order, successors.as_deref())
+        } else {
+            let ids: Vec<OpId> = program_order.iter().copied().filter(|id| membership[id.0] == 0).collect();
+            Part::new(history, key, &ids, successors.as_deref())
+        };
+        return Ok(vec![part]);
+    }
     let count = keys.len();
     let mut sizes = vec![0; count];
     for &part in &membership {
@@ -101,7 +118,6 @@ pub(super) fn partitions_in<M: SequentialModel>(
         .map(|(part, ids)| (ids.iter().map(|id| id.0).min().unwrap_or(usize::MAX), part))
         .collect();
     first.sort_unstable();
-    let successors = (history.precedence() == Precedence::Causal).then(|| history.successors());
     Ok(first
         .into_iter()
         .map(|(_, part)| Part::new(history, keys[part].clone(), &per_part[part], successors.as_deref()))
@@ -119,17 +135,35 @@ fn key_membership<M: SequentialModel>(
     model: &M,
     history: &History<M::Input, M::Output>,
 ) -> (Vec<String>, Vec<usize>) {
-    let mut index = FxHashMap::default();
+    // Each partition's key, and a table of their indices by hash (the keys are not
+    // `Clone`: only this list owns them).
     let mut keys = Vec::new();
+    let mut table: HashTable<usize> = HashTable::new();
     let mut membership = vec![usize::MAX; history.len()];
+    // Successive operations often share a key (always, for a model without keys), and
+    // comparing with the last one costs less than hashing.
+    let mut last = usize::MAX;
     // Partitions are numbered afterwards by their first operation: the order here
     // does not matter.
     for id in (0..history.len()).map(OpId) {
-        if !left_out(history, id) {
-            membership[id.0] = index_of(&mut index, &mut keys, model.partition(&history.get(id).input));
+        if left_out(history, id) {
+            continue;
         }
+        let key = model.partition(&history.get(id).input);
+        if keys.get(last) != Some(&key) {
+            let hash = FxBuildHasher.hash_one(&key);
+            last = match table.find(hash, |&at| keys[at] == key) {
+                Some(&at) => at,
+                None => {
+                    table.insert_unique(hash, keys.len(), |&at| FxBuildHasher.hash_one(&keys[at]));
+                    keys.push(key);
+                    keys.len() - 1
+                }
+            };
+        }
+        membership[id.0] = last;
     }
-    (keys, membership)
+    (keys.iter().map(|key| format!("{key:?}")).collect(), membership)
 }
 
 /// Each operation's partition by the model's `groups` (keys `group 0`, `group 1`, …, as
@@ -161,15 +195,6 @@ fn group_membership<I, O>(
     Ok(((0..groups.len()).map(|group| format!("group {group}")).collect(), membership))
 }
 
-/// The number of `key`'s partition, a new one if it is new.
-fn index_of<K: Hash + Eq + Debug>(index: &mut FxHashMap<K, usize>, keys: &mut Vec<String>, key: K) -> usize {
-    let next = index.len();
-    *index.entry(key).or_insert_with_key(|key| {
-        keys.push(format!("{key:?}"));
-        next
-    })
-}
-
 impl Part {
     /// The partition of `ids` (grouped by thread, each in program order).
     fn new<I, O>(
@@ -178,7 +203,7 @@ impl Part {
         ids: &[OpId],
         successors: Option<&[Vec<OpId>]>,
     ) -> Part {
-        let mut threads: Vec<Vec<u32>> = Vec::new();
+        let mut thread_starts = vec![];
         let mut ops = Vec::with_capacity(ids.len());
         let mut last_thread = None;
         for &id in ids {
@@ -186,15 +211,9 @@ impl Part {
             // Each thread's operations are contiguous in `ids`.
             if last_thread != Some(op.thread) {
                 last_thread = Some(op.thread);
-                let run = ids[ops.len()..]
-                    .iter()
-                    .take_while(|&&next| history.get(next).thread == op.thread)
-                    .count();
-                threads.push(Vec::with_capacity(run));
+                thread_starts.push(ops.len() as u32);
             }
-            let thread = threads.len() as u32 - 1;
-            let at = ops.len() as u32;
-            threads[thread as usize].push(at);
+            let thread = thread_starts.len() as u32 - 1;
             ops.push(LocalOp {
                 id,
                 thread,
@@ -210,7 +229,18 @@ impl Part {
                 ops.iter().enumerate().map(|(at, op)| (op.id, at as u32)).collect();
             Causal::new(&ops, &local, successors)
         });
-        Part { key, ops, threads, causal }
+        thread_starts.push(ops.len() as u32);
+        Part { key, ops, thread_starts, causal }
+    }
+
+    /// The number of threads.
+    pub(super) fn threads(&self) -> usize {
+        self.thread_starts.len() - 1
+    }
+
+    /// The operations of thread `thread`, in program order.
+    pub(super) fn thread(&self, thread: usize) -> std::ops::Range<u32> {
+        self.thread_starts[thread]..self.thread_starts[thread + 1]
     }
 }
 

@@ -21,10 +21,26 @@
 //!   invocations before the list's first response, tried in invocation order, and
 //!   enumerating them costs O(candidates) rather than O(threads). Pending operations,
 //!   which a linearization may leave out, are kept in a second list and tried after
-//!   the others (on porcupine's etcd histories this explores 276 206 states in all
-//!   instead of 430 340 in invocation order);
+//!   the others;
 //! * causal: iff its count of unplaced predecessors is 0; counts are updated when an
 //!   operation is placed or removed, in O(its successors).
+//!
+//! A pending operation precedes nothing, so leaving one out of a linearization keeps
+//! every later operation minimal, and two rules skip placements that a linearization
+//! with fewer pending operations makes unnecessary:
+//!
+//! * a pending operation whose step leaves the state as it is;
+//! * right after a pending operation, an operation whose step from the state before
+//!   that pending operation reaches the same state (a write hiding a pending write):
+//!   the pending operation was not needed.
+//!
+//! A linearization with the fewest pending operations breaks neither rule, so one is
+//! still found when any exists, with the visited set too, as that count depends only
+//! on the configuration (by induction on the operations left: a configuration whose
+//! search failed though it had a completion implies a linearization with fewer pending
+//! operations). On porcupine's etcd histories the search explores 17 094 states in
+//! all, instead of 276 206 with neither rule (69 428 with the first alone) and 430 340
+//! when pending operations are tried in invocation order with the others.
 
 use std::time::{Duration, Instant};
 
@@ -108,7 +124,8 @@ pub(super) struct Search<'h, M: SequentialModel> {
     best: Vec<u32>,
     /// How many of the current path's first operations are `best`'s.
     best_agrees: usize,
-    /// Per operation, the longest path that ended with it and could not be extended.
+    /// Per operation, the longest path that ended with it and could not be extended;
+    /// empty when the check does not report dead ends.
     dead_ends: Vec<Vec<u32>>,
     /// Operations held in `dead_ends`, at most [`DEAD_END_CAP`].
     dead_end_ops: usize,
@@ -147,16 +164,17 @@ impl Planted {
 }
 
 impl<'h, M: SequentialModel> Search<'h, M> {
-    /// A search of `part`, not started.
+    /// A search of `part`, not started, recording dead ends if `dead_ends`.
     pub(super) fn new(
         model: &'h M,
         history: &'h History<M::Input, M::Output>,
         part: Part,
         criterion: Criterion,
+        dead_ends: bool,
     ) -> Self {
         let n = part.ops.len();
-        let by_counts = part.threads.len().div_ceil(2) < n.div_ceil(64);
-        let words = if by_counts { part.threads.len().div_ceil(2) } else { n.div_ceil(64) }.max(1);
+        let by_counts = part.threads().div_ceil(2) < n.div_ceil(64);
+        let words = if by_counts { part.threads().div_ceil(2) } else { n.div_ceil(64) }.max(1);
         let planted = Planted::current();
         let events = (part.causal.is_none() && !planted.accepts_reorder).then(|| Events::new(&part));
         Search {
@@ -167,14 +185,16 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             bits: vec![0; words],
             by_counts,
             hash: 0,
-            next: vec![0; part.threads.len()],
+            next: vec![0; part.threads()],
             preds: part.causal.as_ref().map(|causal| causal.preds.clone()).unwrap_or_default(),
             required_left: part.ops.iter().filter(|op| op.required).count(),
-            stack: Vec::new(),
-            visited: Visited::new(words),
-            best: Vec::new(),
+            // A path places each operation at most once: its frames and the longest
+            // path never grow past this (up to a bound, for huge partitions).
+            stack: Vec::with_capacity((n + 1).min(1 << 12)),
+            visited: Visited::new(words, n),
+            best: Vec::with_capacity(n.min(1 << 12)),
             best_agrees: 0,
-            dead_ends: vec![Vec::new(); n],
+            dead_ends: if dead_ends { vec![Vec::new(); n] } else { Vec::new() },
             dead_end_ops: 0,
             elapsed: Duration::ZERO,
             released_hits: 0,
@@ -201,7 +221,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     pub(super) fn release(&mut self) -> u64 {
         let bytes = self.visited.bytes();
         self.released_hits += self.visited.hits;
-        std::mem::replace(&mut self.visited, Visited::new(1)).dispose();
+        std::mem::replace(&mut self.visited, Visited::new(1, 0)).dispose();
         self.stack = Vec::new();
         let dead_ends = std::mem::take(&mut self.dead_ends);
         super::reaper::free(dead_ends, 4 * self.dead_end_ops as u64);
@@ -325,13 +345,9 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         }
         let earliest_response = match self.part.causal {
             Some(_) => u64::MAX,
-            None => self
-                .part
-                .threads
-                .iter()
-                .zip(&self.next)
-                .filter_map(|(ops, &next)| ops.get(next as usize))
-                .map(|&at| self.part.ops[at as usize].responded)
+            None => (self.next.iter().enumerate())
+                .filter_map(|(thread, &next)| self.part.thread(thread).nth(next as usize))
+                .map(|at| self.part.ops[at as usize].responded)
                 .min()
                 .unwrap_or(u64::MAX),
         };
@@ -367,6 +383,12 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         } = self;
         let (frame, path) = stack.split_last_mut()?;
         let current = visited.state(frame.state);
+        // When the top configuration was reached by placing a pending operation: the
+        // state before it (see the module's doc).
+        let before_pending = match path.last() {
+            Some(parent) if !part.ops[frame.op as usize].required => Some(visited.state(parent.state)),
+            _ => None,
+        };
         loop {
             if let Some(state) = frame.alternatives.pop() {
                 return Some((frame.alternative_op, state, None));
@@ -399,11 +421,11 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                 }
                 None => {
                     let thread = frame.cursor as usize;
-                    if thread >= part.threads.len() {
+                    if thread >= part.threads() {
                         return None;
                     }
                     frame.cursor += 1;
-                    let Some(&at) = part.threads[thread].get(next[thread] as usize) else { continue };
+                    let Some(at) = part.thread(thread).nth(next[thread] as usize) else { continue };
                     let minimal = match part.causal {
                         Some(_) => preds[at as usize] == 0,
                         None => part.ops[at as usize].invoked <= frame.earliest_response,
@@ -422,6 +444,16 @@ impl<'h, M: SequentialModel> Search<'h, M> {
             match &op.output {
                 Some(output) => {
                     if let Some(state) = model.step(current, &op.input, output) {
+                        if !local.required && state == *current {
+                            // A pending operation that changes nothing (see the module's doc).
+                            continue;
+                        }
+                        let without_pending =
+                            before_pending.and_then(|before| model.step(before, &op.input, output));
+                        if without_pending.is_some_and(|without| without == state) {
+                            // The pending operation before it was not needed (the module's doc).
+                            continue;
+                        }
                         return Some((at, state, None));
                     }
                     if *criterion == Criterion::PendingAware {
@@ -444,6 +476,8 @@ impl<'h, M: SequentialModel> Search<'h, M> {
                     if local.unrecorded && frame.alternatives.is_empty() {
                         *undescribed |= model.expected(current, &op.input).is_none();
                     }
+                    // Pending, so not required: leaving the state as it is is not placing it.
+                    frame.alternatives.retain(|state| state != current);
                 }
             }
         }
@@ -512,7 +546,7 @@ impl<'h, M: SequentialModel> Search<'h, M> {
     /// ending with `op`.
     fn dead_end(&mut self, op: u32) {
         let length = self.stack.len();
-        let old = self.dead_ends[op as usize].len();
+        let Some(old) = self.dead_ends.get(op as usize).map(Vec::len) else { return };
         if length > old && self.dead_end_ops - old + length <= DEAD_END_CAP {
             let mut path = std::mem::take(&mut self.dead_ends[op as usize]);
             path.clear();
@@ -537,10 +571,10 @@ impl<'h, M: SequentialModel> Search<'h, M> {
         for &op in &self.best {
             placed[op as usize] = true;
         }
-        let frontier =
-            self.part.threads.iter().filter_map(|ops| ops.iter().find(|&&op| !placed[op as usize]));
+        let frontier = (0..self.part.threads())
+            .filter_map(|thread| self.part.thread(thread).find(|&op| !placed[op as usize]));
         let required =
-            frontier.map(|&op| (op, &self.part.ops[op as usize])).filter(|(_, local)| local.required);
+            frontier.map(|op| (op, &self.part.ops[op as usize])).filter(|(_, local)| local.required);
         let chosen = match &self.part.causal {
             None => required.min_by_key(|(_, local)| local.responded).map(|(_, local)| local.id),
             Some(causal) => {
@@ -592,43 +626,90 @@ struct Events {
 impl Events {
     /// The list of all of `part`'s events.
     fn new(part: &Part) -> Events {
-        // Sorted by stamp, then invocations first, then node: packed in one integer.
+        let nodes = 2 + 2 * part.ops.len();
+        // Pending operations are few: sorted by invocation stamp, then node.
+        let mut pending: Vec<(u64, u32)> = Vec::new();
+        for (at, op) in part.ops.iter().enumerate() {
+            if op.responded == u64::MAX {
+                pending.push((op.invoked, 1 + 2 * at as u32));
+            }
+        }
+        pending.sort_unstable();
+        let mut events = Events { prev: vec![NIL; nodes], next: vec![NIL; nodes] };
+        events.link(0, Events::returned_in_order(part));
+        events.link(nodes as u32 - 1, pending.into_iter().map(|(_, node)| node));
+        events
+    }
+
+    /// Links `list` after `head`, in its order.
+    fn link(&mut self, head: u32, list: impl IntoIterator<Item = u32>) {
+        let mut last = head;
+        for node in list {
+            self.next[last as usize] = node;
+            self.prev[node as usize] = last;
+            last = node;
+        }
+    }
+
+    /// The events of `part`'s operations that returned, as nodes in stamp order, an
+    /// invocation before a response of the same stamp, then by node.
+    fn returned_in_order(part: &Part) -> Vec<u32> {
+        let (mut low, mut high, mut events) = (u64::MAX, 0, 0usize);
+        for op in &part.ops {
+            if op.responded != u64::MAX {
+                (low, high, events) = (low.min(op.invoked), high.max(op.responded), events + 2);
+            }
+        }
+        // Stamps that span few values (line numbers, a recorder's counter): a counting
+        // sort, in linear time. Placing every invocation before any response, each in
+        // node order, keeps that order within a stamp.
+        if events > 0 && high - low < 4 * events as u64 + 64 {
+            let mut starts = vec![0u32; (high - low) as usize + 2];
+            for op in &part.ops {
+                if op.responded != u64::MAX {
+                    starts[(op.invoked - low) as usize + 1] += 1;
+                    starts[(op.responded - low) as usize + 1] += 1;
+                }
+            }
+            let mut sum = 0;
+            for start in &mut starts {
+                sum += *start;
+                *start = sum;
+            }
+            let mut order = vec![NIL; events];
+            for response in [false, true] {
+                for (at, op) in part.ops.iter().enumerate() {
+                    if op.responded != u64::MAX {
+                        let (stamp, node) = match response {
+                            false => (op.invoked, 1 + 2 * at as u32),
+                            true => (op.responded, 2 + 2 * at as u32),
+                        };
+                        let slot = &mut starts[(stamp - low) as usize];
+                        order[*slot as usize] = node;
+                        *slot += 1;
+                    }
+                }
+            }
+            return order;
+        }
+        let returned = || (part.ops.iter().enumerate()).filter(|(_, op)| op.responded != u64::MAX);
+        // Sorted by stamp, then invocations first, then node: packed in one integer, one
+        // word when the stamps allow.
         let key = |stamp: u64, response: bool, node: u32| {
             u128::from(stamp) << 33 | u128::from(response) << 32 | u128::from(node)
         };
-        let mut order: Vec<u128> = Vec::with_capacity(2 * part.ops.len());
-        let mut pending: Vec<u128> = Vec::new();
-        for (at, op) in part.ops.iter().enumerate() {
-            let at = at as u32;
-            if op.responded == u64::MAX {
-                pending.push(key(op.invoked, false, 1 + 2 * at));
-            } else {
-                order.push(key(op.invoked, false, 1 + 2 * at));
-                order.push(key(op.responded, true, 2 + 2 * at));
-            }
+        let mut order: Vec<u128> = Vec::with_capacity(events);
+        for (at, op) in returned() {
+            order.push(key(op.invoked, false, 1 + 2 * at as u32));
+            order.push(key(op.responded, true, 2 + 2 * at as u32));
         }
-        // Sorted as one word when the stamps allow (most histories): several times faster.
-        if part.ops.len() < 1 << 30 && order.iter().chain(&pending).all(|&key| key < 1 << 64) {
+        if part.ops.len() < 1 << 30 && high < 1 << 31 {
             let mut small: Vec<u64> = order.iter().map(|&key| key as u64).collect();
             small.sort_unstable();
-            order.clear();
-            order.extend(small.into_iter().map(u128::from));
-        } else {
-            order.sort_unstable();
+            return small.into_iter().map(|key| key as u32).collect();
         }
-        pending.sort_unstable();
-        let nodes = 2 + 2 * part.ops.len();
-        let (mut prev, mut next) = (vec![NIL; nodes], vec![NIL; nodes]);
-        for (head, list) in [(0, &order), (nodes as u32 - 1, &pending)] {
-            let mut last = head;
-            for &packed in list {
-                let node = packed as u32;
-                next[last as usize] = node;
-                prev[node as usize] = last;
-                last = node;
-            }
-        }
-        Events { prev, next }
+        order.sort_unstable();
+        order.into_iter().map(|key| key as u32).collect()
     }
 
     /// The first event.
@@ -694,5 +775,44 @@ impl Events {
             self.restore(response);
         }
         self.restore(1 + 2 * op);
+    }
+}
+
+#[cfg(test)]
+mod pending_rules_tests {
+    use crate::linearizability::foreign::etcd::{EtcdOp, EtcdOutput, EtcdRegister};
+    use crate::linearizability::{Budget, History, Linearization, check_report};
+
+    /// Timed-out writes and compare-and-sets (pending, may have taken effect) on
+    /// threads 10.., then a read on thread 0 that saw `seen`; the verdict, and the
+    /// pending operations the linearization placed.
+    fn read_after(pending: &[EtcdOp], seen: i64) -> (bool, usize) {
+        let mut history = History::new();
+        for (at, op) in pending.iter().enumerate() {
+            let output = match op {
+                EtcdOp::Cas(..) => EtcdOutput::Cas(true),
+                _ => EtcdOutput::Written,
+            };
+            history.indeterminate(10 + at, *op, output, at as u64);
+        }
+        history.complete(0, EtcdOp::Read, EtcdOutput::Read(Some(seen)), 100, 101);
+        let report = check_report(&EtcdRegister, &history, Budget::default()).unwrap();
+        match report.verdict {
+            Linearization::Linearizable(order) => (true, order.len() - 1),
+            _ => (false, 0),
+        }
+    }
+
+    #[test]
+    fn a_write_hiding_a_pending_write_still_finds_what_needs_both() {
+        use EtcdOp::{Cas, Write};
+        // 2 after 1 is 2 whether or not 1 was written: one write is placed.
+        assert_eq!(read_after(&[Write(1), Write(2)], 2), (true, 1));
+        // A compare-and-set needs the write before it: both are placed.
+        assert_eq!(read_after(&[Write(1), Cas(1, 2)], 2), (true, 2));
+        assert_eq!(read_after(&[Cas(1, 2), Write(1), Cas(2, 3)], 3), (true, 3));
+        // A write of the value already there is never needed.
+        assert_eq!(read_after(&[Write(1), Write(1)], 1), (true, 1));
+        assert_eq!(read_after(&[Write(1), Cas(2, 3)], 3), (false, 0));
     }
 }

@@ -13,7 +13,6 @@
 use std::hash::{BuildHasher, Hash};
 
 use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
 use rustc_hash::FxBuildHasher;
 
 use super::allowance::Allowance;
@@ -28,9 +27,12 @@ pub(super) fn zobrist(op: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Buckets of the first table (640 bytes): rehashing it over and over as it grows from a
-/// few buckets costs a small search more than the search itself.
+/// The fewest buckets of the first table (640 bytes): rehashing it over and over as it
+/// grows from a few buckets costs a small search more than the search itself.
 const FIRST_BUCKETS: usize = 128;
+
+/// The most buckets of the first table (20 KiB), whatever the partition's size.
+const MAX_FIRST_BUCKETS: usize = 4096;
 
 /// The explored configurations of one partition's search.
 #[derive(Debug)]
@@ -41,6 +43,8 @@ pub(super) struct Visited<S> {
     states: Vec<S>,
     /// Words per bitset.
     words: usize,
+    /// Buckets of the first table.
+    first_buckets: usize,
     /// Bytes charged to the allowance so far.
     bytes: u64,
     /// Probes that found the configuration already explored.
@@ -48,14 +52,19 @@ pub(super) struct Visited<S> {
 }
 
 impl<S: Eq + Hash> Visited<S> {
-    /// An empty cache for bitsets of `words` words.
-    pub(super) fn new(words: usize) -> Visited<S> {
+    /// An empty cache for bitsets of `words` words, of a partition of `ops` operations.
+    /// Nothing is allocated until the first insertion.
+    pub(super) fn new(words: usize, ops: usize) -> Visited<S> {
         Visited {
             table: HashTable::new(),
             hashes: Vec::new(),
             bits: Vec::new(),
             states: Vec::new(),
             words,
+            // Sized by the partition (searches of porcupine's 80-operation etcd histories
+            // mostly visit fewer than 4 states per operation), so that a common search
+            // neither rehashes nor moves its arenas.
+            first_buckets: (4 * ops).next_power_of_two().clamp(FIRST_BUCKETS, MAX_FIRST_BUCKETS),
             bytes: 0,
             hits: 0,
         }
@@ -88,6 +97,7 @@ impl<S: Eq + Hash> Visited<S> {
     /// it is new (the cache keeps the state; the search refers to it by `entry`),
     /// `Ok(None)` if it was explored before, an error if storing it would exceed the
     /// memory budget. `heap` gives the state's heap memory (asked only if it is new).
+    #[inline]
     pub(super) fn insert(
         &mut self,
         hash: u64,
@@ -99,8 +109,8 @@ impl<S: Eq + Hash> Visited<S> {
         if self.table.len() == self.table.capacity() {
             // hashbrown doubles its buckets (1 control byte and one u32 slot each) at
             // 7/8 load; charge that before `entry` grows the table. The first table has
-            // [`FIRST_BUCKETS`], which a small search never outgrows.
-            let buckets = (self.table.capacity() * 8 / 7 + 1).next_power_of_two().max(FIRST_BUCKETS);
+            // `first_buckets`, which a small search never outgrows.
+            let buckets = (self.table.capacity() * 8 / 7 + 1).next_power_of_two().max(self.first_buckets);
             let charge = buckets as u64 * 5;
             allowance.spend_bytes(charge)?;
             self.bytes += charge;
@@ -108,27 +118,23 @@ impl<S: Eq + Hash> Visited<S> {
             let more = (buckets / 8 * 7).max(1) - self.table.len();
             self.table.reserve(more, |&at| hashes[at as usize]);
         }
-        let Visited { table, hashes, bits: arena, states, words, bytes, hits } = self;
+        let Visited { table, hashes, bits: arena, states, words, first_buckets, bytes, hits } = self;
         let words = *words;
-        let entry = table.entry(
-            hash,
-            |&at| {
-                let at = at as usize;
-                hashes[at] == hash
-                    && arena[at * words..(at + 1) * words].iter().zip(bits).all(|(a, b)| a == b)
-                    && states[at] == state
-            },
-            |&at| hashes[at as usize],
-        );
-        let Entry::Vacant(vacant) = entry else {
+        let seen = table.find(hash, |&at| {
+            let at = at as usize;
+            hashes[at] == hash
+                && arena[at * words..(at + 1) * words].iter().zip(bits).all(|(a, b)| a == b)
+                && states[at] == state
+        });
+        if seen.is_some() {
             *hits += 1;
             return Ok(None);
-        };
+        }
         let mut charge = heap(&state) as u64;
         if hashes.len() == hashes.capacity() {
             // Grow the arenas by half rather than doubling, so that a budget is not
-            // overshot by one allocation.
-            let more = (hashes.len() / 2).max(64);
+            // overshot by one allocation; the first arenas hold what the first table does.
+            let more = (hashes.len() / 2).max(*first_buckets / 8 * 7);
             charge += more as u64 * (8 + 8 * words + size_of::<S>()) as u64;
             allowance.spend_bytes(charge)?;
             hashes.reserve_exact(more);
@@ -142,7 +148,8 @@ impl<S: Eq + Hash> Visited<S> {
         hashes.push(hash);
         arena.extend_from_slice(bits);
         states.push(state);
-        vacant.insert(at);
+        // The table has room (reserved above): no rehash, and `hashes` is complete.
+        table.insert_unique(hash, at, |&at| hashes[at as usize]);
         Ok(Some(at))
     }
 }

@@ -196,6 +196,10 @@ fn jobs(targets_only: bool, third: bool) -> Vec<Job> {
 struct Run {
     measured: Measured,
     during: During,
+    /// The CPU-to-CPU round trip right before and right after the transfer, in
+    /// nanoseconds (outside its window, so the probe's own CPU time is not "others"),
+    /// where read.
+    round_trips: [Option<f64>; 2],
 }
 
 /// Every job's runs, one per round (in round order; every round runs every job).
@@ -203,13 +207,15 @@ type Results = HashMap<(&'static str, usize), Vec<Run>>;
 
 /// Runs `job` once; `cpus`, the machine's CPUs (not this process's, which `--one-core`
 /// narrows), for the other processes' share; `placement`, the writer's and the reader's
-/// CPU under `--two-cores`.
+/// CPU under `--two-cores`; `probe`, the two CPUs whose distance to read around the
+/// transfer (none under `--one-core`, where nothing crosses).
 fn run(
     job: Job,
     args: &Args,
     binaries: &Binaries,
     cpus: usize,
     placement: Option<(usize, usize)>,
+    probe: Option<(usize, usize)>,
 ) -> Result<Run, String> {
     let mut command = match (job.binary, &binaries.third) {
         (Binary::Plain, _) => Command::new(&binaries.plain),
@@ -224,9 +230,12 @@ fn run(
     if let Some((writer, reader)) = placement {
         command.env(conditions::PLACE_VAR, format!("{writer},{reader}"));
     }
+    let round_trip = || probe.and_then(conditions::round_trip).map(|d| d.as_secs_f64() * 1e9);
+    let round_trip_before = round_trip();
     let before = conditions::sample();
     let output = command.output().map_err(|e| format!("{command:?}: {e}"))?;
     let during = During::between(&before, &conditions::sample(), cpus);
+    let round_trips = [round_trip_before, round_trip()];
     let stdout = String::from_utf8_lossy(&output.stdout);
     let measured = stdout.lines().find_map(transfer::parse).ok_or_else(|| {
         format!(
@@ -235,7 +244,7 @@ fn run(
             String::from_utf8_lossy(&output.stderr)
         )
     })?;
-    Ok(Run { measured, during })
+    Ok(Run { measured, during, round_trips })
 }
 
 /// `median (min–max, ±x %)`, or `–` for no values.
@@ -244,10 +253,19 @@ fn summary(values: &[f64], decimals: usize) -> String {
 }
 
 /// One comparison's figures per pair: the values and, per pair, the larger share of the
-/// machine that other processes used during one of its transfers.
+/// machine that other processes used during one of its transfers, and the fastest and
+/// slowest CPU-to-CPU round trip read around them.
 struct Paired {
     values: Vec<f64>,
     others: Vec<f64>,
+    round_trips: Vec<(f64, f64)>,
+}
+
+/// The fastest and the slowest of the round trips read around `runs`, if any was read.
+fn round_trip_range(runs: &[&Run]) -> Option<(f64, f64)> {
+    let read: Vec<f64> = runs.iter().flat_map(|r| r.round_trips).flatten().collect();
+    let fastest = read.iter().copied().reduce(f64::min)?;
+    Some((fastest, read.iter().copied().fold(fastest, f64::max)))
 }
 
 struct Report<'a> {
@@ -277,20 +295,22 @@ impl Report<'_> {
         Paired {
             values: runs.iter().map(|r| r.measured.mib_per_s).collect(),
             others: runs.iter().filter_map(|r| r.during.others).collect(),
+            round_trips: runs.iter().filter_map(|r| round_trip_range(&[r])).collect(),
         }
     }
 
     /// `a`'s throughput over `b`'s, per pair (round).
     fn paired(&self, a: &'static str, b: &'static str, chunk: usize) -> Paired {
         let pairs = self.runs(a, chunk).iter().zip(self.runs(b, chunk));
-        let (mut values, mut others) = (Vec::new(), Vec::new());
+        let (mut values, mut others, mut round_trips) = (Vec::new(), Vec::new(), Vec::new());
         for (x, y) in pairs {
             values.push(x.measured.mib_per_s / y.measured.mib_per_s);
             if let (Some(s), Some(t)) = (x.during.others, y.during.others) {
                 others.push(s.max(t));
             }
+            round_trips.extend(round_trip_range(&[x, y]));
         }
-        Paired { values, others }
+        Paired { values, others, round_trips }
     }
 
     fn ratios(&self, a: &'static str, b: &'static str, chunk: usize) -> Vec<f64> {
@@ -301,6 +321,7 @@ impl Report<'_> {
         Figures {
             values: &paired.values,
             others: &paired.others,
+            round_trips: &paired.round_trips,
             start_load: self.start_load,
             cpus: self.cpus,
         }
@@ -516,21 +537,23 @@ impl Report<'_> {
     /// transfers.
     fn quiet(&self) -> String {
         let mut md = String::from(
-            "| chunk | transfers | other processes' share of the CPUs during a transfer: median (min–max) |\n|---|---:|---|",
+            "| chunk | transfers | other processes' share of the CPUs during a transfer: median (min–max) \
+             | CPU-to-CPU round trip around a transfer, ns: median (min–max) |\n|---|---:|---|---|",
         );
         for chunk in CHUNKS {
-            let others: Vec<f64> = self
-                .results
-                .iter()
-                .filter(|((_, c), _)| *c == chunk)
-                .flat_map(|(_, runs)| runs.iter().filter_map(|r| r.during.others.map(|s| s * 100.0)))
-                .collect();
-            let n: usize = self.results.iter().filter(|((_, c), _)| *c == chunk).map(|(_, r)| r.len()).sum();
-            let cell = Spread::of(&others).map_or_else(
+            let runs: Vec<&Run> =
+                self.results.iter().filter(|((_, c), _)| *c == chunk).flat_map(|(_, runs)| runs).collect();
+            let others: Vec<f64> = runs.iter().filter_map(|r| r.during.others.map(|s| s * 100.0)).collect();
+            let others = Spread::of(&others).map_or_else(
                 || "not reported (no /proc/stat)".into(),
                 |s| format!("{:.1} % ({:.1}–{:.1} %)", s.median, s.min, s.max),
             );
-            md.push_str(&format!("\n| {} | {n} | {cell} |", chunk_label(chunk)));
+            let round_trips: Vec<f64> = runs.iter().flat_map(|r| r.round_trips).flatten().collect();
+            let round_trips = Spread::of(&round_trips).map_or_else(
+                || "not read (one CPU)".into(),
+                |s| format!("{:.0} ({:.0}–{:.0})", s.median, s.min, s.max),
+            );
+            md.push_str(&format!("\n| {} | {} | {others} | {round_trips} |", chunk_label(chunk), runs.len()));
         }
         md.push('\n');
         md
@@ -596,6 +619,13 @@ fn main() -> ExitCode {
     } else {
         None
     };
+    // The CPUs whose distance is read around every transfer: the two the transfers are
+    // pinned to, or the first two the scheduler may use; none when everything runs on one.
+    let probe = match (pinned, apart) {
+        (Some(_), _) => None,
+        (None, Some(cpus)) => Some(cpus),
+        (None, None) => conditions::allowed_cpus().ok().filter(|c| c.len() >= 2).map(|c| (c[0], c[1])),
+    };
     let jobs = jobs(args.targets_only, args.third.is_some());
     let start_load = conditions::load_average();
     let mut round_loads = Vec::new();
@@ -613,7 +643,7 @@ fn main() -> ExitCode {
             these.rotate_left(round % n);
             for job in these {
                 progress.set_message(format!("round {}: {}, {}", round + 1, job.label, chunk_label(chunk)));
-                match run(job, &args, &binaries, cpus, apart) {
+                match run(job, &args, &binaries, cpus, apart, probe) {
                     Ok(m) => results.entry((job.label, chunk)).or_default().push(m),
                     Err(e) => {
                         progress.abandon();
@@ -670,13 +700,15 @@ fn main() -> ExitCode {
     md.push_str(&format!(
         "#### Against the targets\n\n{}\n\
          Judged only when quiet: at least {} pairs, spread within ±{:.0} %, no pair's transfers \
-         during which other processes used over {:.0} % of the CPUs, 1-minute load average at the \
-         start at most {:.2} per CPU.\n\n\
+         during which other processes (or the hypervisor) used over {:.0} % of the CPUs, no pair around whose transfers \
+         the CPU-to-CPU round trip changed by over {:.1}×, 1-minute load average at the start at \
+         most {:.2} per CPU.\n\n\
          #### How quiet the machine was\n\n{}\n",
         r.targets(third),
         l.min_pairs,
         l.max_spread * 100.0,
         l.max_others * 100.0,
+        l.max_round_trip_ratio,
         l.max_start_load_per_cpu,
         r.quiet()
     ));

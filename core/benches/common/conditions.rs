@@ -1,7 +1,8 @@
 //! What the machine was doing around one whole-process transfer: how much CPU time
 //! the transfer's process used (`getrusage(RUSAGE_CHILDREN)`, in microseconds, so the
 //! caller must have waited for it), how much every CPU was busy (the root cpuacct
-//! cgroup's nanosecond counter where there is one, else `/proc/stat`'s clock ticks), so
+//! cgroup's nanosecond counter where there is one, plus `/proc/stat`'s steal time, else
+//! `/proc/stat`'s clock ticks alone), so
 //! how much **other** processes used meanwhile, and the load average.
 //!
 //! A transfer is quiet when other processes used next to nothing of the machine while
@@ -58,9 +59,14 @@ impl During {
 
 /// Busy time of every CPU together: the root cpuacct cgroup's counter (nanoseconds,
 /// every task on the machine) when this process sits in that root, so the reading
-/// covers everyone; else [`proc_stat_busy`] (10 ms ticks).
+/// covers everyone, plus the steal time, which no task of this machine's is charged
+/// with (on a virtual machine, the hypervisor running someone else on our CPU); else
+/// `/proc/stat` alone (10 ms ticks, steal included).
 fn busy_cpu() -> Option<Duration> {
-    root_cpuacct_usage().or_else(proc_stat_busy)
+    match root_cpuacct_usage() {
+        Some(tasks) => Some(tasks + proc_stat_ticks().map_or(Duration::ZERO, |t| t.steal)),
+        None => proc_stat_ticks().map(|t| t.busy),
+    }
 }
 
 /// `cpuacct.usage` of the cgroup-v1 root, if this process is in it (its cpuacct line in
@@ -82,17 +88,26 @@ fn root_cpuacct_usage() -> Option<Duration> {
     text.trim().parse().ok().map(Duration::from_nanos)
 }
 
+/// Two sums of `/proc/stat`'s first line.
+struct StatTicks {
+    /// All but idle and iowait (steal counts: the hypervisor gave the CPU to someone else).
+    busy: Duration,
+    /// Steal alone.
+    steal: Duration,
+}
+
 /// The first line of `/proc/stat`: user, nice, system, idle, iowait, irq, softirq,
-/// steal, … in clock ticks, summed over the CPUs. Busy: all but idle and iowait (steal
-/// counts: the hypervisor gave the CPU to someone else).
-fn proc_stat_busy() -> Option<Duration> {
+/// steal, … in clock ticks, summed over the CPUs.
+fn proc_stat_ticks() -> Option<StatTicks> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
     let line = text.lines().next()?.strip_prefix("cpu ")?;
     let ticks: Vec<u64> = line.split_whitespace().map(|t| t.parse().unwrap_or(0)).collect();
     let busy: u64 = ticks.iter().take(8).enumerate().filter(|&(i, _)| i != 3 && i != 4).map(|(_, t)| t).sum();
+    let steal = ticks.get(7).copied().unwrap_or(0);
     // SAFETY: `sysconf` only reads a configuration value.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    (hz > 0).then(|| Duration::from_secs_f64(busy as f64 / hz as f64))
+    let seconds = |t: u64| Duration::from_secs_f64(t as f64 / hz as f64);
+    (hz > 0).then(|| StatTicks { busy: seconds(busy), steal: seconds(steal) })
 }
 
 fn children_cpu() -> Duration {
@@ -186,4 +201,85 @@ pub fn placement() -> Option<(usize, usize)> {
     let parsed =
         text.split_once(',').and_then(|(w, r)| Some((w.trim().parse().ok()?, r.trim().parse().ok()?)));
     Some(parsed.unwrap_or_else(|| panic!("{PLACE_VAR}={text:?}: expected WRITER,READER CPU numbers")))
+}
+
+/// Round trips of one cache line per [`round_trip`] batch: some 0.3 ms at the
+/// 120–200 ns measured between this machine's two CPUs, so a whole reading (thread
+/// start included) stays around a millisecond.
+const ROUND_TRIPS: u64 = 2_000;
+/// Batches per reading; the reading is their median.
+const BATCHES: usize = 7;
+
+/// How far apart two CPUs are right now: the time one cache line takes to go from `cpus.0`
+/// to `cpus.1` and back, the median of a few batches of round trips between two threads
+/// pinned there. On a virtual machine two virtual CPUs are wherever the host runs them:
+/// on two threads of one physical core they share its caches and a round trip takes some
+/// 30 ns; on two cores, 120–200 ns (2026-12-07, this machine). A transfer across the two
+/// CPUs moves with that distance (the pipe at 4 KiB: 18 GiB/s against 6 GiB/s), so the
+/// report reads it around every transfer and refuses a verdict on pairs during which the
+/// host moved the CPUs. `None` if a thread cannot be pinned.
+pub fn round_trip(cpus: (usize, usize)) -> Option<Duration> {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    // Its own cache lines (two: the adjacent-line prefetcher pairs them), so nothing
+    // else shares the line that travels.
+    #[repr(align(128))]
+    struct Line(AtomicU64);
+    let padded = Line(AtomicU64::new(0));
+    let line = &padded.0;
+    // Set by a side that cannot go on (it could not pin), so the other stops waiting.
+    let abort = AtomicBool::new(false);
+    // Each side stores the next value once it sees the other's: odd from `cpus.0`, even
+    // from `cpus.1`; `READY` first, from `cpus.1` once pinned.
+    const READY: u64 = u64::MAX;
+    let wait_for = |value: u64| loop {
+        if line.load(Ordering::Acquire) == value {
+            return true;
+        }
+        if abort.load(Ordering::Relaxed) {
+            return false;
+        }
+        std::hint::spin_loop();
+    };
+    let sent = |batch: u64, i: u64| 2 * (batch * ROUND_TRIPS + i) + 1;
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            if pin_current_thread(cpus.1).is_err() {
+                abort.store(true, Ordering::Relaxed);
+                return;
+            }
+            line.store(READY, Ordering::Release);
+            for batch in 0..BATCHES as u64 {
+                for i in 0..ROUND_TRIPS {
+                    if !wait_for(sent(batch, i)) {
+                        return;
+                    }
+                    line.store(sent(batch, i) + 1, Ordering::Release);
+                }
+            }
+        });
+        // A thread of its own too: pinning the caller would pin every process it starts.
+        let timed = scope.spawn(|| {
+            if pin_current_thread(cpus.0).is_err() {
+                abort.store(true, Ordering::Relaxed);
+                return None;
+            }
+            if !wait_for(READY) {
+                return None;
+            }
+            let mut batches = Vec::with_capacity(BATCHES);
+            for batch in 0..BATCHES as u64 {
+                let start = Instant::now();
+                for i in 0..ROUND_TRIPS {
+                    line.store(sent(batch, i), Ordering::Release);
+                    if !wait_for(sent(batch, i) + 1) {
+                        return None;
+                    }
+                }
+                batches.push(start.elapsed() / ROUND_TRIPS as u32);
+            }
+            batches.sort();
+            Some(batches[BATCHES / 2])
+        });
+        timed.join().ok().flatten()
+    })
 }

@@ -11,7 +11,11 @@
 //!   work as much as the contenders;
 //! * nothing else used the CPUs: while no pair's transfers ran did other processes use
 //!   more than [`Limits::max_others`] of the machine's CPU time, and the 1-minute load
-//!   average before the run, per CPU, was at most [`Limits::max_start_load_per_cpu`].
+//!   average before the run, per CPU, was at most [`Limits::max_start_load_per_cpu`];
+//! * the two CPUs stayed as far apart as they were: around no pair's transfers did the
+//!   CPU-to-CPU round trip change by more than [`Limits::max_round_trip_ratio`] (a
+//!   virtual machine's CPUs run wherever the host puts them, and a transfer across them
+//!   moves 3× faster on one physical core's two threads than on two cores).
 //!
 //! Otherwise the verdict is [`Verdict::NotJudged`] with every cause found, never "met"
 //! or "missed".
@@ -82,11 +86,23 @@ pub struct Limits {
     pub max_others: f64,
     /// Greatest 1-minute load average per CPU before the run.
     pub max_start_load_per_cpu: f64,
+    /// Greatest ratio of the slowest to the fastest CPU-to-CPU round trip read around a
+    /// pair's transfers: above it, the host moved the two virtual CPUs between a
+    /// physical core's two threads (some 30 ns) and two cores (120–200 ns) during the
+    /// pair, and its transfers ran on different machines in effect. Readings on one
+    /// placement vary by up to 1.8× (2026-12-07), a move by 4–7×.
+    pub max_round_trip_ratio: f64,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { min_pairs: 5, max_spread: 0.25, max_others: 0.10, max_start_load_per_cpu: 0.25 }
+        Limits {
+            min_pairs: 5,
+            max_spread: 0.25,
+            max_others: 0.10,
+            max_start_load_per_cpu: 0.25,
+            max_round_trip_ratio: 2.5,
+        }
     }
 }
 
@@ -116,6 +132,10 @@ pub struct Figures<'a> {
     /// Per pair, the larger share of the machine other processes used during one of
     /// its transfers (see [`Limits::max_others`]); empty when the kernel does not say.
     pub others: &'a [f64],
+    /// Per pair, the fastest and the slowest CPU-to-CPU round trip read around its
+    /// transfers, in nanoseconds (see [`Limits::max_round_trip_ratio`]); empty when
+    /// none was read (`--one-core`, or one CPU).
+    pub round_trips: &'a [(f64, f64)],
     /// The 1-minute load average before the run, if known.
     pub start_load: Option<f64>,
     /// CPUs of the machine.
@@ -148,6 +168,15 @@ pub enum Noise {
         /// The limit.
         limit: f64,
     },
+    /// The host moved the two CPUs closer or apart during some pairs.
+    HostMoved {
+        /// Pairs over the limit.
+        pairs: usize,
+        /// The fastest round trip read around those pairs, in nanoseconds.
+        fastest: f64,
+        /// The slowest, in nanoseconds.
+        slowest: f64,
+    },
     /// The machine was loaded before the run.
     Loaded {
         /// The 1-minute load average.
@@ -166,9 +195,13 @@ impl fmt::Display for Noise {
             }
             Noise::Busy { worst, pairs, limit } => write!(
                 f,
-                "other processes used over {:.0} % of the CPUs in {pairs} pairs (worst {:.0} %)",
+                "other processes (or the hypervisor) used over {:.0} % of the CPUs in {pairs} pairs (worst {:.0} %)",
                 limit * 100.0,
                 worst * 100.0
+            ),
+            Noise::HostMoved { pairs, fastest, slowest } => write!(
+                f,
+                "the host moved the CPUs in {pairs} pairs (CPU-to-CPU round trip {fastest:.0}–{slowest:.0} ns)"
             ),
             Noise::Loaded { load, limit } => write!(f, "load average {load:.2} > {limit:.2} at the start"),
         }
@@ -236,7 +269,7 @@ fn verdict(holds: bool) -> Verdict {
     if holds { Verdict::Met } else { Verdict::Missed }
 }
 
-/// The causes other than the spread: too few pairs, other processes, load.
+/// The causes other than the spread: too few pairs, other processes, a host move, load.
 fn conditions(figures: &Figures<'_>, limits: &Limits) -> Vec<Noise> {
     let mut causes = Vec::new();
     let pairs = Spread::of(figures.values).map_or(0, |s| s.n);
@@ -247,6 +280,19 @@ fn conditions(figures: &Figures<'_>, limits: &Limits) -> Vec<Noise> {
     if !over.is_empty() {
         let worst = over.iter().copied().fold(0.0, f64::max);
         causes.push(Noise::Busy { worst, pairs: over.len(), limit: limits.max_others });
+    }
+    let moved: Vec<(f64, f64)> = figures
+        .round_trips
+        .iter()
+        .copied()
+        .filter(|&(fastest, slowest)| slowest > fastest * limits.max_round_trip_ratio)
+        .collect();
+    if !moved.is_empty() {
+        causes.push(Noise::HostMoved {
+            pairs: moved.len(),
+            fastest: moved.iter().map(|m| m.0).fold(f64::INFINITY, f64::min),
+            slowest: moved.iter().map(|m| m.1).fold(0.0, f64::max),
+        });
     }
     if let Some(load) = figures.start_load {
         let limit = limits.max_start_load_per_cpu * figures.cpus.max(1) as f64;
@@ -264,7 +310,7 @@ mod tests {
     const QUIET: [f64; 5] = [0.0, 0.01, 0.0, 0.02, 0.0];
 
     fn figures<'a>(values: &'a [f64], others: &'a [f64], start_load: Option<f64>) -> Figures<'a> {
-        Figures { values, others, start_load, cpus: 2 }
+        Figures { values, others, round_trips: &[], start_load, cpus: 2 }
     }
 
     #[test]
@@ -318,20 +364,23 @@ mod tests {
     fn every_cause_is_listed() {
         let values = [1.0, 3.0];
         let others = [0.9, 0.0];
-        let verdict =
-            judge_median(Goal::AtLeast(1.0), &figures(&values, &others, Some(3.0)), &Limits::default());
+        let round_trips = [(30.0, 150.0), (140.0, 150.0)];
+        let f = Figures { round_trips: &round_trips, ..figures(&values, &others, Some(3.0)) };
+        let verdict = judge_median(Goal::AtLeast(1.0), &f, &Limits::default());
         assert_eq!(
             verdict,
             Verdict::NotJudged(vec![
                 Noise::TooFewPairs { pairs: 2, needed: 5 },
                 Noise::Busy { worst: 0.9, pairs: 1, limit: 0.1 },
+                Noise::HostMoved { pairs: 1, fastest: 30.0, slowest: 150.0 },
                 Noise::Loaded { load: 3.0, limit: 0.5 },
                 Noise::WideSpread { spread: 0.5, limit: 0.25 },
             ])
         );
         assert_eq!(
             verdict.to_string(),
-            "noisy: not judged (2 pairs, 5 needed; other processes used over 10 % of the CPUs in 1 pairs (worst 90 %); \
+            "noisy: not judged (2 pairs, 5 needed; other processes (or the hypervisor) used over 10 % of the CPUs \
+             in 1 pairs (worst 90 %); the host moved the CPUs in 1 pairs (CPU-to-CPU round trip 30–150 ns); \
              load average 3.00 > 0.50 at the start; spread ±50 % > ±25 %)"
         );
     }
@@ -386,6 +435,31 @@ mod tests {
         assert_eq!(
             judge_median(Goal::AtLeast(1.0), &figures(&values, &others, Some(0.5)), &Limits::default()),
             Verdict::Met
+        );
+    }
+
+    #[test]
+    fn pairs_across_a_host_move_are_not_judged() {
+        // 2026-12-07: 161 ns before most transfers, 28 ns before the one that ran at
+        // 18 GiB/s instead of 6.
+        let values = [1.0, 1.02, 0.98, 1.01, 1.0];
+        let moved = [(150.0, 161.0), (28.0, 161.0), (140.0, 160.0), (120.0, 206.0), (26.0, 150.0)];
+        let f = Figures { round_trips: &moved, ..figures(&values, &QUIET, Some(0.1)) };
+        assert_eq!(
+            judge_median(Goal::AtLeast(0.67), &f, &Limits::default()),
+            Verdict::NotJudged(vec![Noise::HostMoved { pairs: 2, fastest: 26.0, slowest: 161.0 }])
+        );
+        assert_eq!(
+            judge_spread(0.25, &f, &Limits::default()),
+            Verdict::NotJudged(vec![Noise::HostMoved { pairs: 2, fastest: 26.0, slowest: 161.0 }]),
+            "the spread target too: its pairs ran on two placements"
+        );
+        let steady = [(100.0, 250.0); 5];
+        let f = Figures { round_trips: &steady, ..figures(&values, &QUIET, Some(0.1)) };
+        assert_eq!(
+            judge_median(Goal::AtLeast(0.67), &f, &Limits::default()),
+            Verdict::Met,
+            "2.5× exactly is one placement's variation"
         );
     }
 }

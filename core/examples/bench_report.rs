@@ -45,7 +45,7 @@ use clap::Parser;
 
 use common::conditions::{self, During};
 use common::contenders::CHUNKS_IN_FLIGHT;
-use common::judge::{self, Figures, Goal, Limits, Spread};
+use common::judge::{self, Figures, Goal, Limits, Pair, Spread};
 use common::transfer::{self, Measured};
 use common::{CHUNKS, chunk_label, report};
 
@@ -53,9 +53,15 @@ use common::{CHUNKS, chunk_label, report};
 #[derive(Debug, Parser)]
 #[command(name = "bench_report")]
 struct Args {
-    /// Rounds: every contender runs this many times per chunk size (the pairs per ratio).
+    /// Rounds: every contender runs this many times per chunk size (the pairs per ratio),
+    /// and the quiet pairs every target needs (at least 5 for a verdict).
     #[arg(long, default_value_t = 5)]
     repeats: usize,
+    /// Rounds at most beyond `--repeats`, run while some target has fewer quiet pairs
+    /// than `--repeats` (pairs during which other processes used the CPUs, or the host
+    /// moved them, are left out of the verdicts).
+    #[arg(long, default_value_t = 5)]
+    extra_rounds: usize,
     /// MiB per transfer: enough that the fastest transfer (the ring at 64 KiB, about
     /// 16 GiB/s) lasts some 60 ms, far above a thread's start and a scheduler tick.
     #[arg(long, default_value_t = 1024)]
@@ -252,20 +258,42 @@ fn summary(values: &[f64], decimals: usize) -> String {
     Spread::of(values).map_or_else(|| "–".into(), |s| s.text(decimals))
 }
 
-/// One comparison's figures per pair: the values and, per pair, the larger share of the
-/// machine that other processes used during one of its transfers, and the fastest and
-/// slowest CPU-to-CPU round trip read around them.
-struct Paired {
-    values: Vec<f64>,
-    others: Vec<f64>,
-    round_trips: Vec<(f64, f64)>,
-}
-
 /// The fastest and the slowest of the round trips read around `runs`, if any was read.
 fn round_trip_range(runs: &[&Run]) -> Option<(f64, f64)> {
     let read: Vec<f64> = runs.iter().flat_map(|r| r.round_trips).flatten().collect();
     let fastest = read.iter().copied().reduce(f64::min)?;
     Some((fastest, read.iter().copied().fold(fastest, f64::max)))
+}
+
+/// A pair of `value`, measured by `runs`: the most others used during one of them, and
+/// the range of the round trips read around them.
+fn pair_of(value: f64, runs: &[&Run]) -> Pair {
+    let others: Option<Vec<f64>> = runs.iter().map(|r| r.during.others).collect();
+    Pair {
+        value,
+        others: others.and_then(|o| o.into_iter().reduce(f64::max)),
+        round_trip: round_trip_range(runs),
+    }
+}
+
+fn values(pairs: &[Pair]) -> Vec<f64> {
+    pairs.iter().map(|p| p.value).collect()
+}
+
+/// What a target asks of its pairs.
+enum Judged {
+    /// Of their median.
+    Median(Goal),
+    /// Of their spread: at most this share of the median.
+    Spread(f64),
+}
+
+/// One row of the targets table.
+struct Target {
+    name: String,
+    pairs: Vec<Pair>,
+    decimals: usize,
+    judged: Judged,
 }
 
 struct Report<'a> {
@@ -276,7 +304,17 @@ struct Report<'a> {
     limits: Limits,
 }
 
-impl Report<'_> {
+impl<'a> Report<'a> {
+    fn new(results: &'a Results, args: &Args, start_load: Option<[f64; 3]>, cpus: usize) -> Report<'a> {
+        Report {
+            results,
+            mib: args.mib as f64,
+            start_load: start_load.map(|l| l[0]),
+            cpus,
+            limits: Limits::default(),
+        }
+    }
+
     fn runs(&self, label: &'static str, chunk: usize) -> &[Run] {
         self.results.get(&(label, chunk)).map_or(&[][..], Vec::as_slice)
     }
@@ -289,42 +327,24 @@ impl Report<'_> {
         self.runs(label, chunk).iter().map(|r| r.during.cpus_used).collect()
     }
 
-    /// `label`'s throughput alone, per round, with its own others.
-    fn alone(&self, label: &'static str, chunk: usize) -> Paired {
-        let runs = self.runs(label, chunk);
-        Paired {
-            values: runs.iter().map(|r| r.measured.mib_per_s).collect(),
-            others: runs.iter().filter_map(|r| r.during.others).collect(),
-            round_trips: runs.iter().filter_map(|r| round_trip_range(&[r])).collect(),
-        }
+    /// `label`'s throughput alone, per round, with what happened around each transfer.
+    fn alone(&self, label: &'static str, chunk: usize) -> Vec<Pair> {
+        self.runs(label, chunk).iter().map(|r| pair_of(r.measured.mib_per_s, &[r])).collect()
     }
 
     /// `a`'s throughput over `b`'s, per pair (round).
-    fn paired(&self, a: &'static str, b: &'static str, chunk: usize) -> Paired {
+    fn paired(&self, a: &'static str, b: &'static str, chunk: usize) -> Vec<Pair> {
         let pairs = self.runs(a, chunk).iter().zip(self.runs(b, chunk));
-        let (mut values, mut others, mut round_trips) = (Vec::new(), Vec::new(), Vec::new());
-        for (x, y) in pairs {
-            values.push(x.measured.mib_per_s / y.measured.mib_per_s);
-            if let (Some(s), Some(t)) = (x.during.others, y.during.others) {
-                others.push(s.max(t));
-            }
-            round_trips.extend(round_trip_range(&[x, y]));
-        }
-        Paired { values, others, round_trips }
+        pairs.map(|(x, y)| pair_of(x.measured.mib_per_s / y.measured.mib_per_s, &[x, y])).collect()
     }
 
+    /// Every pair's ratio, excluded or not: the descriptive tables show what ran.
     fn ratios(&self, a: &'static str, b: &'static str, chunk: usize) -> Vec<f64> {
-        self.paired(a, b, chunk).values
+        values(&self.paired(a, b, chunk))
     }
 
-    fn figures<'p>(&self, paired: &'p Paired) -> Figures<'p> {
-        Figures {
-            values: &paired.values,
-            others: &paired.others,
-            round_trips: &paired.round_trips,
-            start_load: self.start_load,
-            cpus: self.cpus,
-        }
+    fn figures<'p>(&self, pairs: &'p [Pair]) -> Figures<'p> {
+        Figures { pairs, start_load: self.start_load, cpus: self.cpus }
     }
 
     /// A per-MiB counter of `label`'s transfers at `chunk`, per round.
@@ -410,7 +430,7 @@ impl Report<'_> {
                 Box::new(|d, c| self.per_mib(d, c, |x| x.pipe_lock_acquisitions)),
                 0,
             ),
-            ("acquisitions ÷ before", Box::new(|d, c| self.lock_ratio(d, c).values), 3),
+            ("acquisitions ÷ before", Box::new(|d, c| values(&self.lock_ratio(d, c))), 3),
             ("contended acquisitions/MiB (all locks)", Box::new(|d, c| self.per_mib(d, c, |x| x.total())), 2),
         ];
         for chunk in CHUNKS {
@@ -431,11 +451,14 @@ impl Report<'_> {
     }
 
     /// Pipe-lock acquisitions of `design` over those of `before`, per pair.
-    fn lock_ratio(&self, design: &'static str, chunk: usize) -> Paired {
-        let mut paired = self.paired(design, BEFORE, chunk);
+    fn lock_ratio(&self, design: &'static str, chunk: usize) -> Vec<Pair> {
         let taken = |d| self.per_mib(d, chunk, |x| x.pipe_lock_acquisitions);
-        paired.values = taken(design).iter().zip(taken(BEFORE)).map(|(a, b)| a / b).collect();
-        paired
+        let ratios = taken(design).into_iter().zip(taken(BEFORE)).map(|(a, b)| a / b);
+        self.paired(design, BEFORE, chunk)
+            .into_iter()
+            .zip(ratios)
+            .map(|(p, value)| Pair { value, ..p })
+            .collect()
     }
 
     fn pause(&self) -> String {
@@ -459,24 +482,10 @@ impl Report<'_> {
         md
     }
 
-    /// One row of the targets table: the figures, the most other processes used during
-    /// one of their pairs, and the verdict.
-    fn target_row(&self, name: &str, paired: &Paired, decimals: usize, verdict: judge::Verdict) -> String {
-        let worst =
-            paired.others.iter().copied().fold(None, |w: Option<f64>, s| Some(w.map_or(s, |w| w.max(s))));
-        let worst = worst.map_or_else(|| "–".into(), |w| format!("{:.0} %", w * 100.0));
-        format!(
-            "\n| {name} | {} | {} | {worst} | {verdict} |",
-            paired.values.len(),
-            summary(&paired.values, decimals)
-        )
-    }
-
-    fn targets(&self, third: Option<&str>) -> String {
-        let mut md = String::from(
-            "| target | pairs | measured: median (min–max, ±spread) | others' CPU, worst pair | verdict |\n|---|---:|---|---:|---|",
-        );
-        let limits = &self.limits;
+    /// Every target, with its pairs.
+    fn target_list(&self, third: Option<&str>) -> Vec<Target> {
+        let target = |name: String, pairs, decimals, judged| Target { name, pairs, decimals, judged };
+        let mut list = Vec::new();
         let mut pipes = vec![(PIPE, "this tree".to_owned())];
         if let Some(label) = third {
             pipes.push((THIRD, format!("{label}, with lock counters")));
@@ -484,49 +493,76 @@ impl Report<'_> {
         for chunk in CHUNKS {
             let c = chunk_label(chunk);
             for (pipe, name) in &pipes {
-                let r = self.paired(pipe, DUPLEX, chunk);
-                let verdict = judge::judge_median(Goal::AtLeast(1.5), &self.figures(&r), limits);
-                md.push_str(&self.target_row(
-                    &format!("pipe ≥ 1.5× `tokio::io::duplex` at {c} ({name})"),
-                    &r,
+                list.push(target(
+                    format!("pipe ≥ 1.5× `tokio::io::duplex` at {c} ({name})"),
+                    self.paired(pipe, DUPLEX, chunk),
                     2,
-                    verdict,
+                    Judged::Median(Goal::AtLeast(1.5)),
                 ));
             }
             // "Within 1.5× of rtrb": the pipe's throughput at least 1/1.5 of the ring's.
-            let r = self.paired(PIPE, RTRB, chunk);
-            let verdict = judge::judge_median(Goal::AtLeast(1.0 / 1.5), &self.figures(&r), limits);
-            md.push_str(&self.target_row(
-                &format!("pipe ≥ 0.67× `rtrb` (within 1.5×) at {c}"),
-                &r,
+            list.push(target(
+                format!("pipe ≥ 0.67× `rtrb` (within 1.5×) at {c}"),
+                self.paired(PIPE, RTRB, chunk),
                 2,
-                verdict,
+                Judged::Median(Goal::AtLeast(1.0 / 1.5)),
             ));
         }
-        let own = self.alone(PIPE, 64);
-        let verdict = judge::judge_spread(0.25, &self.figures(&own), limits);
-        md.push_str(&self.target_row("the pipe's own 64 B MiB/s within ±25 % run to run", &own, 0, verdict));
+        list.push(target(
+            "the pipe's own 64 B MiB/s within ±25 % run to run".into(),
+            self.alone(PIPE, 64),
+            0,
+            Judged::Spread(0.25),
+        ));
         for (design, name) in self.designs(third).into_iter().skip(1) {
-            let r = self.lock_ratio(design, 64);
-            if r.values.is_empty() {
-                continue;
+            let pairs = self.lock_ratio(design, 64);
+            if !pairs.is_empty() {
+                list.push(target(
+                    format!("pipe-lock acquisitions/MiB at 64 B ≤ 0.1× before ({name})"),
+                    pairs,
+                    3,
+                    Judged::Median(Goal::AtMost(0.1)),
+                ));
             }
-            let verdict = judge::judge_median(Goal::AtMost(0.1), &self.figures(&r), limits);
-            md.push_str(&self.target_row(
-                &format!("pipe-lock acquisitions/MiB at 64 B ≤ 0.1× before ({name})"),
-                &r,
-                3,
-                verdict,
+        }
+        let pairs = self.paired(MEMCPY, FOUR, 64 * 1024);
+        if !pairs.is_empty() {
+            list.push(target(
+                format!("64 KiB, {CHUNKS_IN_FLIGHT} chunks in flight: pipe time ≤ 2× memcpy's"),
+                pairs,
+                2,
+                Judged::Median(Goal::AtMost(2.0)),
             ));
         }
-        let r = self.paired(MEMCPY, FOUR, 64 * 1024);
-        if !r.values.is_empty() {
-            let verdict = judge::judge_median(Goal::AtMost(2.0), &self.figures(&r), limits);
-            md.push_str(&self.target_row(
-                &format!("64 KiB, {CHUNKS_IN_FLIGHT} chunks in flight: pipe time ≤ 2× memcpy's"),
-                &r,
-                2,
-                verdict,
+        list
+    }
+
+    /// The fewest quiet (not excluded) pairs of any target.
+    fn fewest_quiet_pairs(&self, third: Option<&str>) -> usize {
+        let list = self.target_list(third);
+        list.iter().map(|t| judge::kept(&t.pairs, &self.limits).len()).min().unwrap_or(0)
+    }
+
+    fn targets(&self, third: Option<&str>) -> String {
+        let mut md = String::from(
+            "| target | quiet pairs of all | quiet pairs: median (min–max, ±spread) | left out | verdict |\n\
+             |---|---:|---|---|---|",
+        );
+        let limits = &self.limits;
+        for t in self.target_list(third) {
+            let figures = self.figures(&t.pairs);
+            let verdict = match t.judged {
+                Judged::Median(goal) => judge::judge_median(goal, &figures, limits),
+                Judged::Spread(at_most) => judge::judge_spread(at_most, &figures, limits),
+            };
+            let kept = judge::kept(&t.pairs, limits);
+            md.push_str(&format!(
+                "\n| {} | {} of {} | {} | {} | {verdict} |",
+                t.name,
+                kept.len(),
+                t.pairs.len(),
+                summary(&kept, t.decimals),
+                judge::excluded_text(&t.pairs, limits),
             ));
         }
         md.push('\n');
@@ -630,12 +666,19 @@ fn main() -> ExitCode {
     let start_load = conditions::load_average();
     let mut round_loads = Vec::new();
     let mut results: Results = HashMap::new();
+    let third = args.third.as_ref().map(|(label, _)| label.as_str());
     let progress = indicatif::ProgressBar::new((jobs.len() * args.repeats) as u64);
     progress.set_style(
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} transfers, {elapsed} {msg}")
             .expect("a valid template"),
     );
-    for round in 0..args.repeats {
+    for round in 0..args.repeats + args.extra_rounds {
+        if round >= args.repeats {
+            if Report::new(&results, &args, start_load, cpus).fewest_quiet_pairs(third) >= args.repeats {
+                break;
+            }
+            progress.inc_length(jobs.len() as u64);
+        }
         round_loads.push(conditions::load_average().map_or(f64::NAN, |l| l[0]));
         for chunk in CHUNKS {
             let mut these: Vec<Job> = jobs.iter().copied().filter(|j| j.chunk == chunk).collect();
@@ -658,14 +701,7 @@ fn main() -> ExitCode {
     progress.finish_and_clear();
     let end_load = conditions::load_average();
     let counted = results.values().flatten().any(|r| r.measured.contention.is_some());
-    let third = args.third.as_ref().map(|(label, _)| label.as_str());
-    let r = Report {
-        results: &results,
-        mib: args.mib as f64,
-        start_load: start_load.map(|l| l[0]),
-        cpus,
-        limits: Limits::default(),
-    };
+    let r = Report::new(&results, &args, start_load, cpus);
     let mut labels = vec![PIPE];
     labels.extend(PEERS.iter().filter(|p| p.2 || !args.targets_only).map(|p| p.0));
     let placement = match (pinned, apart) {
@@ -678,7 +714,7 @@ fn main() -> ExitCode {
     let mut md = format!(
         "<!-- generated by bench_report: {} rounds of {} MiB per transfer -->\n\n\
          #### Throughput: {} MiB per transfer, writer thread to reader thread; {placement}\n\n{}\n",
-        args.repeats,
+        round_loads.len(),
         args.mib,
         args.mib,
         r.throughput(&labels),
@@ -698,19 +734,20 @@ fn main() -> ExitCode {
     }
     let l = r.limits;
     md.push_str(&format!(
-        "#### Against the targets\n\n{}\n\
-         Judged only when quiet: at least {} pairs, spread within ±{:.0} %, no pair's transfers \
-         during which other processes (or the hypervisor) used over {:.0} % of the CPUs, no pair around whose transfers \
-         the CPU-to-CPU round trip changed by over {:.1}×, 1-minute load average at the start at \
-         most {:.2} per CPU.\n\n\
-         #### How quiet the machine was\n\n{}\n",
-        r.targets(third),
-        l.min_pairs,
-        l.max_spread * 100.0,
-        l.max_others * 100.0,
-        l.max_round_trip_ratio,
-        l.max_start_load_per_cpu,
-        r.quiet()
+        "#### Against the targets\n\n{targets}\n\
+         Left out of a verdict: a pair during one of whose transfers other processes (or the \
+         hypervisor) used over {others:.0} % of the CPUs (busy), or around whose transfers the \
+         CPU-to-CPU round trip changed by over {moved:.1}× (host move). Judged only when quiet: at \
+         least {pairs} quiet pairs, their spread within ±{spread:.0} %, and a 1-minute load \
+         average at the start of at most {load:.2} per CPU.\n\n\
+         #### How quiet the machine was\n\n{quiet}\n",
+        targets = r.targets(third),
+        pairs = l.min_pairs,
+        spread = l.max_spread * 100.0,
+        others = l.max_others * 100.0,
+        moved = l.max_round_trip_ratio,
+        load = l.max_start_load_per_cpu,
+        quiet = r.quiet()
     ));
     if !counted && !args.targets_only {
         md.push_str(
@@ -719,9 +756,12 @@ fn main() -> ExitCode {
     }
     let rounds: Vec<String> = round_loads.iter().map(|l| format!("{l:.2}")).collect();
     md.push_str(&format!(
-        "Median of {} pairs (min–max, ±half the range over the median). Start: {start}. \
+        "{} rounds ({} asked for, and more while a target had fewer quiet pairs, up to {} more); \
+         every figure is a median (min–max, ±half the range over the median). Start: {start}. \
          Load average (1/5/15 min) before: {}; at each round's start (1 min): {}; after: {}.\n",
+        round_loads.len(),
         args.repeats,
+        args.extra_rounds,
         load_text(start_load),
         rounds.join(", "),
         load_text(end_load),

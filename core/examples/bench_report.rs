@@ -13,11 +13,16 @@
 //! of one round, and every ratio is taken within a pair. Reported: the median of the
 //! pairs and their spread (min–max, and half the range over the median).
 //!
-//! Around every transfer the report reads how much CPU the transfer used and how much
-//! other processes used meanwhile (`common/conditions.rs`), and it records the load
-//! average before the run, at every round's start and after it. A target is judged "met" or "missed" only when
-//! those figures and the spread say the machine was quiet (`common/judge.rs`);
-//! otherwise its verdict is "noisy: not judged" with the causes.
+//! Around every transfer the report reads how much CPU the transfer used, how much other
+//! processes (and the hypervisor) used meanwhile, and how far apart the two CPUs are (a
+//! cache line's round trip between them, right before and right after it;
+//! `common/conditions.rs`), and it records the load average before the run, at every
+//! round's start and after it. A pair during which others used the CPUs, or around
+//! which the host moved them, is left out of the verdicts, and more rounds run (up to
+//! `--extra-rounds`) while a target has fewer quiet pairs than `--repeats`. A target is
+//! judged "met" or "missed" only when its quiet pairs, their spread and the load say
+//! the machine was quiet (`common/judge.rs`); otherwise its verdict is "noisy: not
+//! judged" with the causes.
 //!
 //! `--targets-only` runs only the contenders the targets compare (the pipe, the duplex,
 //! the ring, memcpy). `--one-core` pins every transfer to one CPU: both threads then
@@ -258,22 +263,13 @@ fn summary(values: &[f64], decimals: usize) -> String {
     Spread::of(values).map_or_else(|| "–".into(), |s| s.text(decimals))
 }
 
-/// The fastest and the slowest of the round trips read around `runs`, if any was read.
-fn round_trip_range(runs: &[&Run]) -> Option<(f64, f64)> {
+/// The fastest and the slowest of the round trips read around `runs`, and `typical`,
+/// if any was read.
+fn round_trip_range(runs: &[&Run], typical: Option<f64>) -> Option<(f64, f64)> {
     let read: Vec<f64> = runs.iter().flat_map(|r| r.round_trips).flatten().collect();
     let fastest = read.iter().copied().reduce(f64::min)?;
-    Some((fastest, read.iter().copied().fold(fastest, f64::max)))
-}
-
-/// A pair of `value`, measured by `runs`: the most others used during one of them, and
-/// the range of the round trips read around them.
-fn pair_of(value: f64, runs: &[&Run]) -> Pair {
-    let others: Option<Vec<f64>> = runs.iter().map(|r| r.during.others).collect();
-    Pair {
-        value,
-        others: others.and_then(|o| o.into_iter().reduce(f64::max)),
-        round_trip: round_trip_range(runs),
-    }
+    let slowest = read.iter().copied().fold(fastest, f64::max);
+    Some(typical.map_or((fastest, slowest), |t| (fastest.min(t), slowest.max(t))))
 }
 
 fn values(pairs: &[Pair]) -> Vec<f64> {
@@ -298,6 +294,9 @@ struct Target {
 
 struct Report<'a> {
     results: &'a Results,
+    /// The median of every round trip read in the run: the host placement the run's
+    /// figures are of.
+    typical_round_trip: Option<f64>,
     mib: f64,
     start_load: Option<f64>,
     cpus: usize,
@@ -306,8 +305,10 @@ struct Report<'a> {
 
 impl<'a> Report<'a> {
     fn new(results: &'a Results, args: &Args, start_load: Option<[f64; 3]>, cpus: usize) -> Report<'a> {
+        let read: Vec<f64> = results.values().flatten().flat_map(|r| r.round_trips).flatten().collect();
         Report {
             results,
+            typical_round_trip: Spread::of(&read).map(|s| s.median),
             mib: args.mib as f64,
             start_load: start_load.map(|l| l[0]),
             cpus,
@@ -327,15 +328,28 @@ impl<'a> Report<'a> {
         self.runs(label, chunk).iter().map(|r| r.during.cpus_used).collect()
     }
 
+    /// A pair of `value`, measured by `runs`: the most others used during one of them,
+    /// and the range of the round trips read around them together with the run's
+    /// typical one, so that a pair whose transfers both ran on another host placement
+    /// than the run's is a host move too.
+    fn pair_of(&self, value: f64, runs: &[&Run]) -> Pair {
+        let others: Option<Vec<f64>> = runs.iter().map(|r| r.during.others).collect();
+        Pair {
+            value,
+            others: others.and_then(|o| o.into_iter().reduce(f64::max)),
+            round_trip: round_trip_range(runs, self.typical_round_trip),
+        }
+    }
+
     /// `label`'s throughput alone, per round, with what happened around each transfer.
     fn alone(&self, label: &'static str, chunk: usize) -> Vec<Pair> {
-        self.runs(label, chunk).iter().map(|r| pair_of(r.measured.mib_per_s, &[r])).collect()
+        self.runs(label, chunk).iter().map(|r| self.pair_of(r.measured.mib_per_s, &[r])).collect()
     }
 
     /// `a`'s throughput over `b`'s, per pair (round).
     fn paired(&self, a: &'static str, b: &'static str, chunk: usize) -> Vec<Pair> {
         let pairs = self.runs(a, chunk).iter().zip(self.runs(b, chunk));
-        pairs.map(|(x, y)| pair_of(x.measured.mib_per_s / y.measured.mib_per_s, &[x, y])).collect()
+        pairs.map(|(x, y)| self.pair_of(x.measured.mib_per_s / y.measured.mib_per_s, &[x, y])).collect()
     }
 
     /// Every pair's ratio, excluded or not: the descriptive tables show what ran.
@@ -775,4 +789,39 @@ fn main() -> ExitCode {
 #[cfg(any(feature = "loom", feature = "shuttle"))]
 fn main() {
     eprintln!("this example runs on std primitives; build it without `loom`/`shuttle`");
+}
+
+#[cfg(all(test, not(any(feature = "loom", feature = "shuttle"))))]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn run_with(round_trips: [Option<f64>; 2]) -> Run {
+        Run {
+            measured: Measured { mib_per_s: 1.0, contention: None },
+            during: During { wall: Duration::from_secs(1), others: Some(0.0), cpus_used: 1.0 },
+            round_trips,
+        }
+    }
+
+    #[test]
+    fn a_pair_on_another_placement_than_the_run_is_a_host_move() {
+        let limits = Limits::default();
+        // Both transfers on one physical core's two threads, in a run whose CPUs sat on
+        // two cores: the pair's own readings agree, the run's typical one does not.
+        let siblings = [run_with([Some(30.0), Some(32.0)]), run_with([Some(31.0), Some(29.0)])];
+        let runs: Vec<&Run> = siblings.iter().collect();
+        assert_eq!(round_trip_range(&runs, None), Some((29.0, 32.0)));
+        let pair = Pair { round_trip: round_trip_range(&runs, Some(150.0)), ..Pair::bare(3.0) };
+        assert_eq!(pair.round_trip, Some((29.0, 150.0)));
+        assert!(matches!(pair.excluded(&limits), Some(judge::Excluded::HostMoved { .. })));
+        // On the run's placement: kept.
+        let apart = [run_with([Some(140.0), Some(170.0)]), run_with([Some(120.0), None])];
+        let runs: Vec<&Run> = apart.iter().collect();
+        let pair = Pair { round_trip: round_trip_range(&runs, Some(150.0)), ..Pair::bare(1.0) };
+        assert_eq!(pair.excluded(&limits), None);
+        // Nothing read (one core): nothing to judge by.
+        let one_core = [run_with([None, None])];
+        assert_eq!(round_trip_range(&[&one_core[0]], Some(150.0)), None);
+    }
 }

@@ -94,10 +94,11 @@ pub struct Limits {
     /// Greatest 1-minute load average per CPU before the run.
     pub max_start_load_per_cpu: f64,
     /// Greatest ratio of the slowest to the fastest CPU-to-CPU round trip read around a
-    /// pair's transfers: above it, the host moved the two virtual CPUs between a
-    /// physical core's two threads (some 30 ns) and two cores (120–200 ns) during the
-    /// pair, and its transfers ran on different machines in effect. Readings on one
-    /// placement vary by up to 1.8× (2026-12-07), a move by 4–7×.
+    /// pair's transfers (and the run's typical one, as `bench_report` passes them): above
+    /// it, the host moved the two virtual CPUs between a physical core's two threads
+    /// (some 30 ns) and two cores (105–300 ns), and the pair's transfers ran on another
+    /// machine, in effect, than each other or the run. Readings on one placement ranged
+    /// over 2.2× in a run (2026-12-07), a move over 4–7×.
     pub max_round_trip_ratio: f64,
 }
 

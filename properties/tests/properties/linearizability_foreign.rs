@@ -13,6 +13,11 @@ use pipecheck::linearizability::{
 };
 
 mod api_shapes;
+// The pages do not depend on the engine features (the checker and the picture are the
+// same code in every build), and drawing porcupine's 108 histories in Chromium takes
+// about a minute: they are drawn once, in the std build, not again in the loom and
+// shuttle suites.
+#[cfg(not(any(feature = "loom", feature = "shuttle")))]
 mod html_in_browser;
 mod pending_calls;
 

@@ -1,6 +1,7 @@
 //! pipecheck-properties' integration tests, one module per area, in one test binary
 //! (`--test properties`). The std modules run without engine features; `shuttle_ops`
-//! only with `--features shuttle`; `linearizability_checker` in every build.
+//! only with `--features shuttle`; `linearizability_checker` in every build (its
+//! headless-browser pages only in the std one).
 
 mod checker_corpus;
 mod fault_sequences;

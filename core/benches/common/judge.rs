@@ -258,7 +258,9 @@ impl fmt::Display for Noise {
         match *self {
             Noise::TooFewPairs { pairs, needed } => write!(f, "{pairs} quiet pairs, {needed} needed"),
             Noise::WideSpread { spread, limit } => {
-                write!(f, "spread ±{:.0} % > ±{:.0} %", spread * 100.0, limit * 100.0)
+                // One decimal where whole percents would print the same number twice.
+                let decimals = usize::from((spread * 100.0).round() == (limit * 100.0).round());
+                write!(f, "spread ±{:.decimals$} % > ±{:.decimals$} %", spread * 100.0, limit * 100.0)
             }
             Noise::Loaded { load, limit } => write!(f, "load average {load:.2} > {limit:.2} at the start"),
         }
@@ -451,6 +453,12 @@ mod tests {
             verdict.to_string(),
             "noisy: not judged (2 quiet pairs, 5 needed; load average 3.00 > 0.50 at the start; spread ±50 % > ±25 %)"
         );
+    }
+
+    #[test]
+    fn a_spread_just_over_the_limit_prints_as_over_it() {
+        let noise = Noise::WideSpread { spread: 0.2532, limit: 0.25 };
+        assert_eq!(noise.to_string(), "spread ±25.3 % > ±25.0 %");
     }
 
     #[test]

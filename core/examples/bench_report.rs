@@ -263,10 +263,15 @@ fn summary(values: &[f64], decimals: usize) -> String {
     Spread::of(values).map_or_else(|| "–".into(), |s| s.text(decimals))
 }
 
+/// Every round trip read around `runs`, in nanoseconds.
+fn readings<'r>(runs: impl IntoIterator<Item = &'r Run>) -> Vec<f64> {
+    runs.into_iter().flat_map(|r| r.round_trips).flatten().collect()
+}
+
 /// The fastest and the slowest of the round trips read around `runs`, and `typical`,
 /// if any was read.
 fn round_trip_range(runs: &[&Run], typical: Option<f64>) -> Option<(f64, f64)> {
-    let read: Vec<f64> = runs.iter().flat_map(|r| r.round_trips).flatten().collect();
+    let read = readings(runs.iter().copied());
     let fastest = read.iter().copied().reduce(f64::min)?;
     let slowest = read.iter().copied().fold(fastest, f64::max);
     Some(typical.map_or((fastest, slowest), |t| (fastest.min(t), slowest.max(t))))
@@ -305,10 +310,9 @@ struct Report<'a> {
 
 impl<'a> Report<'a> {
     fn new(results: &'a Results, args: &Args, start_load: Option<[f64; 3]>, cpus: usize) -> Report<'a> {
-        let read: Vec<f64> = results.values().flatten().flat_map(|r| r.round_trips).flatten().collect();
         Report {
             results,
-            typical_round_trip: Spread::of(&read).map(|s| s.median),
+            typical_round_trip: Spread::of(&readings(results.values().flatten())).map(|s| s.median),
             mib: args.mib as f64,
             start_load: start_load.map(|l| l[0]),
             cpus,
@@ -598,8 +602,7 @@ impl<'a> Report<'a> {
                 || "not reported (no /proc/stat)".into(),
                 |s| format!("{:.1} % ({:.1}–{:.1} %)", s.median, s.min, s.max),
             );
-            let round_trips: Vec<f64> = runs.iter().flat_map(|r| r.round_trips).flatten().collect();
-            let round_trips = Spread::of(&round_trips).map_or_else(
+            let round_trips = Spread::of(&readings(runs.iter().copied())).map_or_else(
                 || "not read (one CPU)".into(),
                 |s| format!("{:.0} ({:.0}–{:.0})", s.median, s.min, s.max),
             );

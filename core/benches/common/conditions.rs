@@ -204,7 +204,7 @@ pub fn placement() -> Option<(usize, usize)> {
 }
 
 /// Round trips of one cache line per [`round_trip`] batch: some 0.3 ms at the
-/// 120–200 ns measured between this machine's two CPUs, so a whole reading (thread
+/// 105–300 ns measured between this machine's two CPUs, so a whole reading (thread
 /// start included) stays around a millisecond.
 const ROUND_TRIPS: u64 = 2_000;
 /// Batches per reading; the reading is their median.
@@ -214,10 +214,10 @@ const BATCHES: usize = 7;
 /// to `cpus.1` and back, the median of a few batches of round trips between two threads
 /// pinned there. On a virtual machine two virtual CPUs are wherever the host runs them:
 /// on two threads of one physical core they share its caches and a round trip takes some
-/// 30 ns; on two cores, 120–200 ns (2026-12-07, this machine). A transfer across the two
+/// 30 ns; on two cores, 105–300 ns (2026-12-07, this machine). A transfer across the two
 /// CPUs moves with that distance (the pipe at 4 KiB: 18 GiB/s against 6 GiB/s), so the
-/// report reads it around every transfer and refuses a verdict on pairs during which the
-/// host moved the CPUs. `None` if a thread cannot be pinned.
+/// report reads it around every transfer and leaves pairs around which the host moved
+/// the CPUs out of its verdicts. `None` if a thread cannot be pinned.
 pub fn round_trip(cpus: (usize, usize)) -> Option<Duration> {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     // Its own cache lines (two: the adjacent-line prefetcher pairs them), so nothing

@@ -300,9 +300,8 @@ impl fmt::Display for Verdict {
 /// Judges the **median** of the kept pairs' figures against `goal`, if they (their
 /// count and spread) and the load say the machine was quiet.
 pub fn judge_median(goal: Goal, figures: &Figures<'_>, limits: &Limits) -> Verdict {
-    let values = kept(figures.pairs, limits);
-    let spread = Spread::of(&values);
-    let mut causes = conditions(figures, limits);
+    let spread = Spread::of(&kept(figures.pairs, limits));
+    let mut causes = conditions(spread, figures, limits);
     if let Some(s) = spread
         && s.relative() > limits.max_spread
     {
@@ -318,8 +317,9 @@ pub fn judge_median(goal: Goal, figures: &Figures<'_>, limits: &Limits) -> Verdi
 /// `at_most`: a target on how much a figure moves from run to run, so only the count of
 /// quiet pairs and the load can make it unjudgeable.
 pub fn judge_spread(at_most: f64, figures: &Figures<'_>, limits: &Limits) -> Verdict {
-    let causes = conditions(figures, limits);
-    match Spread::of(&kept(figures.pairs, limits)) {
+    let spread = Spread::of(&kept(figures.pairs, limits));
+    let causes = conditions(spread, figures, limits);
+    match spread {
         Some(s) if causes.is_empty() => verdict(s.relative() <= at_most),
         _ => Verdict::NotJudged(causes),
     }
@@ -329,10 +329,10 @@ fn verdict(holds: bool) -> Verdict {
     if holds { Verdict::Met } else { Verdict::Missed }
 }
 
-/// The causes other than the spread: too few quiet pairs, load.
-fn conditions(figures: &Figures<'_>, limits: &Limits) -> Vec<Noise> {
+/// The causes other than the spread: too few quiet pairs (`kept`, their summary), load.
+fn conditions(kept: Option<Spread>, figures: &Figures<'_>, limits: &Limits) -> Vec<Noise> {
     let mut causes = Vec::new();
-    let pairs = Spread::of(&kept(figures.pairs, limits)).map_or(0, |s| s.n);
+    let pairs = kept.map_or(0, |s| s.n);
     if pairs < limits.min_pairs {
         causes.push(Noise::TooFewPairs { pairs, needed: limits.min_pairs });
     }
